@@ -1,0 +1,147 @@
+import { z } from 'zod';
+import {
+  accountField,
+  areaCodeField,
+  codeField,
+  emailField,
+  fundPasswordField,
+  inviteCodeField,
+  mobileField,
+  passwordField,
+  repasswordField,
+  tickedField,
+} from './fields';
+import { ALL_LANGS } from './lang';
+
+/** Why a verification code is sent; a code only works for the scene it was sent for. */
+export const CODE_SCENES = ['register', 'forget', 'fund', 'address'] as const;
+export const codeScene = z.enum(CODE_SCENES, { error: 'invalidInput' });
+export type CodeScene = z.infer<typeof codeScene>;
+
+/** Register and forget work by phone or by e-mail; `type` says which identifier is given. */
+export const contactType = z.enum(['mobile', 'email'], { error: 'invalidInput' });
+
+const byMobile = z.object({ type: z.literal('mobile'), area_code: areaCodeField, mobile: mobileField });
+const byEmail = z.object({ type: z.literal('email'), email: emailField });
+
+/** Passwords must match; reported on the repeat field. */
+const matching = <T extends { password: string; repassword: string }>(v: T, ctx: z.RefinementCtx) => {
+  if (v.password !== v.repassword) ctx.addIssue({ code: 'custom', message: 'passwordMismatch', path: ['repassword'] });
+};
+
+const registerCommon = z.object({
+  code: codeField,
+  password: passwordField,
+  repassword: z
+    .string({ error: 'repasswordRequired' })
+    .min(1, { error: 'repasswordRequired' })
+    .max(128, { error: 'tooLong' }),
+  invite_code: inviteCodeField,
+  agree: tickedField('agreementRequired'),
+});
+
+export const registerRequest = z
+  .discriminatedUnion('type', [byMobile.extend(registerCommon.shape), byEmail.extend(registerCommon.shape)], {
+    error: 'invalidInput',
+  })
+  .superRefine(matching);
+export type RegisterRequest = z.input<typeof registerRequest>;
+
+const forgetCommon = z.object({ code: codeField, password: passwordField, repassword: repasswordField });
+export const forgetRequest = z
+  .discriminatedUnion('type', [byMobile.extend(forgetCommon.shape), byEmail.extend(forgetCommon.shape)], {
+    error: 'invalidInput',
+  })
+  .superRefine(matching);
+export type ForgetRequest = z.input<typeof forgetRequest>;
+
+/** Login by phone (digits, with optional area code), e-mail or username. */
+export const loginRequest = z.object({
+  account: accountField,
+  area_code: z.string().max(8, { error: 'tooLong' }).optional(),
+  password: z
+    .string({ error: 'passwordRequired' })
+    .min(1, { error: 'passwordRequired' })
+    .max(128, { error: 'tooLong' }),
+});
+export type LoginRequest = z.input<typeof loginRequest>;
+
+export const emailSendRequest = z.object({ email: emailField, scene: codeScene });
+export const smsSendRequest = z.object({ area_code: areaCodeField, mobile: mobileField, scene: codeScene });
+/** Sends a code to the logged-in user's own phone or e-mail (for fund password and address changes). */
+export const otherMailRequest = z.object({ scene: z.enum(['fund', 'address'], { error: 'invalidInput' }) });
+export const codeSentResponse = z.object({ channel: contactType, to: z.string(), retry_after: z.number() });
+
+export const checkMobileRequest = z.object({ area_code: areaCodeField, mobile: mobileField });
+export const checkEmailRequest = z.object({ email: emailField });
+/** ok when the identifier is still free; a business error (mobileTaken/emailTaken) otherwise. */
+export const availableResponse = z.object({ available: z.literal(true) });
+
+export const areaCode = z.object({ iso: z.string(), dial: z.string() });
+export const areaCodeResponse = z.array(areaCode);
+export type AreaCode = z.infer<typeof areaCode>;
+
+export const user = z.object({
+  id: z.number(),
+  username: z.string(),
+  email: z.string().nullable(),
+  mobile: z.string().nullable(),
+  area_code: z.string().nullable(),
+  invite_code: z.string(),
+  lang: z.enum(ALL_LANGS),
+  has_fund_password: z.boolean(),
+  created_at: z.number(),
+});
+export type User = z.infer<typeof user>;
+
+export const sessionResponse = z.object({ token: z.string(), user });
+export type SessionResponse = z.infer<typeof sessionResponse>;
+
+export const center2Response = z.object({
+  user,
+  invite_count: z.number(),
+  last_login_at: z.number().nullable(),
+  sessions: z.number(),
+});
+
+export const setLangRequest = z.object({ lang: z.enum(ALL_LANGS, { error: 'langUnsupported' }) });
+export const langResponse = z.object({ lang: z.enum(ALL_LANGS) });
+
+export const updatePasswordRequest = z
+  .object({
+    old_password: z
+      .string({ error: 'oldPasswordRequired' })
+      .min(1, { error: 'oldPasswordRequired' })
+      .max(128, { error: 'tooLong' }),
+    password: passwordField,
+    repassword: repasswordField,
+  })
+  .superRefine(matching);
+
+export const hasPasswordResponse = z.object({ has_password: z.boolean() });
+
+/** Set or change the 6-digit fund password, proven by the login password or by a code sent to the user. */
+export const fundPasswordRequest = z
+  .discriminatedUnion(
+    'mode',
+    [
+      z.object({
+        mode: z.literal('password'),
+        login_password: z
+          .string({ error: 'passwordRequired' })
+          .min(1, { error: 'passwordRequired' })
+          .max(128, { error: 'tooLong' }),
+      }),
+      z.object({ mode: z.literal('code'), code: codeField }),
+    ],
+    { error: 'invalidInput' },
+  )
+  .and(
+    z.object({
+      password: fundPasswordField,
+      repassword: z.string({ error: 'repasswordRequired' }).max(32, { error: 'tooLong' }),
+    }),
+  )
+  .superRefine(matching);
+
+export const emptyResponse = z.object({}).passthrough();

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import * as a from './account';
+
+/**
+ * Every /api call this build serves: path (relative to /api), method, whether it needs a session,
+ * the request schema (form fields, all strings) and the schema of `data` in the ok envelope.
+ * The server registers routes from this table; the client's typed helpers are derived from it.
+ */
+export interface CallSpec<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
+  method: 'GET' | 'POST' | 'PUT';
+  auth: boolean;
+  request: Req;
+  response: Res;
+}
+
+const call = <Req extends z.ZodType, Res extends z.ZodType>(
+  method: CallSpec['method'],
+  auth: boolean,
+  request: Req,
+  response: Res,
+): CallSpec<Req, Res> => ({ method, auth, request, response });
+
+/** Calls that take no fields. */
+const none = z.object({});
+
+export const calls = {
+  email_send: call('POST', false, a.emailSendRequest, a.codeSentResponse),
+  sms_send: call('POST', false, a.smsSendRequest, a.codeSentResponse),
+  sms_other_mail: call('POST', true, a.otherMailRequest, a.codeSentResponse),
+  area_code: call('POST', false, none, a.areaCodeResponse),
+  'user/check_mobile': call('POST', false, a.checkMobileRequest, a.availableResponse),
+  'user/check_email': call('POST', false, a.checkEmailRequest, a.availableResponse),
+  'user/register': call('POST', false, a.registerRequest, a.sessionResponse),
+  'user/login': call('POST', false, a.loginRequest, a.sessionResponse),
+  'user/logout': call('POST', true, none, a.emptyResponse),
+  'user/forget': call('POST', false, a.forgetRequest, a.emptyResponse),
+  'set/lang': call('POST', false, a.setLangRequest, a.langResponse),
+  'get/lang': call('POST', false, none, a.langResponse),
+  'user/center': call('GET', true, none, a.user),
+  'user/center2': call('GET', true, none, a.center2Response),
+  'safe/update_password': call('POST', true, a.updatePasswordRequest, a.emptyResponse),
+  'user/has_password': call('POST', true, none, a.hasPasswordResponse),
+  'user/e_pwd': call('POST', true, a.fundPasswordRequest, a.emptyResponse),
+} as const;
+
+export type Calls = typeof calls;
+export type CallPath = keyof Calls;
+export type CallRequest<P extends CallPath> = z.input<Calls[P]['request']>;
+export type CallData<P extends CallPath> = z.output<Calls[P]['response']>;

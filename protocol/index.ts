@@ -1,0 +1,5 @@
+export * from './account';
+export * from './calls';
+export * from './envelope';
+export * from './fields';
+export * from './lang';
