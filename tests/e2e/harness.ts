@@ -1,0 +1,139 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+
+/**
+ * End-to-end harness: the real server (built client, SQLite file, outbox delivery) in a child
+ * process on a free loopback port, and Debian's Chromium driven by playwright-core at a phone viewport.
+ */
+export const INVITE_CODE = 'E2EWELCOME';
+export const PHONE_VIEWPORT = { width: 375, height: 812 };
+
+export interface RunningServer {
+  url: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+
+export async function startServer(): Promise<RunningServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'e2e-data-'));
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, INVITE_CODE, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = `http://127.0.0.1:${port}`;
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
+    const poll = async () => {
+      try {
+        const res = await fetch(`${url}/api/get/lang`, { method: 'POST' });
+        if (res.ok) {
+          clearTimeout(timer);
+          resolve();
+          return;
+        }
+      } catch {
+        // not listening yet
+      }
+      if (child.exitCode !== null) {
+        clearTimeout(timer);
+        reject(new Error(`server exited with ${child.exitCode}:\n${output}`));
+        return;
+      }
+      setTimeout(poll, 200);
+    };
+    child.stdout?.on('data', (d) => {
+      output += d;
+    });
+    child.stderr?.on('data', (d) => {
+      output += d;
+    });
+    void poll();
+  });
+  return {
+    url,
+    dataDir,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Reads the server's database file directly: codes from the outbox, session rows. */
+export function withDb<T>(dataDir: string, fn: (db: Database.Database) => T): T {
+  const db = new Database(join(dataDir, 'app.db'));
+  try {
+    return fn(db);
+  } finally {
+    db.close();
+  }
+}
+
+export function latestCode(dataDir: string, address: string): string {
+  const row = withDb(dataDir, (db) =>
+    db.prepare('select code from code_outbox where address = ? order by id desc limit 1').get(address),
+  ) as { code: string } | undefined;
+  if (!row) throw new Error(`no code in the outbox for ${address}`);
+  return row.code;
+}
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  close(): Promise<void>;
+}
+
+export async function openBrowser(): Promise<Browser> {
+  const profile = mkdtempSync(join(tmpdir(), 'e2e-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    viewport: PHONE_VIEWPORT,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context,
+    page,
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Saves a screenshot when E2E_SHOTS is set (for looking at the app, not for asserting). */
+export async function shot(page: Page, name: string): Promise<void> {
+  const dir = process.env.E2E_SHOTS;
+  if (dir) await page.screenshot({ path: join(dir, `${name}.png`) });
+}
