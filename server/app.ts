@@ -1,0 +1,99 @@
+import { fileURLToPath } from 'node:url';
+import formbody from '@fastify/formbody';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { DatabaseHandle } from './db/connect';
+import { type CodeSender, codeSenderFor, OutboxSender } from './domains/account/code-sender';
+import { CodeService } from './domains/account/codes';
+import { type AccountLimits, DEFAULT_ACCOUNT_LIMITS } from './domains/account/limits';
+import { type HashCost, PasswordHasher } from './domains/account/passwords';
+import { accountHandlers } from './domains/account/routes';
+import type { AccountServices } from './domains/account/services';
+import { Sessions } from './domains/account/sessions';
+import { type CallHandlers, registerCalls } from './http/calls';
+import { registerErrorHandling, replyNotFound } from './http/errors';
+import { hasBuiltClient, registerSpa } from './http/static';
+import { attachRealtime, type RealtimeServer } from './realtime/gateway';
+import { RateLimiter } from './security/rate-limit';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The socket.io server on this app's HTTP server. */
+    io: RealtimeServer;
+  }
+}
+
+export interface AppOptions {
+  /** An open, migrated database; the caller owns it (closing the app leaves it open). */
+  database: DatabaseHandle;
+  /** The server's clock in milliseconds; tests move it to expire codes and sessions. */
+  now?: () => number;
+  logger?: FastifyServerOptions['logger'];
+  limits?: Partial<AccountLimits>;
+  /** argon2 cost; tests lower it, production keeps the default. */
+  hashCost?: HashCost;
+  /** Where codes go; by default SMTP for e-mail when `smtp` is given, else the code_outbox table. */
+  codeSender?: CodeSender;
+  smtp?: { url: string; from: string } | undefined;
+  /** The built client to serve at `/`; default `dist/` of the project when it holds an index.html; false for none. */
+  staticDir?: string | false;
+  redisUrl?: string | undefined;
+  /** Behind a reverse proxy, trust its X-Forwarded-For so rate limits see the client's IP. */
+  trustProxy?: FastifyServerOptions['trustProxy'];
+}
+
+const DEFAULT_DIST = fileURLToPath(new URL('../dist', import.meta.url));
+
+/** Requests are small forms; anything much bigger is a mistake or an attack. */
+export const BODY_LIMIT = 64 * 1024;
+
+/** Builds the whole server: /api calls, socket.io, the static client. Call `listen` or `inject` on the result. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const now = options.now ?? Date.now;
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: BODY_LIMIT,
+    trustProxy: options.trustProxy ?? false,
+  });
+
+  await app.register(formbody, { bodyLimit: BODY_LIMIT });
+  acceptEmptyJson(app);
+  // Only forms and JSON are requests here; Fastify would otherwise hand plain text to the handlers.
+  app.removeContentTypeParser('text/plain');
+  registerErrorHandling(app);
+
+  const { db } = options.database;
+  const limits = { ...DEFAULT_ACCOUNT_LIMITS, ...options.limits };
+  const limiter = new RateLimiter(options.database, now);
+  const sessions = new Sessions(db, now);
+  const sender = options.codeSender ?? codeSenderFor(options.smtp, new OutboxSender(db, now, app.log));
+  const account: AccountServices = {
+    db,
+    now,
+    log: app.log,
+    limits,
+    limiter,
+    hasher: new PasswordHasher(options.hashCost),
+    codes: new CodeService({ db, limiter, sender, limits, now, log: app.log }),
+    sessions,
+  };
+  const handlers: CallHandlers = { ...accountHandlers(account) };
+  registerCalls(app, handlers, sessions);
+
+  const staticDir = options.staticDir ?? DEFAULT_DIST;
+  if (staticDir && hasBuiltClient(staticDir)) await registerSpa(app, staticDir);
+  else app.setNotFoundHandler(replyNotFound);
+
+  app.decorate('io', await attachRealtime(app, { sessions, redisUrl: options.redisUrl }));
+  return app;
+}
+
+/** Calls without fields may come as JSON with an empty body; read that as `{}` instead of failing. */
+function acceptEmptyJson(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text.trim() === '') return done(null, {});
+    return parseJson(request, text, done);
+  });
+}

@@ -1,0 +1,41 @@
+import path from 'node:path';
+
+/** Everything the server reads from the environment, parsed once at start. */
+export interface Config {
+  port: number;
+  host: string;
+  /** Holds the embedded SQLite database (`app.db`) when no DATABASE_URL is given. */
+  dataDir: string;
+  databaseUrl: string | undefined;
+  /** When set, socket.io shares rooms across processes through Redis. */
+  redisUrl: string | undefined;
+  /** nodemailer connection URL; without it codes go to the `code_outbox` table. */
+  smtpUrl: string | undefined;
+  smtpFrom: string;
+  /** Platform invite code to use instead of a random one. */
+  inviteCode: string | undefined;
+  logLevel: string;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** Empty strings count as unset, so `FOO= npm start` behaves like leaving FOO out. */
+const optional = (v: string | undefined): string | undefined => (v?.trim() ? v.trim() : undefined);
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = Number(optional(env.PORT) ?? 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be 0..65535, got ${env.PORT}`);
+  const logLevel = optional(env.LOG_LEVEL) ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  return {
+    port,
+    host: optional(env.HOST) ?? '127.0.0.1',
+    dataDir: path.resolve(optional(env.DATA_DIR) ?? 'data'),
+    databaseUrl: optional(env.DATABASE_URL),
+    redisUrl: optional(env.REDIS_URL),
+    smtpUrl: optional(env.SMTP_URL),
+    smtpFrom: optional(env.SMTP_FROM) ?? 'TradeWave <no-reply@localhost>',
+    inviteCode: optional(env.INVITE_CODE),
+    logLevel,
+  };
+}

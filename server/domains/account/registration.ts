@@ -1,0 +1,62 @@
+import type { z } from 'zod';
+import type { Lang, registerRequest, SessionResponse } from '../../../protocol';
+import { isUniqueViolation } from '../../db/connect';
+import { DIGITS, randomString } from '../../security/digest';
+import { contactOf } from './contact';
+import { newUserInviteCode, referrerOf, unusedValue } from './invite';
+import type { AccountServices } from './services';
+import { assertContactFree, findUserByContact, takenError, toUser } from './users';
+
+/** Generated usernames: `u` and 8 digits, valid under the protocol's USERNAME_RE. */
+const randomUsername = () => `u${randomString(DIGITS, 8)}`;
+
+/**
+ * Creates an account from a register request and logs it in. Every check that can fail runs before anything
+ * is written (invite, free address, code), so a refused registration changes nothing but the code's try count.
+ */
+export async function register(
+  s: AccountServices,
+  input: z.output<typeof registerRequest>,
+  request: { lang: Lang },
+): Promise<SessionResponse> {
+  const contact = contactOf(input);
+  const referrerId = await referrerOf(s.db, input.invite_code);
+  await assertContactFree(s.db, contact);
+  const codeId = await s.codes.check(contact, 'register', input.code);
+  const passwordHash = await s.hasher.hash(input.password);
+
+  try {
+    return await s.db.transaction().execute(async (trx) => {
+      await s.codes.consume(trx, codeId);
+      const username = await unusedValue(
+        randomUsername,
+        async (name) =>
+          (await trx.selectFrom('users').select('id').where('username', '=', name).executeTakeFirst()) !== undefined,
+      );
+      const at = s.now();
+      const row = await trx
+        .insertInto('users')
+        .values({
+          username,
+          email: contact.kind === 'email' ? contact.email : null,
+          area_code: contact.kind === 'mobile' ? contact.areaCode : null,
+          mobile: contact.kind === 'mobile' ? contact.mobile : null,
+          phone: contact.kind === 'mobile' ? contact.address : null,
+          password_hash: passwordHash,
+          fund_password_hash: null,
+          invite_code: await newUserInviteCode(trx),
+          referrer_id: referrerId,
+          lang: request.lang,
+          created_at: at,
+          last_login_at: at,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return { token: await s.sessions.create(row.id, trx), user: toUser(row) };
+    });
+  } catch (err) {
+    // Two registrations for one address raced past assertContactFree; the unique index decided.
+    if (isUniqueViolation(err) && (await findUserByContact(s.db, contact))) throw takenError(contact);
+    throw err;
+  }
+}

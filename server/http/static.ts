@@ -1,0 +1,37 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { replyNotFound } from './errors';
+
+/** Vite puts content-hashed files under /assets/, so they never change and may be cached for a year. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** index.html names the current hashed files, so browsers must revalidate it on every load. */
+const REVALIDATE = 'no-cache';
+
+const isServerPath = (url: string) => /^\/(api|socket\.io)(\/|\?|$)/.test(url);
+
+/** A built client exists in `dir` (Vite's outDir). */
+export const hasBuiltClient = (dir: string) => fs.existsSync(path.join(dir, 'index.html'));
+
+/**
+ * Serves the built single-page app from `dir` with a history fallback: a GET for a path with no file
+ * (a client route such as /pages/assets/index) gets index.html. /api and /socket.io paths never fall back.
+ */
+export async function registerSpa(app: FastifyInstance, dir: string): Promise<void> {
+  const root = path.resolve(dir);
+  await app.register(fastifyStatic, {
+    root,
+    cacheControl: false,
+    setHeaders(res, filePath) {
+      const rel = path.relative(root, filePath).split(path.sep).join('/');
+      res.setHeader('cache-control', rel.startsWith('assets/') ? IMMUTABLE : REVALIDATE);
+    },
+  });
+  app.setNotFoundHandler((request, reply) => {
+    if ((request.method === 'GET' || request.method === 'HEAD') && !isServerPath(request.url)) {
+      return reply.header('cache-control', REVALIDATE).sendFile('index.html');
+    }
+    return replyNotFound(request, reply);
+  });
+}

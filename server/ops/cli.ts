@@ -1,0 +1,98 @@
+import type { Kysely } from 'kysely';
+import { readConfig } from '../config';
+import { openDatabase } from '../db/connect';
+import { migrateToLatest } from '../db/migrations';
+import type { Database } from '../db/schema';
+import { ensurePlatformInviteCode } from '../domains/account/invite';
+import { Sessions } from '../domains/account/sessions';
+
+/** `npm run ops -- <command>`: operator tasks against the configured database (same env as the server). */
+
+const HELP = `usage: npm run ops -- <command>
+
+commands:
+  invite                              print the platform invite code
+  codes [address]                     latest verification codes from the outbox (all, or one
+                                      e-mail / phone such as +4915112345678)
+  sessions revoke <userId|username>   end every session of a user
+  help                                this text
+
+The database is DATABASE_URL when set, else \${DATA_DIR:-./data}/app.db.`;
+
+type Out = (line: string) => void;
+
+async function printCodes(db: Kysely<Database>, address: string | undefined, out: Out): Promise<void> {
+  let query = db.selectFrom('code_outbox').selectAll().orderBy('id', 'desc').limit(20);
+  if (address) query = query.where('address', '=', address.includes('@') ? address.toLowerCase() : address);
+  const rows = await query.execute();
+  if (rows.length === 0) out('no codes in the outbox');
+  for (const row of rows) {
+    out(
+      `${new Date(row.created_at).toISOString()}  ${row.code}  ${row.scene.padEnd(8)}  ${row.channel.padEnd(5)}  ${row.address}`,
+    );
+  }
+}
+
+async function revokeSessions(db: Kysely<Database>, who: string | undefined, out: Out): Promise<number> {
+  if (!who) {
+    out('usage: npm run ops -- sessions revoke <userId|username>');
+    return 2;
+  }
+  const user = await db
+    .selectFrom('users')
+    .select(['id', 'username'])
+    .where(/^\d+$/.test(who) ? 'id' : 'username', '=', /^\d+$/.test(who) ? Number(who) : who.toLowerCase())
+    .executeTakeFirst();
+  if (!user) {
+    out(`no user ${who}`);
+    return 1;
+  }
+  const revoked = await new Sessions(db, Date.now).revokeAll(user.id);
+  out(`revoked ${revoked} session(s) of user ${user.id} (${user.username})`);
+  return 0;
+}
+
+/** Runs one command and returns the process exit code; `out` receives the output lines. */
+export async function runOps(
+  args: readonly string[],
+  db: Kysely<Database>,
+  out: Out,
+  inviteCode?: string,
+): Promise<number> {
+  const [command, ...rest] = args;
+  switch (command) {
+    case 'invite':
+      out(await ensurePlatformInviteCode(db, inviteCode));
+      return 0;
+    case 'codes':
+      await printCodes(db, rest[0], out);
+      return 0;
+    case 'sessions':
+      if (rest[0] === 'revoke') return revokeSessions(db, rest[1], out);
+      out(HELP);
+      return 2;
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      out(HELP);
+      return 0;
+    default:
+      out(`unknown command: ${command}\n\n${HELP}`);
+      return 2;
+  }
+}
+
+const isEntryPoint = process.argv[1]?.endsWith('cli.ts') ?? false;
+if (isEntryPoint) {
+  const config = readConfig();
+  const database = openDatabase(config);
+  let code = 1;
+  try {
+    await migrateToLatest(database);
+    code = await runOps(process.argv.slice(2), database.db, (line) => console.log(line), config.inviteCode);
+  } finally {
+    await database.db.destroy();
+  }
+  process.exit(code);
+}

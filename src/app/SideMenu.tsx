@@ -1,0 +1,87 @@
+import { Link, useLocation } from '@tanstack/react-router';
+import { type ReactElement, useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import { Icon } from '../components/Icon';
+import { isLoggedIn, session } from '../state/session';
+import { setMenuOpen, ui } from '../state/ui';
+import { visibleMenu } from './menu';
+import { pageExists } from './pages';
+
+const close = () => setMenuOpen(false);
+
+/** The left menu (drawer): the SPEC 2 entries that exist, plus login/register or the account. */
+export function SideMenu(): ReactElement | null {
+  const { t } = useTranslation();
+  const { menuOpen } = useSnapshot(ui);
+  const snap = useSnapshot(session);
+  const { pathname } = useLocation();
+  const panel = useRef<HTMLDivElement>(null);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: closes whenever the page changes
+  useEffect(() => close(), [pathname]);
+  useEffect(() => {
+    if (!menuOpen) return;
+    panel.current?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') close();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [menuOpen]);
+
+  if (!menuOpen) return null;
+  const loggedIn = isLoggedIn(snap);
+  const entries = visibleMenu(pageExists);
+  return (
+    <div className="drawer-layer">
+      <button type="button" className="drawer-backdrop" aria-hidden="true" tabIndex={-1} onClick={close} />
+      <div className="drawer-frame">
+        <div className="drawer" role="dialog" aria-modal="true" aria-label={t('nav.menu')} tabIndex={-1} ref={panel}>
+        <div className="drawer-head">
+          <span className="avatar" aria-hidden="true">
+            <Icon name="user" size={22} />
+          </span>
+          <div className="drawer-who">
+            <strong>{loggedIn && snap.user ? snap.user.username : t('menu.guest')}</strong>
+            <span>{loggedIn ? t('menu.signedIn') : t('menu.guestHint')}</span>
+          </div>
+          <button type="button" className="icon-btn" onClick={close} aria-label={t('common.close')}>
+            <Icon name="close" />
+          </button>
+        </div>
+        {loggedIn ? null : (
+          <div className="drawer-auth">
+            <Link to="/pages/user/login/login" className="btn btn-primary">
+              <span className="btn-label">{t('auth.login')}</span>
+            </Link>
+            <Link to="/pages/user/register" className="btn btn-secondary">
+              <span className="btn-label">{t('auth.register')}</span>
+            </Link>
+          </div>
+        )}
+        <nav aria-label={t('nav.menu')}>
+          <ul className="drawer-list">
+            {loggedIn ? (
+              <li>
+                <Link to="/pages/settings/account/index" className="drawer-item">
+                  <Icon name="user" size={20} />
+                  <span>{t('menu.account')}</span>
+                </Link>
+              </li>
+            ) : null}
+            {entries.map((e) => (
+              <li key={e.path}>
+                <Link to={e.path} className="drawer-item">
+                  <Icon name={e.icon} size={20} />
+                  <span>{t(e.labelKey)}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,31 @@
+import { Link, useLocation } from '@tanstack/react-router';
+import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Icon } from '../components/Icon';
+import { pageExists } from './pages';
+import { HOME_PATH, isTabPath, visibleTabs } from './tabs';
+
+/** The bottom tab bar, on tab pages only, and only once at least two tab pages exist. */
+export function TabBar(): ReactElement | null {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const tabs = visibleTabs(pageExists);
+  if (tabs.length === 0 || !isTabPath(pathname)) return null;
+  const current = pathname === '/' ? HOME_PATH : pathname;
+  return (
+    <nav className="tabbar" aria-label={t('nav.tabs')}>
+      {tabs.map((tab) => (
+        <Link
+          key={tab.path}
+          to={tab.path}
+          replace
+          className={tab.path === current ? 'tab is-active' : 'tab'}
+          aria-current={tab.path === current ? 'page' : undefined}
+        >
+          <Icon name={tab.icon} size={22} />
+          <span className="tab-label">{t(tab.labelKey)}</span>
+        </Link>
+      ))}
+    </nav>
+  );
+}

@@ -1,0 +1,163 @@
+import { type ReactElement, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import { emailSendRequest, smsSendRequest } from '../../../protocol/account';
+import { type Contact, sendCode } from '../../api/account';
+import { AreaCodeSelect } from '../../components/AreaCodeSelect';
+import { Field } from '../../components/Field';
+import { Segmented } from '../../components/Segmented';
+import { errorText } from '../../lib/i18n';
+import { check } from '../../lib/validation';
+import { settings } from '../../state/settings';
+import { toast } from '../../state/toasts';
+import { useCountdown } from '../hooks';
+import { useAreaCodes } from './useAreaCodes';
+
+export type ContactType = Contact['type'];
+
+export interface ContactValues {
+  type: ContactType;
+  areaIso: string;
+  /** The calling code of `areaIso`, as sent to the server. */
+  dial: string;
+  mobile: string;
+  email: string;
+  code: string;
+}
+
+export const emptyContact = (type: ContactType = 'mobile'): ContactValues => ({
+  type,
+  areaIso: '',
+  dial: '',
+  mobile: '',
+  email: '',
+  code: '',
+});
+
+/** Phone or e-mail with a calling code and a verification code (with resend countdown), for register and reset. */
+export function ContactFields({
+  values,
+  onChange,
+  errors,
+  setErrors,
+  scene,
+}: {
+  values: ContactValues;
+  onChange: (patch: Partial<ContactValues>) => void;
+  errors: Partial<Record<string, string>>;
+  setErrors: (e: Partial<Record<string, string>>) => void;
+  scene: 'register' | 'forget';
+}): ReactElement {
+  const { t } = useTranslation();
+  const { langMark } = useSnapshot(settings);
+  const { codes, defaultIso } = useAreaCodes(langMark);
+  const [left, startCountdown] = useCountdown();
+  const [sending, setSending] = useState(false);
+
+  useEffect(() => {
+    if (values.areaIso || !defaultIso) return;
+    onChange({ areaIso: defaultIso, dial: codes.find((c) => c.iso === defaultIso)?.dial ?? '' });
+  }, [values.areaIso, defaultIso, codes, onChange]);
+
+  const send = async () => {
+    const contact =
+      values.type === 'mobile'
+        ? { type: 'mobile' as const, area_code: values.dial, mobile: values.mobile }
+        : { type: 'email' as const, email: values.email };
+    const checked =
+      contact.type === 'mobile'
+        ? check(smsSendRequest, { area_code: contact.area_code, mobile: contact.mobile, scene })
+        : check(emailSendRequest, { email: contact.email, scene });
+    if (!checked.ok) {
+      const next: Partial<Record<string, string>> = {};
+      for (const [k, v] of Object.entries(checked.errors)) if (v) next[k] = errorText(v);
+      setErrors({ ...errors, ...next });
+      return;
+    }
+    setSending(true);
+    const retryAfter = await sendCode(contact, scene);
+    setSending(false);
+    if (retryAfter === false) return;
+    startCountdown(retryAfter);
+    toast(t(contact.type === 'mobile' ? 'form.codeSentPhone' : 'form.codeSentEmail'), 'success');
+  };
+
+  const clear = (field: string) => {
+    if (errors[field]) setErrors({ ...errors, [field]: undefined });
+  };
+
+  return (
+    <>
+      <Segmented
+        label={t('form.contactType')}
+        value={values.type}
+        options={[
+          { value: 'mobile', label: t('form.byPhone') },
+          { value: 'email', label: t('form.byEmail') },
+        ]}
+        onChange={(type) => {
+          onChange({ type });
+          setErrors({});
+        }}
+      />
+      {values.type === 'mobile' ? (
+        <Field
+          label={t('form.phone')}
+          value={values.mobile}
+          onValue={(mobile) => {
+            onChange({ mobile: mobile.replace(/[^\d]/g, '') });
+            clear('mobile');
+          }}
+          error={errors.mobile ?? errors.area_code}
+          inputMode="numeric"
+          autoComplete="tel-national"
+          placeholder={t('form.phonePlaceholder')}
+          start={
+            <AreaCodeSelect
+              codes={codes}
+              value={values.areaIso}
+              onChange={(areaIso) => {
+                onChange({ areaIso, dial: codes.find((c) => c.iso === areaIso)?.dial ?? '' });
+                clear('area_code');
+              }}
+              locale={langMark}
+              label={t('form.areaCode')}
+            />
+          }
+        />
+      ) : (
+        <Field
+          label={t('form.email')}
+          value={values.email}
+          onValue={(email) => {
+            onChange({ email });
+            clear('email');
+          }}
+          error={errors.email}
+          type="email"
+          inputMode="email"
+          autoComplete="email"
+          autoCapitalize="off"
+          placeholder={t('form.emailPlaceholder')}
+        />
+      )}
+      <Field
+        label={t('form.code')}
+        value={values.code}
+        onValue={(code) => {
+          onChange({ code: code.replace(/[^\d]/g, '').slice(0, 6) });
+          clear('code');
+        }}
+        error={errors.code}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        placeholder={t('form.codePlaceholder')}
+        end={
+          <button type="button" className="code-btn" onClick={send} disabled={left > 0 || sending}>
+            {left > 0 ? t('form.resendIn', { seconds: left }) : t('form.sendCode')}
+          </button>
+        }
+      />
+    </>
+  );
+}

@@ -1,0 +1,123 @@
+import { type ComponentType, type ReactElement, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../components/Button';
+import { Spinner } from '../components/Controls';
+import { Icon } from '../components/Icon';
+import { NavBar } from './NavBar';
+
+/** SPEC 2, 8, 9: the loading view waits 200 ms; loading and error views time out after 60 s; a chunk gets 120 s. */
+export const LOADING_DELAY_MS = 200;
+export const LOADING_TIMEOUT_MS = 60_000;
+export const CHUNK_TIMEOUT_MS = 120_000;
+
+export class ChunkLoadError extends Error {
+  override name = 'ChunkLoadError';
+}
+
+/** Resolves with the module, or rejects with a ChunkLoadError when the import fails or takes longer than `timeoutMs`. */
+export function loadChunk<T>(importer: () => Promise<T>, timeoutMs = CHUNK_TIMEOUT_MS): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new ChunkLoadError(`chunk not loaded within ${timeoutMs} ms`)), timeoutMs);
+    importer().then(
+      (m) => {
+        clearTimeout(timer);
+        resolve(m);
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        reject(new ChunkLoadError(err instanceof Error ? err.message : String(err)));
+      },
+    );
+  });
+}
+
+type Phase = 'waiting' | 'loading' | 'slow' | 'failed' | 'ready';
+
+export type LazyPage = ComponentType & { preload: () => Promise<unknown> };
+
+/** A page component that loads its module on first render, with the SPEC timings and a Retry after a failure. */
+export function lazyPage(importer: () => Promise<{ default: ComponentType }>): LazyPage {
+  let loaded: ComponentType | null = null;
+  let pending: Promise<ComponentType> | null = null;
+  const load = (): Promise<ComponentType> => {
+    pending ??= loadChunk(importer).then(
+      (m) => {
+        loaded = m.default;
+        return m.default;
+      },
+      (err: unknown) => {
+        pending = null;
+        throw err;
+      },
+    );
+    return pending;
+  };
+
+  function Lazy(): ReactElement | null {
+    const [phase, setPhase] = useState<Phase>(loaded ? 'ready' : 'waiting');
+    const [attempt, setAttempt] = useState(0);
+    // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` restarts loading on Retry
+    useEffect(() => {
+      if (loaded) return;
+      let alive = true;
+      const showLoading = setTimeout(() => alive && setPhase((p) => (p === 'waiting' ? 'loading' : p)), LOADING_DELAY_MS);
+      const tooSlow = setTimeout(() => alive && setPhase((p) => (p === 'ready' ? p : 'slow')), LOADING_TIMEOUT_MS);
+      load().then(
+        () => alive && setPhase('ready'),
+        (err: unknown) => {
+          console.warn('page failed to load', err);
+          if (alive) setPhase('failed');
+        },
+      );
+      return () => {
+        alive = false;
+        clearTimeout(showLoading);
+        clearTimeout(tooSlow);
+      };
+    }, [attempt]);
+
+    const Page = loaded;
+    if (phase === 'ready' && Page) return <Page />;
+    if (phase === 'waiting') return null;
+    if (phase === 'loading') return <LoadingView />;
+    return (
+      <PageError
+        kind={phase === 'slow' ? 'slow' : 'chunk'}
+        onRetry={() => {
+          setPhase('waiting');
+          setAttempt((a) => a + 1);
+        }}
+      />
+    );
+  }
+  return Object.assign(Lazy, { preload: () => load().catch(() => undefined) });
+}
+
+function LoadingView(): ReactElement {
+  const { t } = useTranslation();
+  return (
+    <div className="page">
+      <NavBar title="" />
+      <div className="page-center">
+        <Spinner label={t('common.loading')} />
+      </div>
+    </div>
+  );
+}
+
+function PageError({ kind, onRetry }: { kind: 'slow' | 'chunk'; onRetry: () => void }): ReactElement {
+  const { t } = useTranslation();
+  return (
+    <div className="page">
+      <NavBar title="" />
+      <div className="page-center state-view" role="alert">
+        <span className="state-icon">
+          <Icon name="alert" size={28} />
+        </span>
+        <h1 className="state-title">{kind === 'slow' ? t('lazy.slowTitle') : t('lazy.chunkTitle')}</h1>
+        <p className="state-text">{kind === 'slow' ? t('lazy.slowText') : t('lazy.chunkText')}</p>
+        <Button onClick={onRetry}>{t('common.retry')}</Button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+/** SPEC 2: the tab bar, in order. `labelKey` names the translation; only tabs whose page exists are shown. */
+export interface TabEntry {
+  path: string;
+  labelKey: 'tabs.home' | 'tabs.spot' | 'tabs.option' | 'tabs.lever' | 'tabs.finance' | 'tabs.assets';
+  icon: 'home' | 'spot' | 'option' | 'lever' | 'finance' | 'assets';
+}
+
+export const HOME_PATH = '/pages/index/index';
+
+export const TABS: readonly TabEntry[] = [
+  { path: HOME_PATH, labelKey: 'tabs.home', icon: 'home' },
+  { path: '/pages/trade/index', labelKey: 'tabs.spot', icon: 'spot' },
+  { path: '/pages/option/detail', labelKey: 'tabs.option', icon: 'option' },
+  { path: '/pages/lever/index', labelKey: 'tabs.lever', icon: 'lever' },
+  { path: '/pages/template/index', labelKey: 'tabs.finance', icon: 'finance' },
+  { path: '/pages/assets/index', labelKey: 'tabs.assets', icon: 'assets' },
+];
+
+/** Paths that count as a tab page (the home tab is also served at `/`). */
+export function isTabPath(pathname: string): boolean {
+  const p = pathname === '/' ? HOME_PATH : pathname.replace(/\/+$/, '');
+  return TABS.some((t) => t.path === p);
+}
+
+/** The tabs to draw: those whose page is registered. Fewer than two is no tab bar at all. */
+export function visibleTabs(exists: (path: string) => boolean, tabs: readonly TabEntry[] = TABS): TabEntry[] {
+  const shown = tabs.filter((t) => exists(t.path));
+  return shown.length >= 2 ? shown : [];
+}

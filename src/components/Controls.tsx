@@ -1,0 +1,66 @@
+import { type ReactElement, type ReactNode, useId } from 'react';
+
+export function Checkbox({
+  checked,
+  onChange,
+  children,
+  error,
+}: {
+  checked: boolean;
+  onChange: (v: boolean) => void;
+  children: ReactNode;
+  error?: string | undefined;
+}): ReactElement {
+  const id = useId();
+  return (
+    <div className={`check${error ? ' has-error' : ''}`}>
+      <input
+        id={id}
+        type="checkbox"
+        className="check-input"
+        checked={checked}
+        onChange={(e) => onChange(e.target.checked)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-msg` : undefined}
+      />
+      <label htmlFor={id} className="check-box" aria-hidden="true" />
+      <div className="check-label">{children}</div>
+      {error ? (
+        <p className="field-msg field-error check-msg" id={`${id}-msg`} role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function Switch({
+  checked,
+  onChange,
+  label,
+}: {
+  checked: boolean;
+  onChange: (v: boolean) => void;
+  label: string;
+}): ReactElement {
+  return (
+    <button
+      type="button"
+      role="switch"
+      aria-checked={checked}
+      aria-label={label}
+      className={checked ? 'switch is-on' : 'switch'}
+      onClick={() => onChange(!checked)}
+    >
+      <span className="switch-thumb" />
+    </button>
+  );
+}
+
+export function Card({ children, className }: { children: ReactNode; className?: string }): ReactElement {
+  return <div className={className ? `card ${className}` : 'card'}>{children}</div>;
+}
+
+export function Spinner({ label }: { label?: string }): ReactElement {
+  return <span className="spinner" role={label ? 'status' : undefined} aria-label={label} />;
+}

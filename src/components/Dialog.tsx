@@ -1,0 +1,45 @@
+import { type ReactElement, type ReactNode, useEffect, useId, useRef } from 'react';
+
+/** A modal dialog: focus moves in, Escape and the backdrop close it. */
+export function Dialog({
+  open,
+  title,
+  children,
+  actions,
+  onClose,
+}: {
+  open: boolean;
+  title: string;
+  children?: ReactNode;
+  actions: ReactNode;
+  onClose: () => void;
+}): ReactElement | null {
+  const titleId = useId();
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    ref.current?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') onClose();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      before?.focus();
+    };
+  }, [open, onClose]);
+  if (!open) return null;
+  return (
+    <div className="dialog-layer">
+      <button type="button" className="dialog-backdrop" aria-hidden="true" tabIndex={-1} onClick={onClose} />
+      <div className="dialog" role="dialog" aria-modal="true" aria-labelledby={titleId} tabIndex={-1} ref={ref}>
+        <h2 className="dialog-title" id={titleId}>
+          {title}
+        </h2>
+        {children ? <div className="dialog-body">{children}</div> : null}
+        <div className="dialog-actions">{actions}</div>
+      </div>
+    </div>
+  );
+}

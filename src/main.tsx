@@ -1,0 +1,35 @@
+import { RouterProvider } from '@tanstack/react-router';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { I18nextProvider } from 'react-i18next';
+import { createAppRouter } from './app/router';
+import { setNavigator } from './app/navigation';
+import { i18n, startI18n } from './lib/i18n';
+import { applyTheme, initialLang, settings } from './state/settings';
+import './app/theme.css';
+
+const router = createAppRouter();
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
+}
+
+setNavigator((target, replace) => {
+  void router.navigate({ to: target.to, search: target.search ?? {}, replace });
+});
+
+applyTheme(settings.theme);
+
+startI18n(initialLang()).then(() => {
+  const root = document.getElementById('root');
+  if (!root) throw new Error('index.html has no #root');
+  createRoot(root).render(
+    <StrictMode>
+      <I18nextProvider i18n={i18n}>
+        <RouterProvider router={router} />
+      </I18nextProvider>
+    </StrictMode>,
+  );
+});

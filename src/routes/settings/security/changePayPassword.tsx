@@ -1,0 +1,165 @@
+import { type FormEvent, type ReactElement, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import { fundPasswordRequest } from '../../../../protocol/account';
+import { hasFundPassword, sendOwnCode, setFundPassword } from '../../../api/account';
+import { useGoBack } from '../../../app/back';
+import { useCountdown } from '../../../app/hooks';
+import { Page } from '../../../app/Page';
+import { Button } from '../../../components/Button';
+import { Field, PasswordField } from '../../../components/Field';
+import { Segmented } from '../../../components/Segmented';
+import { errorText } from '../../../lib/i18n';
+import { check } from '../../../lib/validation';
+import { session, setUser } from '../../../state/session';
+import { toast } from '../../../state/toasts';
+
+type Errors = Partial<Record<string, string>>;
+type Mode = 'password' | 'code';
+
+/** Only digits, at most six: the fund password inputs. */
+const sixDigits = (v: string) => v.replace(/[^\d]/g, '').slice(0, 6);
+
+export default function ChangePayPasswordPage(): ReactElement {
+  const { t } = useTranslation();
+  const goBack = useGoBack();
+  const snap = useSnapshot(session);
+  const [isSet, setIsSet] = useState<boolean>(snap.user?.has_fund_password ?? false);
+  const [mode, setMode] = useState<Mode>('password');
+  const [loginPassword, setLoginPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [password, setPassword] = useState('');
+  const [repassword, setRepassword] = useState('');
+  const [sentTo, setSentTo] = useState('');
+  const [errors, setErrors] = useState<Errors>({});
+  const [busy, setBusy] = useState(false);
+  const [sending, setSending] = useState(false);
+  const [left, startCountdown] = useCountdown();
+
+  useEffect(() => {
+    let alive = true;
+    void hasFundPassword().then((r) => {
+      if (alive && r !== null) setIsSet(r);
+    });
+    return () => {
+      alive = false;
+    };
+  }, []);
+
+  const clear = (field: string) => setErrors((e) => (e[field] ? { ...e, [field]: undefined } : e));
+
+  const send = async () => {
+    setSending(true);
+    const r = await sendOwnCode('fund');
+    setSending(false);
+    if (r === false) return;
+    setSentTo(r.to);
+    startCountdown(r.retry_after);
+    toast(t('form.codeSentTo', { to: r.to }), 'success');
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const proof = mode === 'password' ? { mode, login_password: loginPassword } : { mode, code };
+    const values = { ...proof, password, repassword };
+    const checked = check(fundPasswordRequest, values);
+    if (!checked.ok) {
+      const shown: Errors = {};
+      for (const [k, v] of Object.entries(checked.errors)) if (v) shown[k] = errorText(v);
+      setErrors(shown);
+      return;
+    }
+    setBusy(true);
+    const r = await setFundPassword(values);
+    setBusy(false);
+    if (!r.ok) {
+      if (r.field) setErrors((prev) => ({ ...prev, [r.field ?? '']: r.message }));
+      return;
+    }
+    if (session.user) setUser({ ...session.user, has_fund_password: true });
+    toast(t(isSet ? 'fund.changed' : 'fund.set'), 'success');
+    goBack();
+  };
+
+  const title = isSet ? t('fund.changeTitle') : t('fund.setTitle');
+  return (
+    <Page title={title}>
+      <div className="note note-info">
+        <p>{t('fund.lead')}</p>
+      </div>
+      <form className="form" onSubmit={submit} noValidate>
+        <Segmented
+          label={t('fund.proof')}
+          value={mode}
+          options={[
+            { value: 'password', label: t('fund.byPassword') },
+            { value: 'code', label: t('fund.byCode') },
+          ]}
+          onChange={(m) => {
+            setMode(m);
+            setErrors({});
+          }}
+        />
+        {mode === 'password' ? (
+          <PasswordField
+            label={t('fund.loginPassword')}
+            value={loginPassword}
+            onValue={(v) => {
+              setLoginPassword(v);
+              clear('login_password');
+            }}
+            error={errors.login_password}
+            autoComplete="current-password"
+            placeholder={t('form.passwordPlaceholder')}
+          />
+        ) : (
+          <Field
+            label={t('form.code')}
+            value={code}
+            onValue={(v) => {
+              setCode(sixDigits(v));
+              clear('code');
+            }}
+            error={errors.code}
+            hint={sentTo ? t('form.codeSentTo', { to: sentTo }) : t('fund.codeHint')}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            placeholder={t('form.codePlaceholder')}
+            end={
+              <button type="button" className="code-btn" onClick={send} disabled={left > 0 || sending}>
+                {left > 0 ? t('form.resendIn', { seconds: left }) : t('form.sendCode')}
+              </button>
+            }
+          />
+        )}
+        <PasswordField
+          label={t('fund.newPassword')}
+          value={password}
+          onValue={(v) => {
+            setPassword(sixDigits(v));
+            clear('password');
+          }}
+          error={errors.password}
+          inputMode="numeric"
+          autoComplete="off"
+          placeholder={t('fund.placeholder')}
+        />
+        <PasswordField
+          label={t('fund.repeat')}
+          value={repassword}
+          onValue={(v) => {
+            setRepassword(sixDigits(v));
+            clear('repassword');
+          }}
+          error={errors.repassword}
+          inputMode="numeric"
+          autoComplete="off"
+          placeholder={t('fund.repeatPlaceholder')}
+        />
+        <Button type="submit" block busy={busy}>
+          {t('common.save')}
+        </Button>
+      </form>
+    </Page>
+  );
+}

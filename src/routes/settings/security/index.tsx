@@ -1,0 +1,56 @@
+import { type ReactElement, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import { hasFundPassword } from '../../../api/account';
+import { Page } from '../../../app/Page';
+import { Icon } from '../../../components/Icon';
+import { ListGroup, ListItem } from '../../../components/List';
+import { session } from '../../../state/session';
+
+/** Security centre: login password and fund password. */
+export default function SecurityPage(): ReactElement {
+  const { t } = useTranslation();
+  const snap = useSnapshot(session);
+  const [fundSet, setFundSet] = useState<boolean | null>(snap.user?.has_fund_password ?? null);
+
+  useEffect(() => {
+    let alive = true;
+    void hasFundPassword().then((r) => {
+      if (alive && r !== null) setFundSet(r);
+    });
+    return () => {
+      alive = false;
+    };
+  }, []);
+
+  const status =
+    fundSet === null ? undefined : fundSet ? (
+      <span className="badge badge-ok">{t('security.set')}</span>
+    ) : (
+      <span className="badge badge-warn">{t('security.notSet')}</span>
+    );
+
+  return (
+    <Page title={t('security.title')}>
+      <div className="note note-info">
+        <Icon name="shield" size={18} />
+        <p>{t('security.lead')}</p>
+      </div>
+      <ListGroup>
+        <ListItem
+          icon="lock"
+          label={t('security.loginPassword')}
+          sub={t('security.loginPasswordHint')}
+          to="/pages/settings/security/changePassword"
+        />
+        <ListItem
+          icon="key"
+          label={t('security.fundPassword')}
+          sub={t('security.fundPasswordHint')}
+          value={status}
+          to="/pages/settings/security/changePayPassword"
+        />
+      </ListGroup>
+    </Page>
+  );
+}
