@@ -48,5 +48,5 @@ export function openDatabase(options: { databaseUrl?: string | undefined; dataDi
 /** True when an insert or update broke a unique constraint (SQLite and PostgreSQL report it differently). */
 export function isUniqueViolation(err: unknown): boolean {
   if (typeof err !== 'object' || err === null || !('code' in err)) return false;
-  return err.code === '23505' || err.code === 'SQLITE_CONSTRAINT_UNIQUE';
+  return err.code === '23505' || err.code === 'SQLITE_CONSTRAINT_UNIQUE' || err.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }

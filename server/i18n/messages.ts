@@ -5,7 +5,7 @@ import ja from '../../locales/ja/errors.json';
 import ko from '../../locales/ko/errors.json';
 import th from '../../locales/th/errors.json';
 import zh from '../../locales/zh/errors.json';
-import { ALL_LANGS, DEFAULT_LANG, isLang, type Lang } from '../../protocol';
+import { DEFAULT_LANG, isLang, type Lang } from '../../protocol';
 
 /** Every server message is a key of the `errors` locale files; German is the reference set of keys. */
 export type MessageKey = keyof typeof de;
@@ -36,5 +36,3 @@ export function langFromHeader(header: string | string[] | undefined): Lang {
   const base = raw.split(/[-_]/)[0];
   return isLang(base) ? base : DEFAULT_LANG;
 }
-
-export const LANGS = ALL_LANGS;

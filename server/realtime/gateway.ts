@@ -1,8 +1,8 @@
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { FastifyInstance } from 'fastify';
-import { createClient } from 'redis';
 import { Server } from 'socket.io';
 import { type Sessions, tokenFromHeader } from '../domains/account/sessions';
+import { connectRedisPair } from './redis';
 
 /** What the gateway keeps on each socket (`socket.data`). */
 export interface SocketData {
@@ -27,13 +27,10 @@ export async function attachRealtime(
   const io: RealtimeServer = new Server(app.server, { path: '/socket.io', serveClient: false });
 
   if (options.redisUrl) {
-    const pub = createClient({ url: options.redisUrl });
-    const sub = pub.duplicate();
-    for (const client of [pub, sub]) client.on('error', (err) => app.log.error({ err }, 'redis connection error'));
-    await Promise.all([pub.connect(), sub.connect()]);
+    const [pub, sub] = await connectRedisPair(options.redisUrl, app.log);
     io.adapter(createAdapter(pub, sub));
     app.addHook('onClose', async () => {
-      await Promise.all([pub.quit(), sub.quit()]);
+      await Promise.all([pub.close(), sub.close()]);
     });
   }
 

@@ -69,7 +69,8 @@ export type Outcome =
 export function interpret(env: AnyEnvelope | null, raw?: unknown): Outcome {
   if (!env) return { kind: 'fail', message: FALLBACK_ERROR };
   const message = env.message || env.msg || '';
-  if (env.type === SESSION_EXPIRED_TYPE || env.type === String(SESSION_EXPIRED_TYPE)) return { kind: 'expired', message };
+  if (env.type === SESSION_EXPIRED_TYPE || env.type === String(SESSION_EXPIRED_TYPE))
+    return { kind: 'expired', message };
   if (env.type === 'ok' || Number(env.code) === 1) {
     if (env.message === 'OK' || env.msg === 'success') return { kind: 'data', data: env.data };
     return { kind: 'message', message, data: env.data };
@@ -145,7 +146,9 @@ export async function request(method: Method, path: string, body?: object, opts?
   return false;
 }
 
-export type CallResult<P extends CallPath> = { ok: true; data: CallData<P> } | { ok: false; message: string; field?: string };
+export type CallResult<P extends CallPath> =
+  | { ok: true; data: CallData<P> }
+  | { ok: false; message: string; field?: string };
 
 /**
  * A typed call from the protocol table: request fields typed by the contract, ok data parsed with the call's

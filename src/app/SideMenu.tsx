@@ -38,48 +38,48 @@ export function SideMenu(): ReactElement | null {
       <button type="button" className="drawer-backdrop" aria-hidden="true" tabIndex={-1} onClick={close} />
       <div className="drawer-frame">
         <div className="drawer" role="dialog" aria-modal="true" aria-label={t('nav.menu')} tabIndex={-1} ref={panel}>
-        <div className="drawer-head">
-          <span className="avatar" aria-hidden="true">
-            <Icon name="user" size={22} />
-          </span>
-          <div className="drawer-who">
-            <strong>{loggedIn && snap.user ? snap.user.username : t('menu.guest')}</strong>
-            <span>{loggedIn ? t('menu.signedIn') : t('menu.guestHint')}</span>
+          <div className="drawer-head">
+            <span className="avatar" aria-hidden="true">
+              <Icon name="user" size={22} />
+            </span>
+            <div className="drawer-who">
+              <strong>{loggedIn && snap.user ? snap.user.username : t('menu.guest')}</strong>
+              <span>{loggedIn ? t('menu.signedIn') : t('menu.guestHint')}</span>
+            </div>
+            <button type="button" className="icon-btn" onClick={close} aria-label={t('common.close')}>
+              <Icon name="close" />
+            </button>
           </div>
-          <button type="button" className="icon-btn" onClick={close} aria-label={t('common.close')}>
-            <Icon name="close" />
-          </button>
-        </div>
-        {loggedIn ? null : (
-          <div className="drawer-auth">
-            <Link to="/pages/user/login/login" className="btn btn-primary">
-              <span className="btn-label">{t('auth.login')}</span>
-            </Link>
-            <Link to="/pages/user/register" className="btn btn-secondary">
-              <span className="btn-label">{t('auth.register')}</span>
-            </Link>
-          </div>
-        )}
-        <nav aria-label={t('nav.menu')}>
-          <ul className="drawer-list">
-            {loggedIn ? (
-              <li>
-                <Link to="/pages/settings/account/index" className="drawer-item">
-                  <Icon name="user" size={20} />
-                  <span>{t('menu.account')}</span>
-                </Link>
-              </li>
-            ) : null}
-            {entries.map((e) => (
-              <li key={e.path}>
-                <Link to={e.path} className="drawer-item">
-                  <Icon name={e.icon} size={20} />
-                  <span>{t(e.labelKey)}</span>
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
+          {loggedIn ? null : (
+            <div className="drawer-auth">
+              <Link to="/pages/user/login/login" className="btn btn-primary">
+                <span className="btn-label">{t('auth.login')}</span>
+              </Link>
+              <Link to="/pages/user/register" className="btn btn-secondary">
+                <span className="btn-label">{t('auth.register')}</span>
+              </Link>
+            </div>
+          )}
+          <nav aria-label={t('nav.menu')}>
+            <ul className="drawer-list">
+              {loggedIn ? (
+                <li>
+                  <Link to="/pages/settings/account/index" className="drawer-item">
+                    <Icon name="user" size={20} />
+                    <span>{t('menu.account')}</span>
+                  </Link>
+                </li>
+              ) : null}
+              {entries.map((e) => (
+                <li key={e.path}>
+                  <Link to={e.path} className="drawer-item">
+                    <Icon name={e.icon} size={20} />
+                    <span>{t(e.labelKey)}</span>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
         </div>
       </div>
     </div>

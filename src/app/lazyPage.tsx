@@ -1,4 +1,4 @@
-import { type ComponentType, type ReactElement, useEffect, useState } from 'react';
+import { type ComponentType, createElement, type ReactElement, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../components/Button';
 import { Spinner } from '../components/Controls';
@@ -33,64 +33,79 @@ export function loadChunk<T>(importer: () => Promise<T>, timeoutMs = CHUNK_TIMEO
 
 type Phase = 'waiting' | 'loading' | 'slow' | 'failed' | 'ready';
 
-export type LazyPage = ComponentType & { preload: () => Promise<unknown> };
+/** One lazily loaded page module: loads once, forgets a failed attempt so Retry can load again. */
+interface PageChunk {
+  load: () => Promise<ComponentType>;
+  loaded: () => ComponentType | null;
+}
 
-/** A page component that loads its module on first render, with the SPEC timings and a Retry after a failure. */
-export function lazyPage(importer: () => Promise<{ default: ComponentType }>): LazyPage {
+function pageChunk(importer: () => Promise<{ default: ComponentType }>): PageChunk {
   let loaded: ComponentType | null = null;
   let pending: Promise<ComponentType> | null = null;
-  const load = (): Promise<ComponentType> => {
-    pending ??= loadChunk(importer).then(
-      (m) => {
-        loaded = m.default;
-        return m.default;
-      },
-      (err: unknown) => {
-        pending = null;
-        throw err;
-      },
-    );
-    return pending;
-  };
-
-  function Lazy(): ReactElement | null {
-    const [phase, setPhase] = useState<Phase>(loaded ? 'ready' : 'waiting');
-    const [attempt, setAttempt] = useState(0);
-    // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` restarts loading on Retry
-    useEffect(() => {
-      if (loaded) return;
-      let alive = true;
-      const showLoading = setTimeout(() => alive && setPhase((p) => (p === 'waiting' ? 'loading' : p)), LOADING_DELAY_MS);
-      const tooSlow = setTimeout(() => alive && setPhase((p) => (p === 'ready' ? p : 'slow')), LOADING_TIMEOUT_MS);
-      load().then(
-        () => alive && setPhase('ready'),
+  return {
+    loaded: () => loaded,
+    load: () => {
+      pending ??= loadChunk(importer).then(
+        (m) => {
+          loaded = m.default;
+          return m.default;
+        },
         (err: unknown) => {
-          console.warn('page failed to load', err);
-          if (alive) setPhase('failed');
+          pending = null;
+          throw err;
         },
       );
-      return () => {
-        alive = false;
-        clearTimeout(showLoading);
-        clearTimeout(tooSlow);
-      };
-    }, [attempt]);
+      return pending;
+    },
+  };
+}
 
-    const Page = loaded;
-    if (phase === 'ready' && Page) return <Page />;
-    if (phase === 'waiting') return null;
-    if (phase === 'loading') return <LoadingView />;
-    return (
-      <PageError
-        kind={phase === 'slow' ? 'slow' : 'chunk'}
-        onRetry={() => {
-          setPhase('waiting');
-          setAttempt((a) => a + 1);
-        }}
-      />
+/** Shows the page once its chunk is there, with the SPEC timings for the loading and error views. */
+function LazyLoader({ chunk }: { chunk: PageChunk }): ReactElement | null {
+  const [phase, setPhase] = useState<Phase>(chunk.loaded() ? 'ready' : 'waiting');
+  const [attempt, setAttempt] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` restarts loading on Retry
+  useEffect(() => {
+    if (chunk.loaded()) return;
+    let alive = true;
+    const showLoading = setTimeout(() => alive && setPhase((p) => (p === 'waiting' ? 'loading' : p)), LOADING_DELAY_MS);
+    const tooSlow = setTimeout(() => alive && setPhase((p) => (p === 'ready' ? p : 'slow')), LOADING_TIMEOUT_MS);
+    chunk.load().then(
+      () => alive && setPhase('ready'),
+      (err: unknown) => {
+        console.warn('page failed to load', err);
+        if (alive) setPhase('failed');
+      },
     );
-  }
-  return Object.assign(Lazy, { preload: () => load().catch(() => undefined) });
+    return () => {
+      alive = false;
+      clearTimeout(showLoading);
+      clearTimeout(tooSlow);
+    };
+  }, [chunk, attempt]);
+
+  const Page = chunk.loaded();
+  if (phase === 'ready' && Page) return <Page />;
+  if (phase === 'waiting') return null;
+  if (phase === 'loading') return <LoadingView />;
+  return (
+    <PageError
+      kind={phase === 'slow' ? 'slow' : 'chunk'}
+      onRetry={() => {
+        setPhase('waiting');
+        setAttempt((a) => a + 1);
+      }}
+    />
+  );
+}
+
+/** Deliberately no `preload` property: the router would then wait for the chunk itself, outside these timings. */
+export type LazyPage = () => ReactElement | null;
+
+/** A route component that loads its page module on first render (SPEC 2, 8, 9). */
+export function lazyPage(importer: () => Promise<{ default: ComponentType }>): LazyPage {
+  const chunk = pageChunk(importer);
+  return () => createElement(LazyLoader, { chunk });
 }
 
 function LoadingView(): ReactElement {

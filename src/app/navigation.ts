@@ -1,7 +1,10 @@
 import type { LoginTarget } from './guard';
 
 /** How code outside React (the API client) moves the app; the router registers itself at start. */
-export type Navigate = (target: LoginTarget | { to: string; search?: Record<string, unknown> }, replace?: boolean) => void;
+export type Navigate = (
+  target: LoginTarget | { to: string; search?: Record<string, unknown> },
+  replace?: boolean,
+) => void;
 
 let navigator: Navigate | null = null;
 

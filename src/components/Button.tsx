@@ -21,7 +21,6 @@ export function Button({
     .filter(Boolean)
     .join(' ');
   return (
-    // biome-ignore lint/a11y/useButtonType: the type is a prop with a safe default
     <button type={type} className={classes} disabled={disabled || busy} aria-busy={busy || undefined} {...rest}>
       {busy ? <span className="btn-spinner" aria-hidden="true" /> : null}
       <span className="btn-label">{children}</span>

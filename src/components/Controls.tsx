@@ -14,17 +14,18 @@ export function Checkbox({
   const id = useId();
   return (
     <div className={`check${error ? ' has-error' : ''}`}>
-      <input
-        id={id}
-        type="checkbox"
-        className="check-input"
-        checked={checked}
-        onChange={(e) => onChange(e.target.checked)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-msg` : undefined}
-      />
-      <label htmlFor={id} className="check-box" aria-hidden="true" />
-      <div className="check-label">{children}</div>
+      <label className="check-row">
+        <input
+          type="checkbox"
+          className="check-input"
+          checked={checked}
+          onChange={(e) => onChange(e.target.checked)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-msg` : undefined}
+        />
+        <span className="check-box" aria-hidden="true" />
+        <span className="check-label">{children}</span>
+      </label>
       {error ? (
         <p className="field-msg field-error check-msg" id={`${id}-msg`} role="alert">
           {error}
@@ -62,5 +63,10 @@ export function Card({ children, className }: { children: ReactNode; className?:
 }
 
 export function Spinner({ label }: { label?: string }): ReactElement {
-  return <span className="spinner" role={label ? 'status' : undefined} aria-label={label} />;
+  return (
+    <span role="status">
+      <span className="spinner" aria-hidden="true" />
+      {label ? <span className="visually-hidden">{label}</span> : null}
+    </span>
+  );
 }

@@ -15,7 +15,18 @@ export interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 
   end?: ReactNode;
 }
 
-export function Field({ label, value, onValue, error, hint, start, end, id, className, ...input }: FieldProps): ReactElement {
+export function Field({
+  label,
+  value,
+  onValue,
+  error,
+  hint,
+  start,
+  end,
+  id,
+  className,
+  ...input
+}: FieldProps): ReactElement {
   const autoId = useId();
   const inputId = id ?? autoId;
   const msgId = `${inputId}-msg`;

@@ -6,7 +6,15 @@ export interface LegalSection {
 }
 
 /** A long text with headings (agreements, policies). */
-export function LegalDoc({ intro, meta, sections }: { intro?: string; meta?: string; sections: readonly LegalSection[] }): ReactElement {
+export function LegalDoc({
+  intro,
+  meta,
+  sections,
+}: {
+  intro?: string;
+  meta?: string;
+  sections: readonly LegalSection[];
+}): ReactElement {
   return (
     <article className="legal">
       {meta ? <p className="legal-meta">{meta}</p> : null}

@@ -61,7 +61,11 @@ export interface NumberFormatOptions {
  * Locale display of a price or amount: 1.234,56 for de, 1,234.56 for en; 2 to 4 fraction digits by default.
  * Exact: works on the decimal string. On bad input it logs and returns '0' (SPEC 8).
  */
-export function formatNumber(value: DecimalInput | null | undefined, lang: string, opts: NumberFormatOptions = {}): string {
+export function formatNumber(
+  value: DecimalInput | null | undefined,
+  lang: string,
+  opts: NumberFormatOptions = {},
+): string {
   const min = opts.min ?? 2;
   const max = Math.max(opts.max ?? 4, min);
   const d = toDecimal(value);

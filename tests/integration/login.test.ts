@@ -29,7 +29,9 @@ describe.each(DATABASES)('login on %s', (kind) => {
     const { user } = await t.registerByEmail(email, 'pass-word');
     const before = await t.count('sessions');
 
-    const byEmail = loginData((await t.call('user/login', { account: email.toUpperCase(), password: 'pass-word' })).body);
+    const byEmail = loginData(
+      (await t.call('user/login', { account: email.toUpperCase(), password: 'pass-word' })).body,
+    );
     expect(byEmail.user.id).toBe(user.id);
     const byName = loginData((await t.call('user/login', { account: user.username, password: 'pass-word' })).body);
     expect(byName.user.id).toBe(user.id);
@@ -38,12 +40,13 @@ describe.each(DATABASES)('login on %s', (kind) => {
 
     const mobile = uniqueMobile();
     const phoneUser = (await t.registerByPhone(mobile, 'phone-pass')).user;
-    for (const fields of [
+    const forms: Record<string, string>[] = [
       { account: mobile, area_code: '49' },
       { account: `0${mobile}`, area_code: '+49' },
       { account: `+49${mobile}` },
       { account: mobile },
-    ]) {
+    ];
+    for (const fields of forms) {
       const { body } = await t.call('user/login', { ...fields, password: 'phone-pass' });
       expect(loginData(body).user.id, JSON.stringify(fields)).toBe(phoneUser.id);
     }
@@ -56,7 +59,9 @@ describe.each(DATABASES)('login on %s', (kind) => {
     await t.registerByEmail(email);
     t.clock.advance(5_000);
     const { token } = loginData((await t.call('user/login', { account: email, password: 'secret1' })).body);
-    const c2 = okEnvelope(calls['user/center2'].response).parse((await t.call('user/center2', {}, { token })).body).data;
+    const c2 = okEnvelope(calls['user/center2'].response).parse(
+      (await t.call('user/center2', {}, { token })).body,
+    ).data;
     expect(c2.last_login_at).toBe(t.clock.now());
     expect(c2.sessions).toBe(2);
   });

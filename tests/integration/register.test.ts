@@ -256,7 +256,12 @@ describe.each(DATABASES)('registration on %s', (kind) => {
     it('bad invite code, taken e-mail and taken phone', async () => {
       const form = await emailForm();
       await expectRefused({ ...form, invite_code: 'NOPE1234' }, 'This invite code is not valid', 'invite_code');
-      await expectRefused({ ...form, invite_code: 'NOPE1234' }, 'Dieser Einladungscode ist ungültig', 'invite_code', 'de');
+      await expectRefused(
+        { ...form, invite_code: 'NOPE1234' },
+        'Dieser Einladungscode ist ungültig',
+        'invite_code',
+        'de',
+      );
       // The refusals above did not spend the code.
       expect((await t.call('user/register', form)).body.type).toBe('ok');
 

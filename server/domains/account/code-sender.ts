@@ -22,7 +22,8 @@ export interface CodeSender {
 
 /**
  * Simulated delivery: the code lands in the `code_outbox` table, where e2e tests and `npm run ops -- codes`
- * read it. The log line names the address but not the code, so logs never carry usable codes.
+ * read it, and in the log, so a fresh install works offline. This is the stand-in for the person's inbox;
+ * real senders (SMTP) never log codes.
  */
 export class OutboxSender implements CodeSender {
   constructor(
@@ -33,7 +34,7 @@ export class OutboxSender implements CodeSender {
 
   async send({ channel, address, scene, code }: CodeMessage): Promise<void> {
     await this.db.insertInto('code_outbox').values({ channel, address, scene, code, created_at: this.now() }).execute();
-    this.log.info({ channel, address, scene }, 'verification code written to the outbox (npm run ops -- codes)');
+    this.log.info({ channel, address, scene, code }, `verification code ${code} for ${address} (outbox)`);
   }
 }
 

@@ -19,7 +19,7 @@ export type SessionLookup = { state: 'none' } | { state: 'invalid' } | { state: 
 export function tokenFromHeader(header: string | undefined): string | undefined {
   const token = header
     ?.trim()
-    .replace(/^bearer\s+/i, '')
+    .replace(/^bearer(\s+|$)/i, '')
     .trim();
   if (!token || token === 'null' || token === 'undefined') return undefined;
   return token;

@@ -1,6 +1,6 @@
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type LegalSection, LegalDoc } from '../../components/LegalDoc';
+import { LegalDoc, type LegalSection } from '../../components/LegalDoc';
 import { Page } from '../Page';
 
 export type LegalDocKey = 'terms' | 'privacy' | 'consent';

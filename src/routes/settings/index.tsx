@@ -47,7 +47,12 @@ export default function SettingsPage(): ReactElement {
   return (
     <Page title={t('settings.title')}>
       <ListGroup title={t('settings.general')}>
-        <ListItem icon="globe" label={t('settings.language')} value={t(`langName.${lang}`)} to="/pages/settings/language/language" />
+        <ListItem
+          icon="globe"
+          label={t('settings.language')}
+          value={t(`langName.${lang}`)}
+          to="/pages/settings/language/language"
+        />
         <ListItem
           icon={theme === 'dark' ? 'moon' : 'sun'}
           label={t('settings.darkMode')}

@@ -22,7 +22,12 @@ export default function AgreementsPage(): ReactElement {
           sub={t('agree.privacyHint')}
           to="/pages/user/privacyAgreement/privacyAgreement"
         />
-        <ListItem icon="check" label={t('legal.consent.title')} sub={t('agree.consentHint')} to="/pages/user/agree/agree" />
+        <ListItem
+          icon="check"
+          label={t('legal.consent.title')}
+          sub={t('agree.consentHint')}
+          to="/pages/user/agree/agree"
+        />
       </ListGroup>
     </Page>
   );

@@ -17,26 +17,27 @@ export default function LanguagePage(): ReactElement {
 
   const row = (l: Lang) => (
     <li key={l}>
-      <button
-        type="button"
-        className="list-item is-action"
-        role="radio"
-        aria-checked={l === lang}
-        lang={l}
-        onClick={() => void changeLanguage(l)}
-      >
+      <label className="list-item is-action" lang={l}>
+        <input
+          type="radio"
+          className="visually-hidden"
+          name="lang"
+          value={l}
+          checked={l === lang}
+          onChange={() => void changeLanguage(l)}
+        />
         <span className="list-text">
           <span className="list-label">{t(`langName.${l}`)}</span>
         </span>
         {l === lang ? <Icon name="check" size={20} className="lang-check" /> : null}
-      </button>
+      </label>
     </li>
   );
 
   return (
     <Page title={t('settings.language')}>
       <section className="list-group">
-        <ul className="list" role="radiogroup" aria-label={t('settings.language')}>
+        <ul className="list" aria-label={t('settings.language')}>
           {OFFERED_LANGS.map(row)}
         </ul>
       </section>
@@ -50,7 +51,7 @@ export default function LanguagePage(): ReactElement {
       {showAllLangs ? (
         <section className="list-group">
           <h2 className="list-title">{t('language.more')}</h2>
-          <ul className="list" role="radiogroup" aria-label={t('language.more')}>
+          <ul className="list" aria-label={t('language.more')}>
             {extra.map(row)}
           </ul>
         </section>

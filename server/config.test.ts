@@ -1,0 +1,50 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readConfig } from './config';
+
+describe('readConfig', () => {
+  it('has defaults for everything', () => {
+    expect(readConfig({})).toEqual({
+      port: 8080,
+      host: '127.0.0.1',
+      dataDir: path.resolve('data'),
+      databaseUrl: undefined,
+      redisUrl: undefined,
+      smtpUrl: undefined,
+      smtpFrom: 'TradeWave <no-reply@localhost>',
+      inviteCode: undefined,
+      logLevel: 'info',
+    });
+  });
+
+  it('reads the environment; empty values count as unset', () => {
+    const config = readConfig({
+      PORT: '9000',
+      HOST: '0.0.0.0',
+      DATA_DIR: '/tmp/tw',
+      DATABASE_URL: 'postgres://x@y/z',
+      REDIS_URL: ' ',
+      SMTP_URL: 'smtp://mail:25',
+      SMTP_FROM: 'a@b.c',
+      INVITE_CODE: 'WELCOME',
+      LOG_LEVEL: 'warn',
+    });
+    expect(config).toMatchObject({
+      port: 9000,
+      host: '0.0.0.0',
+      dataDir: '/tmp/tw',
+      databaseUrl: 'postgres://x@y/z',
+      redisUrl: undefined,
+      smtpUrl: 'smtp://mail:25',
+      smtpFrom: 'a@b.c',
+      inviteCode: 'WELCOME',
+      logLevel: 'warn',
+    });
+  });
+
+  it('refuses nonsense', () => {
+    expect(() => readConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => readConfig({ PORT: '70000' })).toThrow(/PORT/);
+    expect(() => readConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL/);
+  });
+});

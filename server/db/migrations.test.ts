@@ -1,0 +1,72 @@
+import { sql } from 'kysely';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { type DatabaseHandle, isUniqueViolation, openPostgres, openSqlite } from './connect';
+import { migrateToLatest } from './migrations';
+
+const TABLES = ['code_outbox', 'platform_settings', 'rate_limit_hits', 'sessions', 'users', 'verification_codes'];
+
+/** Runs `body` against SQLite, and PostgreSQL in a throwaway schema when TEST_DATABASE_URL is set. */
+const targets: Array<[string, () => Promise<{ handle: DatabaseHandle; close: () => Promise<void> }>]> = [
+  [
+    'sqlite',
+    async () => {
+      const handle = openSqlite(':memory:');
+      return { handle, close: () => handle.db.destroy() };
+    },
+  ],
+];
+const pgUrl = process.env.TEST_DATABASE_URL;
+if (pgUrl) {
+  targets.push([
+    'postgres',
+    async () => {
+      const schema = `m_${Math.random().toString(36).slice(2, 10)}`;
+      const admin = new pg.Client({ connectionString: pgUrl });
+      await admin.connect();
+      await admin.query(`create schema ${schema}`);
+      const handle = openPostgres({ connectionString: pgUrl, options: `-c search_path=${schema}`, max: 2 });
+      return {
+        handle,
+        async close() {
+          await handle.db.destroy();
+          await admin.query(`drop schema ${schema} cascade`);
+          await admin.end();
+        },
+      };
+    },
+  ]);
+}
+
+describe.each(targets)('migrations on %s', (_name, open) => {
+  it('create every table, run twice without harm, and keep the dialects alike', async () => {
+    const { handle, close } = await open();
+    try {
+      await migrateToLatest(handle);
+      await migrateToLatest(handle);
+      const tables = (await handle.db.introspection.getTables()).map((t) => t.name).sort();
+      expect(tables).toEqual(TABLES);
+
+      // Millisecond times and counts come back as numbers in both dialects.
+      const at = 1_795_000_000_123;
+      await handle.db.insertInto('rate_limit_hits').values({ bucket: 'b', at }).execute();
+      const row = await handle.db.selectFrom('rate_limit_hits').select(['id', 'at']).executeTakeFirstOrThrow();
+      expect(row).toEqual({ id: 1, at });
+      const count = await handle.db
+        .selectFrom('rate_limit_hits')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      expect(count.n).toBe(1);
+
+      // Unique violations are recognised in both dialects.
+      await handle.db.insertInto('platform_settings').values({ key: 'k', value: 'v' }).execute();
+      const error = await sql`insert into platform_settings (key, value) values ('k', 'w')`
+        .execute(handle.db)
+        .catch((err: unknown) => err);
+      expect(isUniqueViolation(error)).toBe(true);
+      expect(isUniqueViolation(new Error('other'))).toBe(false);
+    } finally {
+      await close();
+    }
+  });
+});

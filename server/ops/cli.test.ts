@@ -1,0 +1,84 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../db/connect';
+import { openMemoryDatabase } from '../db/testing';
+import { Sessions } from '../domains/account/sessions';
+import { runOps } from './cli';
+
+describe('ops cli', () => {
+  let handle: DatabaseHandle;
+  let lines: string[];
+  const run = (...args: string[]) => runOps(args, handle.db, (line) => lines.push(line));
+  beforeEach(async () => {
+    handle = await openMemoryDatabase();
+    lines = [];
+  });
+  afterEach(() => handle.db.destroy());
+
+  it('help, and unknown commands', async () => {
+    expect(await run('help')).toBe(0);
+    expect(lines.join('\n')).toContain('sessions revoke');
+    expect(await run()).toBe(0);
+    expect(await run('frobnicate')).toBe(2);
+    expect(lines.at(-1)).toContain('unknown command: frobnicate');
+  });
+
+  it('invite prints the platform code, creating it on first use', async () => {
+    expect(await run('invite')).toBe(0);
+    const code = lines[0];
+    expect(code).toMatch(/^[A-Z2-9]{8}$/);
+    await run('invite');
+    expect(lines[1]).toBe(code);
+  });
+
+  it('codes prints the newest outbox codes, optionally for one address', async () => {
+    await run('codes');
+    expect(lines).toEqual(['no codes in the outbox']);
+    await handle.db
+      .insertInto('code_outbox')
+      .values([
+        { channel: 'email', address: 'a@example.com', scene: 'register', code: '111111', created_at: 1 },
+        { channel: 'sms', address: '+4915100000001', scene: 'forget', code: '222222', created_at: 2 },
+      ])
+      .execute();
+    lines = [];
+    await run('codes');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toContain('222222');
+    lines = [];
+    await run('codes', 'A@Example.com');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/111111 +register +email +a@example\.com/);
+  });
+
+  it('sessions revoke ends every session of a user by id or username', async () => {
+    const { id } = await handle.db
+      .insertInto('users')
+      .values({
+        username: 'u12345678',
+        password_hash: 'x',
+        invite_code: 'BBBBBBBB',
+        lang: 'de',
+        created_at: 1,
+        email: null,
+        area_code: null,
+        mobile: null,
+        phone: null,
+        fund_password_hash: null,
+        referrer_id: null,
+        last_login_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const sessions = new Sessions(handle.db, Date.now);
+    const token = await sessions.create(id);
+    await sessions.create(id);
+    expect(await run('sessions', 'revoke', 'U12345678')).toBe(0);
+    expect(lines.at(-1)).toBe(`revoked 2 session(s) of user ${id} (u12345678)`);
+    expect((await sessions.resolve(token)).state).toBe('invalid');
+    await sessions.create(id);
+    expect(await run('sessions', 'revoke', String(id))).toBe(0);
+    expect(lines.at(-1)).toContain('revoked 1 session(s)');
+    expect(await run('sessions', 'revoke', 'nobody')).toBe(1);
+    expect(await run('sessions', 'revoke')).toBe(2);
+  });
+});

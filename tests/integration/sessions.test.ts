@@ -1,0 +1,227 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CallPath, calls, okEnvelope, sessionExpiredEnvelope } from '../../protocol';
+import {
+  DATABASES,
+  openTestDatabase,
+  startTestApp,
+  type TestApp,
+  type TestDatabase,
+  uniqueEmail,
+  uniqueMobile,
+} from './harness';
+
+const PROTECTED = (Object.keys(calls) as CallPath[]).filter((path) => calls[path].auth);
+
+describe.each(DATABASES)('sessions and passwords on %s', (kind) => {
+  let database: TestDatabase;
+  let t: TestApp;
+  beforeAll(async () => {
+    database = await openTestDatabase(kind);
+    t = await startTestApp(database.handle);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await database?.close();
+  });
+
+  const login = async (account: string, password: string) => {
+    const { body } = await t.call('user/login', { account, password });
+    return body.type === 'ok' ? okEnvelope(calls['user/login'].response).parse(body).data.token : undefined;
+  };
+  const isLoggedIn = async (token: string) => (await t.call('user/center', {}, { token })).body.type === 'ok';
+
+  describe('type 999', () => {
+    it('every protected call without a token says "please log in"', async () => {
+      expect(PROTECTED.length).toBeGreaterThan(0);
+      for (const path of PROTECTED) {
+        const { status, body } = await t.call(path, {});
+        expect(status, path).toBe(200);
+        expect(sessionExpiredEnvelope.parse(body), path).toEqual({ type: 999, code: 0, message: 'Please log in' });
+      }
+      const de = await t.call('user/center', {}, { lang: 'de', token: '' });
+      expect(de.body).toEqual({ type: 999, code: 0, message: 'Bitte melde dich an' });
+    });
+
+    it('a garbage, revoked or expired token says "session expired"', async () => {
+      const expired = { type: 999, code: 0, message: 'Your session has expired – please log in again' };
+      for (const token of ['garbage', 'Bearer garbage', 'x'.repeat(5000)]) {
+        expect((await t.call('user/center', {}, { token })).body, token.slice(0, 20)).toEqual(expired);
+      }
+
+      const { token } = await t.registerByEmail(uniqueEmail());
+      expect(await isLoggedIn(token)).toBe(true);
+      expect(await isLoggedIn(`Bearer ${token}`)).toBe(true);
+      const logout = await t.call('user/logout', {}, { token });
+      expect(logout.body).toMatchObject({ type: 'ok', data: {} });
+      expect((await t.call('user/center2', {}, { token })).body).toEqual(expired);
+      expect((await t.call('user/logout', {}, { token })).body).toEqual(expired);
+
+      const email = uniqueEmail();
+      const fresh = (await t.registerByEmail(email)).token;
+      t.clock.advance(30 * 24 * 3_600_000 - 1_000);
+      expect(await isLoggedIn(fresh)).toBe(true);
+      t.clock.advance(1_000);
+      expect((await t.call('user/center', {}, { token: fresh })).body).toEqual(expired);
+      expect(await login(email, 'secret1')).toBeDefined();
+    });
+
+    it('a guest call with a stale token still works as a guest', async () => {
+      const { token } = await t.registerByEmail(uniqueEmail());
+      await t.call('user/logout', {}, { token });
+      const { body } = await t.call('get/lang', {}, { token, lang: 'es' });
+      expect(body).toMatchObject({ type: 'ok', data: { lang: 'es' } });
+    });
+  });
+
+  describe('safe/update_password', () => {
+    it('refuses a wrong old password and mismatched new ones, changing nothing', async () => {
+      const email = uniqueEmail();
+      const { token } = await t.registerByEmail(email);
+      const wrongOld = await t.call(
+        'safe/update_password',
+        { old_password: 'not-it', password: 'newpass1', repassword: 'newpass1' },
+        { token },
+      );
+      expect(wrongOld.body).toMatchObject({
+        type: 'error',
+        message: 'The current password is wrong',
+        field: 'old_password',
+      });
+      const mismatch = await t.call(
+        'safe/update_password',
+        { old_password: 'secret1', password: 'newpass1', repassword: 'newpass2' },
+        { token, lang: 'de' },
+      );
+      expect(mismatch.body).toMatchObject({
+        message: 'Die beiden Passwörter stimmen nicht überein',
+        field: 'repassword',
+      });
+      const missing = await t.call('safe/update_password', { password: 'newpass1', repassword: 'newpass1' }, { token });
+      expect(missing.body).toMatchObject({ message: 'Please enter your current password', field: 'old_password' });
+      const short = await t.call(
+        'safe/update_password',
+        { old_password: 'secret1', password: 'abc', repassword: 'abc' },
+        { token },
+      );
+      expect(short.body).toMatchObject({ message: 'Minimum password length 6', field: 'password' });
+
+      expect(await login(email, 'secret1')).toBeDefined();
+      expect(await login(email, 'newpass1')).toBeUndefined();
+      expect(await isLoggedIn(token)).toBe(true);
+    });
+
+    it('changes the password and ends every other session, keeping the current one', async () => {
+      const email = uniqueEmail();
+      const { token: other } = await t.registerByEmail(email);
+      const current = (await login(email, 'secret1')) ?? '';
+      const { body } = await t.call(
+        'safe/update_password',
+        { old_password: 'secret1', password: 'newpass1', repassword: 'newpass1' },
+        { token: current },
+      );
+      expect(body).toMatchObject({ type: 'ok', data: {} });
+      expect(await isLoggedIn(current)).toBe(true);
+      expect(await isLoggedIn(other)).toBe(false);
+      expect(await login(email, 'secret1')).toBeUndefined();
+      expect(await login(email, 'newpass1')).toBeDefined();
+    });
+  });
+
+  describe('user/forget', () => {
+    /** A forget code for `email`, a minute after its register code (one send per address per minute). */
+    async function forgetCode(email: string) {
+      t.clock.advance(61_000);
+      const sent = await t.call('email_send', { email, scene: 'forget' });
+      expect(sent.body.type).toBe('ok');
+      return (await t.latestCode(email)) ?? '';
+    }
+
+    it('resets the password with a forget code and ends every session', async () => {
+      const email = uniqueEmail();
+      const { token } = await t.registerByEmail(email);
+      const second = (await login(email, 'secret1')) ?? '';
+      const code = await forgetCode(email);
+      const { body } = await t.call('user/forget', {
+        type: 'email',
+        email,
+        code,
+        password: 'reset-pass',
+        repassword: 'reset-pass',
+      });
+      expect(body).toMatchObject({ type: 'ok', data: {} });
+      expect(await isLoggedIn(token)).toBe(false);
+      expect(await isLoggedIn(second)).toBe(false);
+      expect(await login(email, 'secret1')).toBeUndefined();
+      expect(await login(email, 'reset-pass')).toBeDefined();
+
+      // The code was used up.
+      const again = await t.call('user/forget', {
+        type: 'email',
+        email,
+        code,
+        password: 'other-pass',
+        repassword: 'other-pass',
+      });
+      expect(again.body).toMatchObject({ message: 'The verification code is wrong or has expired', field: 'code' });
+      expect(await login(email, 'reset-pass')).toBeDefined();
+    });
+
+    it('works by phone too', async () => {
+      const mobile = uniqueMobile();
+      await t.registerByPhone(mobile);
+      t.clock.advance(61_000);
+      await t.call('sms_send', { area_code: '49', mobile, scene: 'forget' });
+      const code = (await t.latestCode(`+49${mobile}`)) ?? '';
+      const { body } = await t.call('user/forget', {
+        type: 'mobile',
+        area_code: '49',
+        mobile,
+        code,
+        password: 'by-phone',
+        repassword: 'by-phone',
+      });
+      expect(body.type).toBe('ok');
+      expect(await login(mobile, 'by-phone')).toBeDefined();
+    });
+
+    it('refuses wrong codes, register codes and mismatched passwords without changing anything', async () => {
+      const email = uniqueEmail();
+      const { token } = await t.registerByEmail(email);
+      const code = await forgetCode(email);
+      const base = { type: 'email', email, code, password: 'reset-pass', repassword: 'reset-pass' };
+      const wrong = code === '000000' ? '000001' : '000000';
+      expect((await t.call('user/forget', { ...base, code: wrong })).body.message).toBe(
+        'The verification code is wrong or has expired',
+      );
+      expect((await t.call('user/forget', { ...base, repassword: 'other-pass' })).body.message).toBe(
+        'Password twice inconsistent',
+      );
+      // The register code that created the account is spent and of another scene anyway.
+      const newcomer = uniqueEmail();
+      await t.call('email_send', { email: newcomer, scene: 'register' });
+      const registerCode = (await t.latestCode(newcomer)) ?? '';
+      expect((await t.call('user/forget', { ...base, email: newcomer, code: registerCode })).body.message).toBe(
+        'The verification code is wrong or has expired',
+      );
+      expect(await isLoggedIn(token)).toBe(true);
+      expect(await login(email, 'secret1')).toBeDefined();
+    });
+
+    it('answers a forget request for an unknown address like any other, but sends nothing', async () => {
+      const ghost = uniqueEmail('ghost');
+      const outbox = await t.count('code_outbox');
+      const codes = await t.count('verification_codes');
+      const { body } = await t.call('email_send', { email: ghost, scene: 'forget' });
+      expect(body).toEqual({
+        type: 'ok',
+        code: 1,
+        message: 'OK',
+        data: { channel: 'email', to: ghost, retry_after: 60 },
+      });
+      expect(await t.count('code_outbox')).toBe(outbox);
+      expect(await t.count('verification_codes')).toBe(codes);
+      // Still rate limited like a real send, so timing of answers does not tell the two apart.
+      expect((await t.call('email_send', { email: ghost, scene: 'forget' })).body.type).toBe('error');
+    });
+  });
+});
