@@ -1,11 +1,11 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { type AppOptions, buildApp } from './app';
 import { type Config, readConfig } from './config';
 import { openDatabase } from './db/connect';
 import { migrateToLatest } from './db/migrations';
 import { ensurePlatformInviteCode } from './domains/account/invite';
+import { isEntryPoint } from './entry';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -78,8 +78,7 @@ export function closeOnSignals(close: () => Promise<void>): void {
   }
 }
 
-const isEntryPoint = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
-if (isEntryPoint) {
+if (isEntryPoint(import.meta.url)) {
   const server = await startServer();
   closeOnSignals(server.close);
 }

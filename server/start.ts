@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
+import { isEntryPoint } from './entry';
 import { closeOnSignals, startServer } from './main';
 
 /** What `npm start` runs: build the client if its sources changed since the last build, then start the server. */
@@ -43,8 +44,7 @@ async function buildClientIfStale(): Promise<void> {
   await build({ root: ROOT, configFile: path.join(ROOT, 'vite.config.ts'), logLevel: 'warn' });
 }
 
-const isEntryPoint = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
-if (isEntryPoint) {
+if (isEntryPoint(import.meta.url)) {
   await buildClientIfStale();
   const server = await startServer();
   closeOnSignals(server.close);

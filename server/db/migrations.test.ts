@@ -1,12 +1,12 @@
 import { sql } from 'kysely';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { type DatabaseHandle, isUniqueViolation, openPostgres, openSqlite } from './connect';
+import { type DatabaseHandle, isUniqueViolation, openSqlite } from './connect';
 import { migrateToLatest } from './migrations';
+import { openPostgresSchema } from './testing';
 
 const TABLES = ['code_outbox', 'platform_settings', 'rate_limit_hits', 'sessions', 'users', 'verification_codes'];
 
-/** Runs `body` against SQLite, and PostgreSQL in a throwaway schema when TEST_DATABASE_URL is set. */
+/** SQLite always; PostgreSQL in a throwaway schema when TEST_DATABASE_URL is set. */
 const targets: Array<[string, () => Promise<{ handle: DatabaseHandle; close: () => Promise<void> }>]> = [
   [
     'sqlite',
@@ -17,26 +17,7 @@ const targets: Array<[string, () => Promise<{ handle: DatabaseHandle; close: () 
   ],
 ];
 const pgUrl = process.env.TEST_DATABASE_URL;
-if (pgUrl) {
-  targets.push([
-    'postgres',
-    async () => {
-      const schema = `m_${Math.random().toString(36).slice(2, 10)}`;
-      const admin = new pg.Client({ connectionString: pgUrl });
-      await admin.connect();
-      await admin.query(`create schema ${schema}`);
-      const handle = openPostgres({ connectionString: pgUrl, options: `-c search_path=${schema}`, max: 2 });
-      return {
-        handle,
-        async close() {
-          await handle.db.destroy();
-          await admin.query(`drop schema ${schema} cascade`);
-          await admin.end();
-        },
-      };
-    },
-  ]);
-}
+if (pgUrl) targets.push(['postgres', () => openPostgresSchema(pgUrl)]);
 
 describe.each(targets)('migrations on %s', (_name, open) => {
   it('create every table, run twice without harm, and keep the dialects alike', async () => {

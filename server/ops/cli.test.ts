@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../db/connect';
-import { openMemoryDatabase } from '../db/testing';
+import { insertUser, openMemoryDatabase } from '../db/testing';
 import { Sessions } from '../domains/account/sessions';
 import { runOps } from './cli';
 
@@ -51,24 +51,7 @@ describe('ops cli', () => {
   });
 
   it('sessions revoke ends every session of a user by id or username', async () => {
-    const { id } = await handle.db
-      .insertInto('users')
-      .values({
-        username: 'u12345678',
-        password_hash: 'x',
-        invite_code: 'BBBBBBBB',
-        lang: 'de',
-        created_at: 1,
-        email: null,
-        area_code: null,
-        mobile: null,
-        phone: null,
-        fund_password_hash: null,
-        referrer_id: null,
-        last_login_at: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const id = await insertUser(handle, { username: 'u12345678' });
     const sessions = new Sessions(handle.db, Date.now);
     const token = await sessions.create(id);
     await sessions.create(id);

@@ -5,6 +5,7 @@ import { migrateToLatest } from '../db/migrations';
 import type { Database } from '../db/schema';
 import { ensurePlatformInviteCode } from '../domains/account/invite';
 import { Sessions } from '../domains/account/sessions';
+import { isEntryPoint } from '../entry';
 
 /** `npm run ops -- <command>`: operator tasks against the configured database (same env as the server). */
 
@@ -83,8 +84,7 @@ export async function runOps(
   }
 }
 
-const isEntryPoint = process.argv[1]?.endsWith('cli.ts') ?? false;
-if (isEntryPoint) {
+if (isEntryPoint(import.meta.url)) {
   const config = readConfig();
   const database = openDatabase(config);
   let code = 1;

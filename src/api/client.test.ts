@@ -245,7 +245,7 @@ describe('callApi (typed, from the protocol table)', () => {
     );
     const r = await callApi('user/center2', {});
     expect(lastRequest().method).toBe('GET');
-    expect(r && r.user.username).toBe('alice');
+    expect(r === false ? null : r.user.username).toBe('alice');
   });
 
   it('resolves false (and toasts ERROR) when data breaks the contract', async () => {
@@ -259,7 +259,9 @@ describe('callApi (typed, from the protocol table)', () => {
 
   it('resolves false on a business error', async () => {
     fetchMock.mockResolvedValue(json({ type: 'error', code: 0, message: 'The login password is wrong' }));
-    await expect(callApi('user/e_pwd', { mode: 'password', login_password: 'x', password: '123456', repassword: '123456' })).resolves.toBe(false);
+    await expect(
+      callApi('user/e_pwd', { mode: 'password', login_password: 'x', password: '123456', repassword: '123456' }),
+    ).resolves.toBe(false);
     expect(toastTexts()).toEqual(['The login password is wrong']);
   });
 });

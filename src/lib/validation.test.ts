@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fundPasswordRequest, registerRequest, updatePasswordRequest } from '../../protocol/account';
 import errorsDe from '../../locales/de/errors.json';
 import errorsEn from '../../locales/en/errors.json';
+import { fundPasswordRequest, registerRequest, updatePasswordRequest } from '../../protocol/account';
 import { registerValues } from '../routes/user/register';
 import { check, firstError } from './validation';
 
@@ -27,7 +27,10 @@ describe('register (SPEC 5)', () => {
 
   it('requires every field', () => {
     const empty = { ...contact, email: '', code: '' };
-    const e = errorsOf(registerRequest, registerValues(empty, { password: '', repassword: '', invite: '', agree: false }));
+    const e = errorsOf(
+      registerRequest,
+      registerValues(empty, { password: '', repassword: '', invite: '', agree: false }),
+    );
     expect(e).toMatchObject({
       email: 'emailRequired',
       code: 'codeRequired',
@@ -41,23 +44,29 @@ describe('register (SPEC 5)', () => {
   });
 
   it('rejects a malformed phone number and e-mail address', () => {
-    expect(errorsOf(registerRequest, registerValues({ ...contact, email: 'ann@example' }, form)).email).toBe('emailInvalid');
-    expect(errorsOf(registerRequest, registerValues({ ...contact, email: 'a b@x.de' }, form)).email).toBe('emailInvalid');
+    expect(errorsOf(registerRequest, registerValues({ ...contact, email: 'ann@example' }, form)).email).toBe(
+      'emailInvalid',
+    );
+    expect(errorsOf(registerRequest, registerValues({ ...contact, email: 'a b@x.de' }, form)).email).toBe(
+      'emailInvalid',
+    );
     const phone = { ...contact, type: 'mobile' as const, dial: '49', mobile: '12a4' };
     expect(errorsOf(registerRequest, registerValues(phone, form)).mobile).toBe('phoneInvalid');
   });
 
   it('needs a password of at least 6 characters, typed twice the same', () => {
-    expect(errorsOf(registerRequest, registerValues(contact, { ...form, password: '12345', repassword: '12345' })).password).toBe(
-      'passwordMin',
-    );
+    expect(
+      errorsOf(registerRequest, registerValues(contact, { ...form, password: '12345', repassword: '12345' })).password,
+    ).toBe('passwordMin');
     expect(errorsOf(registerRequest, registerValues(contact, { ...form, repassword: 'secret2' })).repassword).toBe(
       'passwordMismatch',
     );
   });
 
   it('needs the user agreement ticked', () => {
-    expect(errorsOf(registerRequest, registerValues(contact, { ...form, agree: false })).agree).toBe('agreementRequired');
+    expect(errorsOf(registerRequest, registerValues(contact, { ...form, agree: false })).agree).toBe(
+      'agreementRequired',
+    );
   });
 });
 
@@ -74,7 +83,9 @@ describe('change password (SPEC 5)', () => {
     expect(errorsOf(updatePasswordRequest, { old_password: 'old', password: 'abc', repassword: 'abc' }).password).toBe(
       'passwordMin',
     );
-    expect(check(updatePasswordRequest, { old_password: 'old', password: 'abcdef', repassword: 'abcdef' }).ok).toBe(true);
+    expect(check(updatePasswordRequest, { old_password: 'old', password: 'abcdef', repassword: 'abcdef' }).ok).toBe(
+      true,
+    );
   });
 });
 
@@ -97,14 +108,17 @@ describe('fund password (SPEC 5, 9)', () => {
   });
 
   it('needs a proof: the login password or a 6-digit code', () => {
-    expect(errorsOf(fundPasswordRequest, { mode: 'password', login_password: '', password: '123456', repassword: '123456' }))
-      .toMatchObject({ login_password: 'passwordRequired' });
-    expect(errorsOf(fundPasswordRequest, { mode: 'code', code: '12', password: '123456', repassword: '123456' })).toMatchObject({
+    expect(
+      errorsOf(fundPasswordRequest, { mode: 'password', login_password: '', password: '123456', repassword: '123456' }),
+    ).toMatchObject({ login_password: 'passwordRequired' });
+    expect(
+      errorsOf(fundPasswordRequest, { mode: 'code', code: '12', password: '123456', repassword: '123456' }),
+    ).toMatchObject({
       code: 'codeInvalid',
     });
-    expect(check(fundPasswordRequest, { mode: 'code', code: '123456', password: '123456', repassword: '123456' }).ok).toBe(
-      true,
-    );
+    expect(
+      check(fundPasswordRequest, { mode: 'code', code: '123456', password: '123456', repassword: '123456' }).ok,
+    ).toBe(true);
   });
 });
 
@@ -112,7 +126,10 @@ describe('messages', () => {
   it('every key the schemas report exists in the errors namespace (de and en)', () => {
     const reported = new Set<string>();
     const cases: [Parameters<typeof check>[0], unknown][] = [
-      [registerRequest, registerValues({ ...contact, email: '' }, { password: '1', repassword: '', invite: '', agree: false })],
+      [
+        registerRequest,
+        registerValues({ ...contact, email: '' }, { password: '1', repassword: '', invite: '', agree: false }),
+      ],
       [registerRequest, registerValues({ ...contact, email: 'x' }, { ...form, repassword: 'other' })],
       [updatePasswordRequest, { old_password: '', password: '', repassword: '' }],
       [fundPasswordRequest, { mode: 'code', code: '', password: '1', repassword: '' }],

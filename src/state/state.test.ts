@@ -48,8 +48,9 @@ describe('session and theme persistence (SPEC 3)', () => {
 
 describe('language (SPEC 1, 7, 9)', () => {
   it('stores lang and language-mark, switches i18n and <html lang>, and tells the server', async () => {
-    const fetchMock = vi.fn(async (_input: Request | string | URL) =>
-      new Response(JSON.stringify({ type: 'ok', code: 1, message: 'OK', data: { lang: 'en' } })),
+    const fetchMock = vi.fn(
+      async (_input: Request | string | URL) =>
+        new Response(JSON.stringify({ type: 'ok', code: 1, message: 'OK', data: { lang: 'en' } })),
     );
     vi.stubGlobal('fetch', fetchMock);
     await changeLanguage('en');

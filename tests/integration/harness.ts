@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { type CallPath, calls } from '../../protocol';
 import { type AppOptions, buildApp } from '../../server/app';
-import { type DatabaseHandle, openPostgres, openSqlite } from '../../server/db/connect';
+import { type DatabaseHandle, openSqlite } from '../../server/db/connect';
 import { migrateToLatest } from '../../server/db/migrations';
+import { openPostgresSchema } from '../../server/db/testing';
 import { ensurePlatformInviteCode } from '../../server/domains/account/invite';
 
 /**
@@ -51,20 +51,9 @@ export async function openTestDatabase(kind: DatabaseKind): Promise<TestDatabase
   }
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('TEST_DATABASE_URL is not set');
-  const schema = `t_${Math.random().toString(36).slice(2, 12)}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  const handle = openPostgres({ connectionString: url, options: `-c search_path=${schema}`, max: 4 });
-  await migrateToLatest(handle);
-  return {
-    handle,
-    async close() {
-      await handle.db.destroy();
-      await admin.query(`drop schema ${schema} cascade`);
-      await admin.end();
-    },
-  };
+  const database = await openPostgresSchema(url);
+  await migrateToLatest(database.handle);
+  return database;
 }
 
 /** A clock the test moves by hand; starts at the real time so stored values look like real ones. */

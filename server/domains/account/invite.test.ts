@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../db/connect';
-import { openMemoryDatabase } from '../../db/testing';
+import { insertUser, openMemoryDatabase } from '../../db/testing';
 import { BusinessError } from '../../errors';
 import {
   ensurePlatformInviteCode,
@@ -19,25 +19,7 @@ describe('invite codes', () => {
   });
   afterEach(() => handle.db.destroy());
 
-  const addUser = (inviteCode: string) =>
-    handle.db
-      .insertInto('users')
-      .values({
-        username: `u${inviteCode}`,
-        password_hash: 'x',
-        invite_code: inviteCode,
-        lang: 'de',
-        created_at: 1,
-        email: null,
-        area_code: null,
-        mobile: null,
-        phone: null,
-        fund_password_hash: null,
-        referrer_id: null,
-        last_login_at: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+  const addUser = (inviteCode: string) => insertUser(handle, { invite_code: inviteCode });
 
   it('uses an alphabet without look-alike characters', () => {
     expect(INVITE_ALPHABET).not.toMatch(/[01ILO]/);
@@ -55,7 +37,7 @@ describe('invite codes', () => {
 
   it('resolves user codes to the user, the platform code to null, anything else to inviteInvalid', async () => {
     await ensurePlatformInviteCode(handle.db, 'PLATFORM');
-    const { id } = await addUser('ABCD2345');
+    const id = await addUser('ABCD2345');
     expect(await referrerOf(handle.db, 'abcd2345 ')).toBe(id);
     expect(await referrerOf(handle.db, 'platform')).toBeNull();
     const error = await referrerOf(handle.db, 'NOPE').catch((err: unknown) => err);

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../db/connect';
-import { openMemoryDatabase } from '../../db/testing';
+import { insertUser, openMemoryDatabase } from '../../db/testing';
 import { SESSION_TTL_MS, Sessions, tokenFromHeader } from './sessions';
 
 describe('sessions', () => {
@@ -12,24 +12,7 @@ describe('sessions', () => {
     handle = await openMemoryDatabase();
     clock = 1_000;
     sessions = new Sessions(handle.db, () => clock);
-    ({ id: userId } = await handle.db
-      .insertInto('users')
-      .values({
-        username: 'u1',
-        password_hash: 'x',
-        invite_code: 'AAAAAAAA',
-        lang: 'de',
-        created_at: 1,
-        email: null,
-        area_code: null,
-        mobile: null,
-        phone: null,
-        fund_password_hash: null,
-        referrer_id: null,
-        last_login_at: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow());
+    userId = await insertUser(handle);
   });
   afterEach(() => handle.db.destroy());
 
