@@ -5,7 +5,7 @@ import { I18nextProvider } from 'react-i18next';
 import { setNavigator } from './app/navigation';
 import { createAppRouter } from './app/router';
 import { i18n, startI18n } from './lib/i18n';
-import { applyTheme, initialLang, settings } from './state/settings';
+import { applyTheme, initialLang, settings, storeLang } from './state/settings';
 import './app/theme.css';
 
 const router = createAppRouter();
@@ -21,8 +21,11 @@ setNavigator((target, replace) => {
 });
 
 applyTheme(settings.theme);
+// Keep lang and language-mark in storage from the first start on (SPEC 3).
+const lang = initialLang();
+storeLang(lang);
 
-startI18n(initialLang()).then(() => {
+startI18n(lang).then(() => {
   const root = document.getElementById('root');
   if (!root) throw new Error('index.html has no #root');
   createRoot(root).render(

@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { I18nextProvider } from 'react-i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n, startI18n } from '../lib/i18n';
-import { clearSession } from '../state/session';
+import { clearSession, session } from '../state/session';
 import { setMenuOpen } from '../state/ui';
 import { createAppRouter } from './router';
 
@@ -55,6 +55,52 @@ describe('shell', () => {
     const drawer = await screen.findByRole('dialog', { name: 'Menu' });
     const labels = Array.from(drawer.querySelectorAll('a')).map((a) => a.textContent);
     expect(labels).toEqual(['Log in', 'Register', 'Security centre', 'Settings']);
+  });
+
+  it('logs in and replaces the login page with the backpage', async () => {
+    const user = {
+      id: 5,
+      username: 'dora',
+      email: 'dora@example.com',
+      mobile: null,
+      area_code: null,
+      invite_code: 'D0RA11',
+      lang: 'en',
+      has_fund_password: false,
+      created_at: 1_700_000_000_000,
+    };
+    const fetchMock = vi.fn(async (input: Request | string | URL) => {
+      const path = input instanceof Request ? new URL(input.url).pathname : String(input);
+      const data =
+        path === '/api/user/login' ? { token: 'tok-dora', user } : path === '/api/set/lang' ? { lang: 'en' } : [];
+      return new Response(JSON.stringify({ type: 'ok', code: 1, message: 'OK', data }));
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    const router = renderAt('/pages/user/login/login?backpage=%2Fpages%2Fsettings%2Findex&backtype=1');
+    fireEvent.change(await screen.findByLabelText('E-mail or username'), { target: { value: 'dora@example.com' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret12' } });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    });
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/pages/settings/index'));
+    expect(router.history.length).toBe(1);
+    expect(session.token).toBe('tok-dora');
+    expect(session.user?.username).toBe('dora');
+    const loginCall = fetchMock.mock.calls.find(([r]) => r instanceof Request && r.url.endsWith('/api/user/login'));
+    expect(loginCall).toBeTruthy();
+  });
+
+  it('validates the login form with the shared schema before calling the server', async () => {
+    renderAt('/pages/user/login/login');
+    const submit = await screen.findByRole('button', { name: 'Log in' });
+    await act(async () => {
+      fireEvent.click(submit);
+    });
+    const alerts = screen.getAllByRole('alert').map((a) => a.textContent);
+    expect(alerts).toEqual(['Please enter your phone number, e-mail or username', 'Please enter a password']);
+    expect(vi.mocked(fetch).mock.calls.some(([r]) => r instanceof Request && r.url.endsWith('/api/user/login'))).toBe(
+      false,
+    );
   });
 
   it('changes the theme from the settings page', async () => {

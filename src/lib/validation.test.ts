@@ -3,7 +3,7 @@ import errorsDe from '../../locales/de/errors.json';
 import errorsEn from '../../locales/en/errors.json';
 import { fundPasswordRequest, registerRequest, updatePasswordRequest } from '../../protocol/account';
 import { registerValues } from '../routes/user/register';
-import { check, firstError } from './validation';
+import { check } from './validation';
 
 const contact = { type: 'email' as const, areaIso: '', dial: '', mobile: '', email: 'ann@example.com', code: '123456' };
 const form = { password: 'secret1', repassword: 'secret1', invite: 'WELCOME1', agree: true };
@@ -143,10 +143,5 @@ describe('messages', () => {
       expect(errorsDe).toHaveProperty(key);
       expect(errorsEn).toHaveProperty(key);
     }
-  });
-
-  it('picks the first error in form order', () => {
-    expect(firstError({ code: 'codeRequired', email: 'emailRequired' }, ['email', 'code'])).toBe('emailRequired');
-    expect(firstError({ agree: 'agreementRequired' }, ['email'])).toBe('agreementRequired');
   });
 });

@@ -19,12 +19,3 @@ export function check<S extends z.ZodType>(schema: S, values: unknown): Checked<
   }
   return { ok: false, errors };
 }
-
-/** The first error in the order the form shows its fields (for a single toast). */
-export function firstError(errors: FieldErrors, order: readonly string[]): string | undefined {
-  for (const f of order) {
-    const e = errors[f];
-    if (e) return e;
-  }
-  return Object.values(errors).find((e) => e !== undefined);
-}

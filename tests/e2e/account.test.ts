@@ -1,0 +1,172 @@
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  type Browser,
+  INVITE_CODE,
+  latestCode,
+  openBrowser,
+  type RunningServer,
+  shot,
+  startServer,
+  withDb,
+} from './harness';
+import { text } from './locale';
+
+/**
+ * The account flows of the foundation issue in a real Chromium at 375x812 against the real server:
+ * register with a code from the outbox, language and theme that survive a reload, password change,
+ * logout and login, the type-999 path for a revoked session, and deep links.
+ */
+let server: RunningServer;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server?.stop();
+});
+beforeEach(async () => {
+  browser = await openBrowser();
+  page = browser.page;
+});
+afterEach(async () => {
+  await browser?.close();
+});
+
+const at = (path: string) => `${server.url}${path}`;
+const onPath = (path: string) => (url: URL) => url.pathname === path;
+
+async function codeFor(address: string): Promise<string> {
+  await expect
+    .poll(() => {
+      try {
+        return latestCode(server.dataDir, address);
+      } catch {
+        return '';
+      }
+    })
+    .toMatch(/^\d{6}$/);
+  return latestCode(server.dataDir, address);
+}
+
+async function registerByEmail(email: string, password: string) {
+  await page.goto(at('/pages/user/register?type=email'));
+  await page.getByRole('tab', { name: text('de', 'form.byEmail') }).click();
+  await page.getByLabel(text('de', 'form.email'), { exact: true }).fill(email);
+  await page.getByRole('button', { name: text('de', 'form.sendCode') }).click();
+  await page.getByLabel(text('de', 'form.code')).fill(await codeFor(email));
+  await page.getByLabel(text('de', 'form.password'), { exact: true }).fill(password);
+  await page.getByLabel(text('de', 'form.repassword'), { exact: true }).fill(password);
+  await page.getByLabel(text('de', 'form.invite')).fill(INVITE_CODE);
+  await page.locator('.check-input').check();
+  await shot(page, 'register-filled-de');
+  await page.getByRole('button', { name: text('de', 'auth.createAccount') }).click();
+  await page.waitForURL((url) => url.pathname === '/' || url.pathname === '/pages/index/index');
+}
+
+async function login(account: string, password: string, lang: 'de' | 'en') {
+  await page.goto(at('/pages/user/login/login'));
+  await page.getByLabel(text(lang, 'auth.account')).fill(account);
+  await page.getByLabel(text(lang, 'form.password'), { exact: true }).fill(password);
+  await page
+    .getByRole('button', { name: text(lang, 'auth.login'), exact: true })
+    .last()
+    .click();
+}
+
+describe('account flows in the browser', () => {
+  it('registers, switches to English and light, changes the password, logs out and back in', async () => {
+    const email = `e2e-${Date.now()}@example.com`;
+    await registerByEmail(email, 'first-secret');
+    await shot(page, 'home-logged-in-de');
+
+    // English, chosen on the language page, survives a reload.
+    await page.goto(at('/pages/settings/language/language'));
+    await page.getByRole('radio', { name: 'English' }).check();
+    await page.waitForFunction(() => document.documentElement.lang === 'en');
+    // Light theme, switched in settings, survives a reload.
+    await page.goto(at('/pages/settings/index'));
+    await page.getByRole('switch', { name: text('en', 'settings.darkMode') }).click();
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'light');
+    await page.reload();
+    await page.getByRole('heading', { name: text('en', 'settings.title') }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+    await shot(page, 'settings-light-en');
+
+    // Change the login password.
+    await page.goto(at('/pages/settings/security/changePassword'));
+    await page.getByLabel(text('en', 'form.oldPassword')).fill('first-secret');
+    await page.getByLabel(text('en', 'form.newPassword'), { exact: true }).fill('second-secret');
+    await page.getByLabel(text('en', 'form.repeatNewPassword')).fill('second-secret');
+    await page.getByRole('button', { name: text('en', 'security.changePassword') }).click();
+    await page.getByText(text('en', 'security.passwordChanged')).waitFor();
+
+    // Log out from settings.
+    await page.goto(at('/pages/settings/index'));
+    await page.getByRole('button', { name: text('en', 'settings.logout') }).click();
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: text('en', 'settings.logout') })
+      .click();
+    await page.getByText(text('en', 'settings.loggedOut')).waitFor();
+    const open = withDb(server.dataDir, (db) =>
+      db.prepare('select count(*) as n from sessions where revoked_at is null').get(),
+    ) as { n: number };
+    expect(open.n).toBe(0);
+
+    // The old password no longer works; the new one does.
+    await login(email, 'first-secret', 'en');
+    await page.getByText('Wrong account or password').waitFor();
+    await login(email, 'second-secret', 'en');
+    await page.waitForURL((url) => url.pathname === '/' || url.pathname === '/pages/index/index');
+  });
+
+  it('sends a revoked session to login through the type-999 path', async () => {
+    const email = `revoked-${Date.now()}@example.com`;
+    await registerByEmail(email, 'some-secret');
+    withDb(server.dataDir, (db) => db.prepare('update sessions set revoked_at = ?').run(Date.now()));
+
+    await page.goto(at('/pages/settings/account/index'));
+    await page.waitForURL(onPath('/pages/user/login/login'), { timeout: 10_000 });
+    const url = new URL(page.url());
+    expect(url.searchParams.get('backpage')).toBe('/pages/settings/account/index');
+    // The stored session was cleared, so a reload stays logged out.
+    expect(await page.evaluate(() => Object.values(localStorage).join(' '))).not.toContain(email);
+  });
+
+  it('protects pages for guests and returns to the page after login', async () => {
+    const email = `guard-${Date.now()}@example.com`;
+    await registerByEmail(email, 'guard-secret');
+    await page.goto(at('/pages/settings/index'));
+    await page.getByRole('button', { name: text('de', 'settings.logout') }).click();
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: text('de', 'settings.logout') })
+      .click();
+    await page.getByText(text('de', 'settings.loggedOut')).waitFor();
+
+    await page.goto(at('/pages/settings/security/index'));
+    await page.waitForURL(onPath('/pages/user/login/login'));
+    expect(new URL(page.url()).searchParams.get('backpage')).toBe('/pages/settings/security/index');
+    await page.getByLabel(text('de', 'auth.account')).fill(email);
+    await page.getByLabel(text('de', 'form.password'), { exact: true }).fill('guard-secret');
+    await page
+      .getByRole('button', { name: text('de', 'auth.login'), exact: true })
+      .last()
+      .click();
+    await page.waitForURL(onPath('/pages/settings/security/index'));
+    await page.getByRole('heading', { name: text('de', 'security.title') }).waitFor();
+  });
+
+  it('opens deep links on the right page, in German by default', async () => {
+    await page.goto(at('/pages/settings/language/language'));
+    await page.getByRole('heading', { name: text('de', 'settings.language') }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('de');
+    await page.goto(at('/pages/user/privacyAgreement/privacyAgreement'));
+    await page.getByRole('heading').first().waitFor();
+    expect(await page.title()).not.toBe('');
+  });
+});
