@@ -43,7 +43,7 @@ export async function clearCache(): Promise<number> {
       const keys: string[] = [];
       for (let i = 0; i < ls.length; i++) {
         const k = ls.key(i);
-        if (k !== null) keys.push(k);
+        if (k !== null && !KEEP.has(k)) keys.push(k);
       }
       for (const k of keys) ls.removeItem(k);
       removed += keys.length;

@@ -84,7 +84,7 @@ describe('account flows in the browser', () => {
 
     // English, chosen on the language page, survives a reload.
     await page.goto(at('/pages/settings/language/language'));
-    await page.getByRole('radio', { name: 'English' }).check();
+    await page.getByText('English', { exact: true }).click();
     await page.waitForFunction(() => document.documentElement.lang === 'en');
     // Light theme, switched in settings, survives a reload.
     await page.goto(at('/pages/settings/index'));

@@ -72,7 +72,7 @@ export default function ChangePasswordPage(): ReactElement {
           placeholder={t('form.repasswordPlaceholder')}
         />
         <Button type="submit" block busy={busy}>
-          {t('common.save')}
+          {t('security.changePassword')}
         </Button>
       </form>
     </Page>
