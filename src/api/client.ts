@@ -118,10 +118,8 @@ export async function send(method: Method, path: string, body: object = {}, opts
       outcome = { kind: 'fail', message: FALLBACK_ERROR };
     }
   } catch (err) {
-    if (opts.signal?.aborted) {
-      done();
-      return { kind: 'fail', message: '' };
-    }
+    // A call the caller cancelled fails silently (the empty message is not toasted).
+    if (opts.signal?.aborted) return { kind: 'fail', message: '' };
     const message = isTimeoutError(err) ? i18n.t('app:net.timeout') : i18n.t('app:net.offline');
     outcome = { kind: 'fail', message: message || FALLBACK_ERROR };
   } finally {

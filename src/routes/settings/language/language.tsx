@@ -5,7 +5,6 @@ import { ALL_LANGS, type Lang, OFFERED_LANGS } from '../../../../protocol/lang';
 import { changeLanguage } from '../../../app/language';
 import { Page } from '../../../app/Page';
 import { Switch } from '../../../components/Controls';
-import { Icon } from '../../../components/Icon';
 import { ListGroup, ListItem } from '../../../components/List';
 import { setShowAllLangs, settings } from '../../../state/settings';
 
@@ -18,18 +17,17 @@ export default function LanguagePage(): ReactElement {
   const row = (l: Lang) => (
     <li key={l}>
       <label className="list-item is-action" lang={l}>
+        <span className="list-text">
+          <span className="list-label">{t(`langName.${l}`)}</span>
+        </span>
         <input
           type="radio"
-          className="visually-hidden"
+          className="radio"
           name="lang"
           value={l}
           checked={l === lang}
           onChange={() => void changeLanguage(l)}
         />
-        <span className="list-text">
-          <span className="list-label">{t(`langName.${l}`)}</span>
-        </span>
-        {l === lang ? <Icon name="check" size={20} className="lang-check" /> : null}
       </label>
     </li>
   );
