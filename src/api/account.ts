@@ -22,18 +22,24 @@ export function fetchAreaCodes(): Promise<AreaCode[] | false> {
 
 export type Contact = { type: 'mobile'; area_code: string; mobile: string } | { type: 'email'; email: string };
 
-/** Sends a verification code to a phone or e-mail for a scene; resolves to the seconds until the next send is allowed. */
-export async function sendCode(contact: Contact, scene: CodeScene): Promise<number | false> {
+/**
+ * Sends a verification code to a phone or e-mail for a scene. `retryAfter` is the wait before the next send,
+ * also when the server refused a send as too soon, so the button can count down either way.
+ */
+export async function sendCode(contact: Contact, scene: CodeScene): Promise<{ sent: boolean; retryAfter: number }> {
   const r =
     contact.type === 'mobile'
-      ? await callApi('sms_send', { area_code: contact.area_code, mobile: contact.mobile, scene })
-      : await callApi('email_send', { email: contact.email, scene });
-  return r === false ? false : r.retry_after;
+      ? await callApiResult('sms_send', { area_code: contact.area_code, mobile: contact.mobile, scene })
+      : await callApiResult('email_send', { email: contact.email, scene });
+  return r.ok ? { sent: true, retryAfter: r.data.retry_after } : { sent: false, retryAfter: r.retryAfter ?? 0 };
 }
 
-/** Sends a code to the logged-in user's own phone or e-mail. */
+/** Sends a code to the logged-in user's own phone or e-mail (same result shape as sendCode, plus where it went). */
 export async function sendOwnCode(scene: 'fund' | 'address') {
-  return callApi('sms_other_mail', { scene });
+  const r = await callApiResult('sms_other_mail', { scene });
+  return r.ok
+    ? { sent: true as const, retryAfter: r.data.retry_after, to: r.data.to }
+    : { sent: false as const, retryAfter: r.retryAfter ?? 0 };
 }
 
 function startSession(r: SessionResponse): SessionResponse {

@@ -8,7 +8,7 @@ import { loading } from '../state/loading';
 import { session, setSession } from '../state/session';
 import { settings } from '../state/settings';
 import { toasts } from '../state/toasts';
-import { callApi, EXPIRED_REDIRECT_MS, FALLBACK_ERROR, request, TIMEOUT_MS } from './client';
+import { callApi, callApiResult, EXPIRED_REDIRECT_MS, FALLBACK_ERROR, request, TIMEOUT_MS } from './client';
 
 const user: User = {
   id: 7,
@@ -263,5 +263,13 @@ describe('callApi (typed, from the protocol table)', () => {
       callApi('user/e_pwd', { mode: 'password', login_password: 'x', password: '123456', repassword: '123456' }),
     ).resolves.toBe(false);
     expect(toastTexts()).toEqual(['The login password is wrong']);
+  });
+
+  it('carries the wait of a rate-limited send, so the button can count down', async () => {
+    fetchMock.mockResolvedValue(
+      json({ type: 'error', code: 0, message: 'Please wait', field: 'email', data: { retry_after: 42 } }),
+    );
+    const r = await callApiResult('email_send', { email: 'a@example.com', scene: 'register' });
+    expect(r).toEqual({ ok: false, message: 'Please wait', field: 'email', retryAfter: 42 });
   });
 });

@@ -64,7 +64,15 @@ export type Outcome =
   | { kind: 'data'; data: unknown }
   | { kind: 'message'; message: string; data: unknown }
   | { kind: 'expired'; message: string }
-  | { kind: 'fail'; message: string; field?: string };
+  | { kind: 'fail'; message: string; field?: string; retryAfter?: number };
+
+/** Seconds until a rate-limited call may be repeated, when the server said so (`data.retry_after`). */
+function retryAfterOf(raw: unknown): number | undefined {
+  if (!raw || typeof raw !== 'object' || !('data' in raw)) return undefined;
+  const data = raw.data;
+  if (!data || typeof data !== 'object' || !('retry_after' in data)) return undefined;
+  return typeof data.retry_after === 'number' && data.retry_after > 0 ? data.retry_after : undefined;
+}
 
 export function interpret(env: AnyEnvelope | null, raw?: unknown): Outcome {
   if (!env) return { kind: 'fail', message: FALLBACK_ERROR };
@@ -77,7 +85,13 @@ export function interpret(env: AnyEnvelope | null, raw?: unknown): Outcome {
   }
   const field =
     raw && typeof raw === 'object' && 'field' in raw && typeof raw.field === 'string' ? raw.field : undefined;
-  return { kind: 'fail', message: message || FALLBACK_ERROR, ...(field ? { field } : {}) };
+  const retryAfter = retryAfterOf(raw);
+  return {
+    kind: 'fail',
+    message: message || FALLBACK_ERROR,
+    ...(field ? { field } : {}),
+    ...(retryAfter ? { retryAfter } : {}),
+  };
 }
 
 /** Type 999: the session is gone. Clear it, tell the user and the app, and go to login a second later. */
@@ -146,7 +160,7 @@ export async function request(method: Method, path: string, body?: object, opts?
 
 export type CallResult<P extends CallPath> =
   | { ok: true; data: CallData<P> }
-  | { ok: false; message: string; field?: string };
+  | { ok: false; message: string; field?: string; retryAfter?: number };
 
 /**
  * A typed call from the protocol table: request fields typed by the contract, ok data parsed with the call's
@@ -159,7 +173,10 @@ export async function callApiResult<P extends CallPath>(
 ): Promise<CallResult<P>> {
   const spec = calls[path];
   const out = await send(spec.method, path, body as object, opts);
-  if (out.kind === 'fail') return { ok: false, message: out.message, ...(out.field ? { field: out.field } : {}) };
+  if (out.kind === 'fail') {
+    const { kind: _, ...failure } = out;
+    return { ok: false, ...failure };
+  }
   if (out.kind === 'expired') return { ok: false, message: out.message };
   // An ok answer with a message other than OK is meant for the user (SPEC 7); the data still counts.
   if (out.kind === 'message' && out.message && !opts?.quiet) toast(out.message, 'info');

@@ -75,10 +75,10 @@ export function ContactFields({
       return;
     }
     setSending(true);
-    const retryAfter = await sendCode(contact, scene);
+    const { sent, retryAfter } = await sendCode(contact, scene);
     setSending(false);
-    if (retryAfter === false) return;
     startCountdown(retryAfter);
+    if (!sent) return;
     toast(t(contact.type === 'mobile' ? 'form.codeSentPhone' : 'form.codeSentEmail'), 'success');
   };
 

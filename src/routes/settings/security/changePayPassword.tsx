@@ -52,9 +52,9 @@ export default function ChangePayPasswordPage(): ReactElement {
     setSending(true);
     const r = await sendOwnCode('fund');
     setSending(false);
-    if (r === false) return;
+    startCountdown(r.retryAfter);
+    if (!r.sent) return;
     setSentTo(r.to);
-    startCountdown(r.retry_after);
     toast(t('form.codeSentTo', { to: r.to }), 'success');
   };
 
