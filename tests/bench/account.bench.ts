@@ -78,10 +78,14 @@ const registered = (await api('user/register', {
 })) as { data: { token: string } };
 const token = registered.data.token;
 
+/** Timing figures for the console (not money): a fixed number of fraction digits. */
+const fig = (n: number, digits = 2) =>
+  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false });
+
 const line = (name: string, r: { rps: number; p50: number; p99: number }, baseline?: number) =>
   console.log(
-    `${name.padEnd(34)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms` +
-      (baseline ? `  (${(r.rps / baseline).toFixed(2)}x baseline)` : ''),
+    `${name.padEnd(34)} ${fig(r.rps, 0).padStart(7)} req/s  p50 ${fig(r.p50)} ms  p99 ${fig(r.p99)} ms` +
+      (baseline ? `  (${fig(r.rps / baseline)}x baseline)` : ''),
   );
 
 console.log(
@@ -100,7 +104,7 @@ const hasher = new PasswordHasher(PRODUCTION_HASH_COST);
 const t0 = performance.now();
 const HASHES = 20;
 for (let i = 0; i < HASHES; i++) await hasher.hash(`password-${i}`);
-console.log(`argon2id hash, one at a time          ${((performance.now() - t0) / HASHES).toFixed(1)} ms each`);
+console.log(`argon2id hash, one at a time          ${fig((performance.now() - t0) / HASHES, 1)} ms each`);
 
 await app.close();
 await database.db.destroy();
