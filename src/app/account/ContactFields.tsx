@@ -6,11 +6,10 @@ import { type Contact, sendCode } from '../../api/account';
 import { AreaCodeSelect } from '../../components/AreaCodeSelect';
 import { Field } from '../../components/Field';
 import { Segmented } from '../../components/Segmented';
-import { errorText } from '../../lib/i18n';
-import { check } from '../../lib/validation';
 import { settings } from '../../state/settings';
 import { toast } from '../../state/toasts';
 import { useCountdown } from '../hooks';
+import type { FormErrors } from '../useForm';
 import { useAreaCodes } from './useAreaCodes';
 
 export type ContactType = Contact['type'];
@@ -38,14 +37,13 @@ export const emptyContact = (type: ContactType = 'mobile'): ContactValues => ({
 export function ContactFields({
   values,
   onChange,
-  errors,
-  setErrors,
+  form,
   scene,
 }: {
   values: ContactValues;
   onChange: (patch: Partial<ContactValues>) => void;
-  errors: Partial<Record<string, string>>;
-  setErrors: (e: Partial<Record<string, string>>) => void;
+  /** The page's form: messages per field, shown and cleared here for the contact fields. */
+  form: FormErrors;
   scene: 'register' | 'forget';
 }): ReactElement {
   const { t } = useTranslation();
@@ -66,14 +64,9 @@ export function ContactFields({
         : { type: 'email' as const, email: values.email };
     const checked =
       contact.type === 'mobile'
-        ? check(smsSendRequest, { area_code: contact.area_code, mobile: contact.mobile, scene })
-        : check(emailSendRequest, { email: contact.email, scene });
-    if (!checked.ok) {
-      const next: Partial<Record<string, string>> = {};
-      for (const [k, v] of Object.entries(checked.errors)) if (v) next[k] = errorText(v);
-      setErrors({ ...errors, ...next });
-      return;
-    }
+        ? form.validate(smsSendRequest, { area_code: contact.area_code, mobile: contact.mobile, scene }, { keep: true })
+        : form.validate(emailSendRequest, { email: contact.email, scene }, { keep: true });
+    if (!checked) return;
     setSending(true);
     const { sent, retryAfter } = await sendCode(contact, scene);
     setSending(false);
@@ -82,9 +75,7 @@ export function ContactFields({
     toast(t(contact.type === 'mobile' ? 'form.codeSentPhone' : 'form.codeSentEmail'), 'success');
   };
 
-  const clear = (field: string) => {
-    if (errors[field]) setErrors({ ...errors, [field]: undefined });
-  };
+  const { errors, clear } = form;
 
   return (
     <>
@@ -97,7 +88,7 @@ export function ContactFields({
         ]}
         onChange={(type) => {
           onChange({ type });
-          setErrors({});
+          form.setErrors({});
         }}
       />
       {values.type === 'mobile' ? (

@@ -1,52 +1,32 @@
 import { Link, useRouter } from '@tanstack/react-router';
-import { type FormEvent, type ReactElement, useCallback, useState } from 'react';
+import type { FormEvent, ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { forgetRequest } from '../../../protocol/account';
 import { resetPassword } from '../../api/account';
-import { ContactFields, type ContactValues, emptyContact } from '../../app/account/ContactFields';
+import { ContactFields, emptyContact } from '../../app/account/ContactFields';
 import { LOGIN_PATH } from '../../app/guard';
 import { Page } from '../../app/Page';
+import { useForm } from '../../app/useForm';
 import { Button } from '../../components/Button';
 import { PasswordField } from '../../components/Field';
-import { errorText } from '../../lib/i18n';
-import { check } from '../../lib/validation';
 import { toast } from '../../state/toasts';
-
-type Errors = Partial<Record<string, string>>;
 
 export default function ForgetPasswordPage(): ReactElement {
   const { t } = useTranslation();
   const router = useRouter();
-  const [contact, setContact] = useState<ContactValues>(() => emptyContact('mobile'));
-  const [password, setPassword] = useState('');
-  const [repassword, setRepassword] = useState('');
-  const [errors, setErrors] = useState<Errors>({});
-  const [busy, setBusy] = useState(false);
-
-  const onContact = useCallback((patch: Partial<ContactValues>) => setContact((c) => ({ ...c, ...patch })), []);
-  const clear = (field: string) => setErrors((e) => (e[field] ? { ...e, [field]: undefined } : e));
+  const form = useForm(() => ({ ...emptyContact('mobile'), password: '', repassword: '' }));
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const common = { code: contact.code, password, repassword };
+    const v = form.values;
+    const common = { code: v.code, password: v.password, repassword: v.repassword };
     const values =
-      contact.type === 'mobile'
-        ? { type: 'mobile' as const, area_code: contact.dial, mobile: contact.mobile, ...common }
-        : { type: 'email' as const, email: contact.email.trim(), ...common };
-    const checked = check(forgetRequest, values);
-    if (!checked.ok) {
-      const shown: Errors = {};
-      for (const [k, v] of Object.entries(checked.errors)) if (v) shown[k] = errorText(v);
-      setErrors(shown);
-      return;
-    }
-    setBusy(true);
-    const r = await resetPassword(values);
-    setBusy(false);
-    if (!r.ok) {
-      if (r.field) setErrors((prev) => ({ ...prev, [r.field ?? '']: r.message }));
-      return;
-    }
+      v.type === 'mobile'
+        ? { type: 'mobile' as const, area_code: v.dial, mobile: v.mobile, ...common }
+        : { type: 'email' as const, email: v.email.trim(), ...common };
+    if (!form.validate(forgetRequest, values)) return;
+    const r = await form.submitWith(() => resetPassword(values));
+    if (!r.ok) return;
     toast(t('forget.done'), 'success');
     await router.navigate({ to: LOGIN_PATH, replace: true });
   };
@@ -58,30 +38,20 @@ export default function ForgetPasswordPage(): ReactElement {
         <p>{t('forget.lead')}</p>
       </div>
       <form className="form" onSubmit={submit} noValidate>
-        <ContactFields values={contact} onChange={onContact} errors={errors} setErrors={setErrors} scene="forget" />
+        <ContactFields values={form.values} onChange={form.patch} form={form} scene="forget" />
         <PasswordField
           label={t('form.newPassword')}
-          value={password}
-          onValue={(v) => {
-            setPassword(v);
-            clear('password');
-          }}
-          error={errors.password}
+          {...form.bind('password')}
           autoComplete="new-password"
           placeholder={t('form.newPasswordPlaceholder')}
         />
         <PasswordField
           label={t('form.repeatNewPassword')}
-          value={repassword}
-          onValue={(v) => {
-            setRepassword(v);
-            clear('repassword');
-          }}
-          error={errors.repassword}
+          {...form.bind('repassword')}
           autoComplete="new-password"
           placeholder={t('form.repasswordPlaceholder')}
         />
-        <Button type="submit" block busy={busy}>
+        <Button type="submit" block busy={form.busy}>
           {t('forget.submit')}
         </Button>
         <p className="form-foot">

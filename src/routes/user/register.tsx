@@ -1,5 +1,5 @@
 import { Link, useRouter } from '@tanstack/react-router';
-import { type FormEvent, type ReactElement, useCallback, useState } from 'react';
+import type { FormEvent, ReactElement } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { registerRequest } from '../../../protocol/account';
@@ -9,15 +9,12 @@ import { safeBackpage } from '../../app/guard';
 import { useQueryParam } from '../../app/hooks';
 import { Page } from '../../app/Page';
 import { HOME_PATH } from '../../app/tabs';
+import { useForm } from '../../app/useForm';
 import { Button } from '../../components/Button';
 import { Checkbox } from '../../components/Controls';
 import { Field, PasswordField } from '../../components/Field';
-import { errorText } from '../../lib/i18n';
-import { check } from '../../lib/validation';
 import { settings } from '../../state/settings';
 import { toast } from '../../state/toasts';
-
-type Errors = Partial<Record<string, string>>;
 
 /** The form values as the register call takes them (all strings; the checkbox as '1'). */
 export function registerValues(
@@ -42,35 +39,21 @@ export default function RegisterPage(): ReactElement {
   const { lang } = useSnapshot(settings);
   const backpage = safeBackpage(useQueryParam('backpage'));
   const typeParam = useQueryParam('type');
-  const [contact, setContact] = useState<ContactValues>(() => emptyContact(typeParam === 'email' ? 'email' : 'mobile'));
   const invitePrefill = useQueryParam('invite') ?? '';
-  const [password, setPassword] = useState('');
-  const [repassword, setRepassword] = useState('');
-  const [invite, setInvite] = useState(invitePrefill);
-  const [agree, setAgree] = useState(false);
-  const [errors, setErrors] = useState<Errors>({});
-  const [busy, setBusy] = useState(false);
-
-  const onContact = useCallback((patch: Partial<ContactValues>) => setContact((c) => ({ ...c, ...patch })), []);
-  const clear = (field: string) => setErrors((e) => (e[field] ? { ...e, [field]: undefined } : e));
+  const form = useForm(() => ({
+    ...emptyContact(typeParam === 'email' ? 'email' : 'mobile'),
+    password: '',
+    repassword: '',
+    invite: invitePrefill,
+    agree: false,
+  }));
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const values = registerValues(contact, { password, repassword, invite, agree });
-    const checked = check(registerRequest, values);
-    if (!checked.ok) {
-      const shown: Errors = {};
-      for (const [k, v] of Object.entries(checked.errors)) if (v) shown[k] = errorText(v);
-      setErrors(shown);
-      return;
-    }
-    setBusy(true);
-    const r = await register(values);
-    setBusy(false);
-    if (!r.ok) {
-      if (r.field) setErrors((prev) => ({ ...prev, [r.field ?? '']: r.message }));
-      return;
-    }
+    const values = registerValues(form.values, form.values);
+    if (!form.validate(registerRequest, values)) return;
+    const r = await form.submitWith(() => register(values));
+    if (!r.ok) return;
     void setServerLang(lang);
     toast(t('auth.registered', { name: r.data.user.username }), 'success');
     await router.navigate({ href: backpage ?? HOME_PATH, replace: true });
@@ -83,50 +66,28 @@ export default function RegisterPage(): ReactElement {
         <p>{t('auth.registerLead')}</p>
       </div>
       <form className="form" onSubmit={submit} noValidate>
-        <ContactFields values={contact} onChange={onContact} errors={errors} setErrors={setErrors} scene="register" />
+        <ContactFields values={form.values} onChange={form.patch} form={form} scene="register" />
         <PasswordField
           label={t('form.password')}
-          value={password}
-          onValue={(v) => {
-            setPassword(v);
-            clear('password');
-          }}
-          error={errors.password}
+          {...form.bind('password')}
           autoComplete="new-password"
           placeholder={t('form.newPasswordPlaceholder')}
         />
         <PasswordField
           label={t('form.repassword')}
-          value={repassword}
-          onValue={(v) => {
-            setRepassword(v);
-            clear('repassword');
-          }}
-          error={errors.repassword}
+          {...form.bind('repassword')}
           autoComplete="new-password"
           placeholder={t('form.repasswordPlaceholder')}
         />
         <Field
           label={t('form.invite')}
-          value={invite}
-          onValue={(v) => {
-            setInvite(v);
-            clear('invite_code');
-          }}
-          error={errors.invite_code}
+          {...form.bind('invite', { error: 'invite_code' })}
           autoCapitalize="characters"
           autoComplete="off"
           spellCheck={false}
           placeholder={t('form.invitePlaceholder')}
         />
-        <Checkbox
-          checked={agree}
-          onChange={(v) => {
-            setAgree(v);
-            clear('agree');
-          }}
-          error={errors.agree}
-        >
+        <Checkbox checked={form.values.agree} onChange={(v) => form.set('agree', v)} error={form.errors.agree}>
           <Trans
             i18nKey="auth.agreeLabel"
             components={{
@@ -136,7 +97,7 @@ export default function RegisterPage(): ReactElement {
             }}
           />
         </Checkbox>
-        <Button type="submit" block busy={busy}>
+        <Button type="submit" block busy={form.busy}>
           {t('auth.createAccount')}
         </Button>
         <p className="form-foot">

@@ -6,15 +6,13 @@ import { hasFundPassword, sendOwnCode, setFundPassword } from '../../../api/acco
 import { useGoBack } from '../../../app/back';
 import { useCountdown } from '../../../app/hooks';
 import { Page } from '../../../app/Page';
+import { useForm } from '../../../app/useForm';
 import { Button } from '../../../components/Button';
 import { Field, PasswordField } from '../../../components/Field';
 import { Segmented } from '../../../components/Segmented';
-import { errorText } from '../../../lib/i18n';
-import { check } from '../../../lib/validation';
 import { session, setUser } from '../../../state/session';
 import { toast } from '../../../state/toasts';
 
-type Errors = Partial<Record<string, string>>;
 type Mode = 'password' | 'code';
 
 /** Only digits, at most six: the fund password inputs. */
@@ -26,13 +24,8 @@ export default function ChangePayPasswordPage(): ReactElement {
   const snap = useSnapshot(session);
   const [isSet, setIsSet] = useState<boolean>(snap.user?.has_fund_password ?? false);
   const [mode, setMode] = useState<Mode>('password');
-  const [loginPassword, setLoginPassword] = useState('');
-  const [code, setCode] = useState('');
-  const [password, setPassword] = useState('');
-  const [repassword, setRepassword] = useState('');
+  const form = useForm({ login_password: '', code: '', password: '', repassword: '' });
   const [sentTo, setSentTo] = useState('');
-  const [errors, setErrors] = useState<Errors>({});
-  const [busy, setBusy] = useState(false);
   const [sending, setSending] = useState(false);
   const [left, startCountdown] = useCountdown();
 
@@ -46,8 +39,6 @@ export default function ChangePayPasswordPage(): ReactElement {
     };
   }, []);
 
-  const clear = (field: string) => setErrors((e) => (e[field] ? { ...e, [field]: undefined } : e));
-
   const send = async () => {
     setSending(true);
     const r = await sendOwnCode('fund');
@@ -60,22 +51,12 @@ export default function ChangePayPasswordPage(): ReactElement {
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const proof = mode === 'password' ? { mode, login_password: loginPassword } : { mode, code };
+    const { login_password, code, password, repassword } = form.values;
+    const proof = mode === 'password' ? { mode, login_password } : { mode, code };
     const values = { ...proof, password, repassword };
-    const checked = check(fundPasswordRequest, values);
-    if (!checked.ok) {
-      const shown: Errors = {};
-      for (const [k, v] of Object.entries(checked.errors)) if (v) shown[k] = errorText(v);
-      setErrors(shown);
-      return;
-    }
-    setBusy(true);
-    const r = await setFundPassword(values);
-    setBusy(false);
-    if (!r.ok) {
-      if (r.field) setErrors((prev) => ({ ...prev, [r.field ?? '']: r.message }));
-      return;
-    }
+    if (!form.validate(fundPasswordRequest, values)) return;
+    const r = await form.submitWith(() => setFundPassword(values));
+    if (!r.ok) return;
     if (session.user) setUser({ ...session.user, has_fund_password: true });
     toast(t(isSet ? 'fund.changed' : 'fund.set'), 'success');
     goBack();
@@ -97,30 +78,20 @@ export default function ChangePayPasswordPage(): ReactElement {
           ]}
           onChange={(m) => {
             setMode(m);
-            setErrors({});
+            form.setErrors({});
           }}
         />
         {mode === 'password' ? (
           <PasswordField
             label={t('fund.loginPassword')}
-            value={loginPassword}
-            onValue={(v) => {
-              setLoginPassword(v);
-              clear('login_password');
-            }}
-            error={errors.login_password}
+            {...form.bind('login_password')}
             autoComplete="current-password"
             placeholder={t('form.passwordPlaceholder')}
           />
         ) : (
           <Field
             label={t('form.code')}
-            value={code}
-            onValue={(v) => {
-              setCode(sixDigits(v));
-              clear('code');
-            }}
-            error={errors.code}
+            {...form.bind('code', { map: sixDigits })}
             hint={sentTo ? t('form.codeSentTo', { to: sentTo }) : t('fund.codeHint')}
             inputMode="numeric"
             autoComplete="one-time-code"
@@ -134,29 +105,19 @@ export default function ChangePayPasswordPage(): ReactElement {
         )}
         <PasswordField
           label={t('fund.newPassword')}
-          value={password}
-          onValue={(v) => {
-            setPassword(sixDigits(v));
-            clear('password');
-          }}
-          error={errors.password}
+          {...form.bind('password', { map: sixDigits })}
           inputMode="numeric"
           autoComplete="off"
           placeholder={t('fund.placeholder')}
         />
         <PasswordField
           label={t('fund.repeat')}
-          value={repassword}
-          onValue={(v) => {
-            setRepassword(sixDigits(v));
-            clear('repassword');
-          }}
-          error={errors.repassword}
+          {...form.bind('repassword', { map: sixDigits })}
           inputMode="numeric"
           autoComplete="off"
           placeholder={t('fund.repeatPlaceholder')}
         />
-        <Button type="submit" block busy={busy}>
+        <Button type="submit" block busy={form.busy}>
           {t('common.save')}
         </Button>
       </form>

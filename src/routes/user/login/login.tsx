@@ -1,5 +1,5 @@
 import { Link, useRouter } from '@tanstack/react-router';
-import { type FormEvent, type ReactElement, useCallback, useEffect, useState } from 'react';
+import { type FormEvent, type ReactElement, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { loginRequest } from '../../../../protocol/account';
@@ -9,12 +9,11 @@ import { safeBackpage } from '../../../app/guard';
 import { useQueryParam } from '../../../app/hooks';
 import { Page } from '../../../app/Page';
 import { HOME_PATH } from '../../../app/tabs';
+import { useForm } from '../../../app/useForm';
 import { AreaCodeSelect } from '../../../components/AreaCodeSelect';
 import { Button } from '../../../components/Button';
 import { Field, PasswordField } from '../../../components/Field';
 import { Segmented } from '../../../components/Segmented';
-import { errorText } from '../../../lib/i18n';
-import { check, type FieldErrors } from '../../../lib/validation';
 import { settings } from '../../../state/settings';
 import { toast } from '../../../state/toasts';
 
@@ -29,38 +28,23 @@ export default function LoginPage(): ReactElement {
   const [mode, setMode] = useState<Mode>(typeParam === 'mobile' ? 'mobile' : 'account');
   const { codes, defaultIso } = useAreaCodes(langMark);
   const [areaIso, setAreaIso] = useState('');
-  const [account, setAccount] = useState('');
-  const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [busy, setBusy] = useState(false);
+  const form = useForm({ account: '', password: '' });
 
   useEffect(() => {
     if (!areaIso && defaultIso) setAreaIso(defaultIso);
   }, [areaIso, defaultIso]);
 
-  const clear = useCallback((field: string) => setErrors((e) => (e[field] ? { ...e, [field]: undefined } : e)), []);
-
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const dial = codes.find((c) => c.iso === areaIso)?.dial;
+    const { account, password } = form.values;
     const values = { account: account.trim(), password, ...(mode === 'mobile' && dial ? { area_code: dial } : {}) };
-    const checked = check(loginRequest, values);
-    if (!checked.ok) {
-      setErrors(checked.errors);
-      return;
-    }
-    setBusy(true);
-    const r = await login(values);
-    setBusy(false);
+    if (!form.validate(loginRequest, values)) return;
+    const r = await form.submitWith(() => login(values));
     if (!r.ok) return;
     void setServerLang(lang);
     toast(t('auth.welcome', { name: r.data.user.username }), 'success');
     await router.navigate({ href: backpage ?? HOME_PATH, replace: true });
-  };
-
-  const err = (field: string) => {
-    const key = errors[field];
-    return key ? errorText(key) : undefined;
   };
 
   return (
@@ -79,18 +63,13 @@ export default function LoginPage(): ReactElement {
           ]}
           onChange={(m) => {
             setMode(m);
-            setErrors({});
+            form.setErrors({});
           }}
         />
         {mode === 'mobile' ? (
           <Field
             label={t('form.phone')}
-            value={account}
-            onValue={(v) => {
-              setAccount(v.replace(/[^\d]/g, ''));
-              clear('account');
-            }}
-            error={err('account')}
+            {...form.bind('account', { map: (v) => v.replace(/[^\d]/g, '') })}
             inputMode="numeric"
             autoComplete="tel-national"
             placeholder={t('form.phonePlaceholder')}
@@ -107,12 +86,7 @@ export default function LoginPage(): ReactElement {
         ) : (
           <Field
             label={t('auth.account')}
-            value={account}
-            onValue={(v) => {
-              setAccount(v);
-              clear('account');
-            }}
-            error={err('account')}
+            {...form.bind('account')}
             autoComplete="username"
             autoCapitalize="off"
             spellCheck={false}
@@ -121,19 +95,14 @@ export default function LoginPage(): ReactElement {
         )}
         <PasswordField
           label={t('form.password')}
-          value={password}
-          onValue={(v) => {
-            setPassword(v);
-            clear('password');
-          }}
-          error={err('password')}
+          {...form.bind('password')}
           autoComplete="current-password"
           placeholder={t('form.passwordPlaceholder')}
         />
         <div className="form-links">
           <Link to="/pages/user/forgetPassword">{t('auth.forgot')}</Link>
         </div>
-        <Button type="submit" block busy={busy}>
+        <Button type="submit" block busy={form.busy}>
           {t('auth.login')}
         </Button>
         <p className="form-foot">
