@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import * as a from './account';
+import * as m from './market';
 
 /**
  * Every /api call this build serves: path (relative to /api), method, whether it needs a session,
@@ -41,6 +42,14 @@ export const calls = {
   'safe/update_password': call('POST', true, a.updatePasswordRequest, a.emptyResponse),
   'user/has_password': call('POST', true, none, a.hasPasswordResponse),
   'user/e_pwd': call('POST', true, a.fundPasswordRequest, a.emptyResponse),
+  'currency/quotation_new': call('GET', false, none, m.quotesResponse),
+  'currency/new_timeshar': call('GET', false, m.klineRequest, m.candlesResponse),
+  'currency/deal': call('GET', false, m.dealRequest, m.tradesResponse),
+  'currency/user_currency_list': call('GET', true, m.favouritesRequest, m.favouritesResponse),
+  'coin/list': call('GET', false, none, m.instrumentsResponse),
+  'usstock/quotation': call('GET', false, none, m.quotesResponse),
+  'usstock/kline': call('GET', false, m.klineRequest, m.candlesResponse),
+  'usstock/getNewPrice': call('POST', false, m.symbolRequest, m.quote),
 } as const;
 
 export type Calls = typeof calls;

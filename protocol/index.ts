@@ -3,3 +3,4 @@ export * from './calls';
 export * from './envelope';
 export * from './fields';
 export * from './lang';
+export * from './market';

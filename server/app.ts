@@ -9,9 +9,12 @@ import { type HashCost, PasswordHasher } from './domains/account/passwords';
 import { accountHandlers } from './domains/account/routes';
 import type { AccountServices } from './domains/account/services';
 import { Sessions } from './domains/account/sessions';
+import { marketHandlers } from './domains/market/routes';
 import { type CallHandlers, registerCalls } from './http/calls';
 import { registerErrorHandling, replyNotFound } from './http/errors';
 import { hasBuiltClient, registerSpa } from './http/static';
+import type { MarketFeed } from './market/feed';
+import { PriceRecorder, type RecorderOptions } from './market/recorder';
 import { attachRealtime, type RealtimeServer } from './realtime/gateway';
 import { RateLimiter } from './security/rate-limit';
 
@@ -39,6 +42,19 @@ export interface AppOptions {
   redisUrl?: string | undefined;
   /** Behind a reverse proxy, trust its X-Forwarded-For so rate limits see the client's IP. */
   trustProxy?: FastifyServerOptions['trustProxy'];
+  /**
+   * The market feed behind the market calls and socket topics; the caller starts and stops it. Without one the
+   * market calls answer "not found" and no topics exist (tests that do not need prices skip its cost).
+   */
+  market?: MarketOptions;
+}
+
+export interface MarketOptions {
+  feed: MarketFeed;
+  /** Record every published price to `price_ticks` (default true); false leaves the table alone. */
+  record?: boolean | RecorderOptions;
+  /** Socket update batching interval in ms (default 250: at most 4 messages a second per topic). */
+  flushMs?: number;
 }
 
 const DEFAULT_DIST = fileURLToPath(new URL('../dist', import.meta.url));
@@ -76,14 +92,29 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     codes: new CodeService({ db, limiter, sender, limits, now, log: app.log }),
     sessions,
   };
-  const handlers: CallHandlers = { ...accountHandlers(account) };
+  const feed = options.market?.feed;
+  const handlers: CallHandlers = {
+    ...accountHandlers(account),
+    ...marketHandlers({ feed, database: options.database, now }),
+  };
   registerCalls(app, handlers, sessions);
 
   const staticDir = options.staticDir ?? DEFAULT_DIST;
   if (staticDir && hasBuiltClient(staticDir)) await registerSpa(app, staticDir);
   else app.setNotFoundHandler(replyNotFound);
 
-  app.decorate('io', await attachRealtime(app, { sessions, redisUrl: options.redisUrl }));
+  const record = options.market?.record ?? true;
+  if (feed && record) {
+    const recorder = new PriceRecorder(options.database, feed, {
+      now,
+      onError: (err) => app.log.error({ err }, 'price_ticks flush failed'),
+      ...(typeof record === 'object' ? record : {}),
+    });
+    recorder.start();
+    app.addHook('onClose', () => recorder.close());
+  }
+  const market = feed ? { feed, now, flushMs: options.market?.flushMs } : undefined;
+  app.decorate('io', await attachRealtime(app, { sessions, redisUrl: options.redisUrl, market }));
   return app;
 }
 

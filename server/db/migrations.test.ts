@@ -4,7 +4,16 @@ import { type DatabaseHandle, isUniqueViolation, openSqlite } from './connect';
 import { migrateToLatest } from './migrations';
 import { openPostgresSchema } from './testing';
 
-const TABLES = ['code_outbox', 'platform_settings', 'rate_limit_hits', 'sessions', 'users', 'verification_codes'];
+const TABLES = [
+  'code_outbox',
+  'favourites',
+  'platform_settings',
+  'price_ticks',
+  'rate_limit_hits',
+  'sessions',
+  'users',
+  'verification_codes',
+];
 
 /** SQLite always; PostgreSQL in a throwaway schema when TEST_DATABASE_URL is set. */
 const targets: Array<[string, () => Promise<{ handle: DatabaseHandle; close: () => Promise<void> }>]> = [

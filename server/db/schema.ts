@@ -73,6 +73,26 @@ export interface PlatformSettingsTable {
   value: string;
 }
 
+/** Every published price, so a settlement can be checked against the feed later (DESIGN "Fair outcomes"). */
+export interface PriceTicksTable {
+  id: Generated<number>;
+  instrument_id: number;
+  symbol: string;
+  /** Server ms of the price. */
+  ts: number;
+  /** Exact decimal string, as published. */
+  price: string;
+  /** The feed's per-instrument sequence number. */
+  seq: number;
+}
+
+/** A user's favourite instruments (currency/user_currency_list). */
+export interface FavouritesTable {
+  user_id: number;
+  symbol: string;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -80,8 +100,11 @@ export interface Database {
   code_outbox: CodeOutboxTable;
   rate_limit_hits: RateLimitHitsTable;
   platform_settings: PlatformSettingsTable;
+  price_ticks: PriceTicksTable;
+  favourites: FavouritesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
+export type NewPriceTick = Insertable<PriceTicksTable>;

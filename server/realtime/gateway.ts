@@ -2,6 +2,8 @@ import { createAdapter } from '@socket.io/redis-adapter';
 import type { FastifyInstance } from 'fastify';
 import { Server } from 'socket.io';
 import { type Sessions, tokenFromHeader } from '../domains/account/sessions';
+import type { MarketFeed } from '../market/feed';
+import { type MarketSocket, MarketTopics, type TopicServer } from './market-topics';
 import { connectRedisPair } from './redis';
 
 /** What the gateway keeps on each socket (`socket.data`). */
@@ -22,7 +24,12 @@ export type RealtimeServer = Server<Record<string, never>, Record<string, never>
  */
 export async function attachRealtime(
   app: FastifyInstance,
-  options: { sessions: Sessions; redisUrl?: string | undefined },
+  options: {
+    sessions: Sessions;
+    redisUrl?: string | undefined;
+    /** With a feed, sockets may subscribe to the public market topics (see market-topics.ts). */
+    market?: { feed: MarketFeed; now: () => number; flushMs?: number } | undefined;
+  },
 ): Promise<RealtimeServer> {
   const io: RealtimeServer = new Server(app.server, { path: '/socket.io', serveClient: false });
 
@@ -46,12 +53,19 @@ export async function attachRealtime(
     }
   });
 
+  const topics = options.market
+    ? new MarketTopics(io as unknown as TopicServer, options.market.feed, options.market)
+    : undefined;
+  topics?.start();
   io.on('connection', (socket) => {
     if (socket.data.userId !== null) void socket.join(userRoom(socket.data.userId));
+    // The gateway's own event maps stay open-ended; the topics' events are typed in market-topics.ts.
+    topics?.attach(socket as unknown as MarketSocket);
   });
 
   // Disconnect sockets before Fastify closes the HTTP server, which would otherwise wait for them.
   app.addHook('preClose', async () => {
+    topics?.close();
     io.disconnectSockets(true);
     io.engine.close();
   });

@@ -1,0 +1,147 @@
+import { z } from 'zod';
+
+/**
+ * Market data on the wire (SPEC 7 market calls, SPEC 9 timeframes). Prices and volumes are exact decimal
+ * strings (never floats); times are server milliseconds.
+ */
+
+/** Candle timeframes of SPEC 9 plus the time-share line (1-minute closes). */
+export const TIMEFRAMES = ['1min', '5min', '30min', '60min', '1day', '1week', '1mon'] as const;
+export type Timeframe = (typeof TIMEFRAMES)[number];
+export const PERIODS = [...TIMEFRAMES, 'timeshare'] as const;
+export type Period = (typeof PERIODS)[number];
+
+/** An exact, non-negative decimal string such as '64123.45'. */
+export const decimalString = z.string().regex(/^\d+(\.\d+)?$/);
+/** A signed decimal string such as '-1.25'. */
+export const signedDecimalString = z.string().regex(/^-?\d+(\.\d+)?$/);
+
+export const SYMBOL_RE = /^[A-Z0-9]{1,12}$/;
+export const symbolField = z
+  .string({ error: 'invalidInput' })
+  .trim()
+  .toUpperCase()
+  .regex(SYMBOL_RE, { error: 'invalidInput' });
+
+export const instrumentKind = z.enum(['coin', 'stock']);
+export type InstrumentKind = z.infer<typeof instrumentKind>;
+
+export const instrumentInfo = z.object({
+  id: z.number().int().positive(),
+  symbol: z.string(),
+  name: z.string(),
+  kind: instrumentKind,
+  /** What the price is quoted in: USDT for coins, USD for stablecoins and stocks. */
+  quote: z.string(),
+  tick_size: decimalString,
+  /** Decimals of a price (the tick size's scale). */
+  price_scale: z.number().int().min(0),
+  /** Decimals of a quantity or volume. */
+  qty_scale: z.number().int().min(0),
+});
+export type InstrumentInfo = z.infer<typeof instrumentInfo>;
+
+export const quote = z.object({
+  symbol: z.string(),
+  id: z.number().int().positive(),
+  last: decimalString,
+  /** 24 h window: first price, extremes, change of last against open in percent, traded volume. */
+  open: decimalString,
+  high: decimalString,
+  low: decimalString,
+  change_pct: signedDecimalString,
+  volume: decimalString,
+  /** Server time of the last price. */
+  ts: z.number().int(),
+  /** Per-instrument tick sequence of the last price. */
+  seq: z.number().int().min(0),
+});
+export type Quote = z.infer<typeof quote>;
+
+export const candle = z.object({
+  /** Bucket start, server ms. */
+  t: z.number().int(),
+  o: decimalString,
+  h: decimalString,
+  l: decimalString,
+  c: decimalString,
+  v: decimalString,
+});
+export type Candle = z.infer<typeof candle>;
+
+export const tradeSide = z.enum(['buy', 'sell']);
+export const trade = z.object({
+  id: z.string(),
+  price: decimalString,
+  qty: decimalString,
+  side: tradeSide,
+  ts: z.number().int(),
+});
+export type Trade = z.infer<typeof trade>;
+
+const limitField = (max: number) =>
+  z
+    .string({ error: 'invalidInput' })
+    .regex(/^\d{1,5}$/, { error: 'invalidInput' })
+    .transform(Number)
+    .pipe(z.number().int().min(1, { error: 'invalidInput' }).max(max, { error: 'invalidInput' }))
+    .optional();
+
+export const MAX_CANDLES = 1000;
+export const MAX_TRADES = 100;
+
+export const klineRequest = z.object({
+  symbol: symbolField,
+  period: z.enum(PERIODS, { error: 'invalidInput' }).default('1min'),
+  limit: limitField(MAX_CANDLES),
+});
+export const dealRequest = z.object({ symbol: symbolField, limit: limitField(MAX_TRADES) });
+export const symbolRequest = z.object({ symbol: symbolField });
+export const favouritesRequest = z.object({
+  action: z.enum(['add', 'remove'], { error: 'invalidInput' }).optional(),
+  symbol: symbolField.optional(),
+});
+
+export const quotesResponse = z.array(quote);
+export const candlesResponse = z.object({ symbol: z.string(), period: z.enum(PERIODS), candles: z.array(candle) });
+export const tradesResponse = z.object({ symbol: z.string(), trades: z.array(trade) });
+export const instrumentsResponse = z.array(instrumentInfo);
+export const favouritesResponse = z.object({ symbols: z.array(z.string()), quotes: z.array(quote) });
+
+/** Socket topics: `quotes`, `stocks`, `kline:<SYMBOL>:<period>`, `trades:<SYMBOL>`. */
+export const MARKET_EVENT = 'market' as const;
+export const SUBSCRIBE_EVENT = 'subscribe' as const;
+export const UNSUBSCRIBE_EVENT = 'unsubscribe' as const;
+
+export type MarketTopic =
+  | { kind: 'quotes' }
+  | { kind: 'stocks' }
+  | { kind: 'kline'; symbol: string; period: Period }
+  | { kind: 'trades'; symbol: string };
+
+export function parseTopic(topic: unknown): MarketTopic | null {
+  if (typeof topic !== 'string' || topic.length > 64) return null;
+  if (topic === 'quotes' || topic === 'stocks') return { kind: topic };
+  const parts = topic.split(':');
+  const symbol = parts[1];
+  if (!symbol || !SYMBOL_RE.test(symbol)) return null;
+  if (parts[0] === 'kline' && parts.length === 3) {
+    const period = PERIODS.find((p) => p === parts[2]);
+    return period ? { kind: 'kline', symbol, period } : null;
+  }
+  if (parts[0] === 'trades' && parts.length === 2) return { kind: 'trades', symbol };
+  return null;
+}
+
+/**
+ * Every market message: a snapshot right after subscribe, then updates. `seq` grows by exactly 1 per message
+ * of a topic (the snapshot carries the current value), so a client that sees a jump has missed one and resyncs.
+ */
+export const marketMessage = z.object({
+  topic: z.string(),
+  kind: z.enum(['snapshot', 'update']),
+  seq: z.number().int().min(0),
+  ts: z.number().int(),
+  data: z.unknown(),
+});
+export type MarketMessage = z.infer<typeof marketMessage>;

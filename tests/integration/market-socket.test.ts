@@ -1,0 +1,114 @@
+import type { AddressInfo } from 'node:net';
+import { io as connect, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { candle, type MarketMessage, marketMessage, quote, trade } from '../../protocol';
+import { MarketFeed } from '../../server/market/feed';
+import { MarketSimulator } from '../../server/market/simulator';
+import type { TopicAck } from '../../server/realtime/market-topics';
+import { DATABASES, openTestDatabase, startTestApp, type TestApp, type TestDatabase } from './harness';
+
+describe.each(DATABASES)('market topics over socket.io on %s', (kind) => {
+  let database: TestDatabase;
+  let t: TestApp;
+  let feed: MarketFeed;
+  let url: string;
+  const sockets: Socket[] = [];
+  beforeAll(async () => {
+    database = await openTestDatabase(kind);
+    // A real clock here: the feed steps every 50 ms and updates go out every 100 ms.
+    feed = new MarketFeed(new MarketSimulator({ seed: 'socket', stepMs: 50, backfillDays: 1, alwaysOpen: true }));
+    t = await startTestApp(database.handle, { market: { feed, flushMs: 100, record: false }, now: Date.now });
+    feed.start();
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.disconnect();
+    feed?.close();
+    await t?.close();
+    await database?.close();
+  });
+
+  async function open(): Promise<Socket> {
+    const socket = connect(url, { transports: ['websocket'], reconnection: false });
+    sockets.push(socket);
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', resolve);
+      socket.once('connect_error', reject);
+    });
+    return socket;
+  }
+
+  /** Subscribes and collects `count` messages of `topic` (the snapshot first). */
+  async function collect(socket: Socket, topic: string, count: number): Promise<MarketMessage[]> {
+    const messages: MarketMessage[] = [];
+    const done = new Promise<MarketMessage[]>((resolve) => {
+      socket.on('market', (raw: unknown) => {
+        const message = marketMessage.parse(raw);
+        if (message.topic !== topic) return;
+        messages.push(message);
+        if (messages.length === count) resolve(messages);
+      });
+    });
+    const ack = await socket.emitWithAck('subscribe', topic);
+    expect(ack).toEqual({ ok: true, topic } satisfies TopicAck);
+    return done;
+  }
+
+  it('quotes: a snapshot of every coin, then batched updates numbered one by one', async () => {
+    const messages = await collect(await open(), 'quotes', 4);
+    const [snapshot, ...updates] = messages;
+    expect(snapshot?.kind).toBe('snapshot');
+    const all = quote.array().parse(snapshot?.data);
+    expect(all.map((q) => q.symbol)).toContain('BTC');
+    expect(all.length).toBeGreaterThanOrEqual(14);
+    for (const [k, update] of updates.entries()) {
+      expect(update.kind).toBe('update');
+      expect(update.seq).toBe((snapshot?.seq ?? 0) + k + 1);
+      const changed = quote.array().parse(update.data);
+      expect(changed.length).toBeGreaterThan(0);
+      expect(changed.every((q) => !['AAPL', 'MSFT'].includes(q.symbol))).toBe(true);
+    }
+    // Batched: updates are at least ~100 ms apart, so at most about 4+ per second per topic (not one per tick).
+    const last = updates[updates.length - 1]?.ts ?? 0;
+    expect(last - (updates[0]?.ts ?? 0)).toBeGreaterThanOrEqual(150);
+  });
+
+  it('a second subscriber continues the same sequence; stocks, kline and trades topics work', async () => {
+    const socket = await open();
+    const [stocks] = await collect(socket, 'stocks', 1);
+    expect(
+      quote
+        .array()
+        .parse(stocks?.data)
+        .map((q) => q.symbol),
+    ).toContain('AAPL');
+
+    const kline = await collect(socket, 'kline:BTC:1min', 2);
+    expect(candle.array().parse(kline[0]?.data).length).toBeGreaterThan(100);
+    const live = candle.array().parse(kline[1]?.data);
+    expect(live.length).toBeGreaterThanOrEqual(1);
+    expect(kline[1]?.seq).toBe((kline[0]?.seq ?? 0) + 1);
+
+    const trades = await collect(socket, 'trades:ETH', 2);
+    expect(trade.array().parse(trades[0]?.data)).toHaveLength(50);
+    expect(trade.array().parse(trades[1]?.data).length).toBeGreaterThan(0);
+
+    const quotes = await collect(socket, 'quotes', 2);
+    expect(quotes[0]?.seq).toBeGreaterThan(0); // continues the topic's numbering from the first test
+    expect(quotes[1]?.seq).toBe((quotes[0]?.seq ?? 0) + 1);
+  });
+
+  it('refuses unknown topics and stops updates after unsubscribe', async () => {
+    const socket = await open();
+    for (const topic of ['nope', 'kline:BTC:2min', 'kline:NOPE:1min', 'trades:', 42]) {
+      expect(await socket.emitWithAck('subscribe', topic)).toMatchObject({ ok: false, error: 'invalidTopic' });
+    }
+    await collect(socket, 'trades:BTC', 2);
+    expect(await socket.emitWithAck('unsubscribe', 'trades:BTC')).toEqual({ ok: true, topic: 'trades:BTC' });
+    let after = 0;
+    socket.on('market', () => after++);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(after).toBe(0);
+  });
+});
