@@ -16,7 +16,7 @@ export type TickListener = (tick: Tick) => void;
 
 /**
  * Where prices come from. The seeded simulator is the embedded one; a live exchange adapter implements the
- * same interface. `backfill` replays history (oldest first) before the first live tick, when the source has any.
+ * same interface. `backfill` replays history (oldest first) before the first live tick, if the source keeps history.
  */
 export interface PriceSource {
   readonly instruments: readonly Instrument[];
@@ -97,6 +97,8 @@ export class Walk {
   step(dtMinutes: number): { price: number; qty: number; side: 'buy' | 'sell' } {
     const i = this.instrument;
     const rng = this.rng;
+    // The walk is float maths (a model of a market, not money). Math.round snaps each result to a whole number of
+    // ticks or quantity units: from there on every price is an exact integer, published as a decimal string.
     const sqrtDt = Math.sqrt(dtMinutes);
     let price: number;
     let move: number;
