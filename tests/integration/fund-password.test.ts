@@ -1,25 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { calls, codeSentResponse, okEnvelope } from '../../protocol';
-import {
-  DATABASES,
-  openTestDatabase,
-  startTestApp,
-  type TestApp,
-  type TestDatabase,
-  uniqueEmail,
-  uniqueMobile,
-} from './harness';
+import { appPerSuite, DATABASES, type TestApp, uniqueEmail, uniqueMobile } from './harness';
 
 describe.each(DATABASES)('fund password on %s', (kind) => {
-  let database: TestDatabase;
   let t: TestApp;
-  beforeAll(async () => {
-    database = await openTestDatabase(kind);
-    t = await startTestApp(database.handle);
-  });
-  afterAll(async () => {
-    await t?.close();
-    await database?.close();
+  appPerSuite(kind, (app) => {
+    t = app;
   });
 
   const hasPassword = async (token: string) =>

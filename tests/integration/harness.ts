@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import { afterAll, beforeAll } from 'vitest';
 import { type CallPath, calls } from '../../protocol';
 import { type AppOptions, buildApp } from '../../server/app';
 import { type DatabaseHandle, openSqlite } from '../../server/db/connect';
@@ -205,3 +206,21 @@ let serial = 0;
 export const uniqueEmail = (tag = 'user') => `${tag}${++serial}@example.com`;
 /** A unique German mobile number, national form without trunk zero; its address is `+49<number>`. */
 export const uniqueMobile = () => `1510${String(++serial).padStart(7, '0')}`;
+
+/**
+ * The usual suite set-up: a fresh database of `kind` and the app on it before the suite's tests, both closed after.
+ * `use` receives the app (assign it to the suite's `t`).
+ */
+export function appPerSuite(kind: DatabaseKind, use: (app: TestApp) => void, options: Partial<AppOptions> = {}): void {
+  let database: TestDatabase | undefined;
+  let app: TestApp | undefined;
+  beforeAll(async () => {
+    database = await openTestDatabase(kind);
+    app = await startTestApp(database.handle, options);
+    use(app);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await database?.close();
+  });
+}

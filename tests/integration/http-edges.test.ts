@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { errorEnvelope } from '../../protocol';
 import { openSqlite } from '../../server/db/connect';
 import { migrateToLatest } from '../../server/db/migrations';
-import { DATABASES, openTestDatabase, startTestApp, type TestApp, type TestDatabase, uniqueEmail } from './harness';
+import { appPerSuite, DATABASES, startTestApp, type TestApp, uniqueEmail } from './harness';
 
 describe.each(DATABASES)('malformed requests on %s', (kind) => {
-  let database: TestDatabase;
   let t: TestApp;
-  beforeAll(async () => {
-    database = await openTestDatabase(kind);
-    t = await startTestApp(database.handle);
-  });
-  afterAll(async () => {
-    await t?.close();
-    await database?.close();
+  appPerSuite(kind, (app) => {
+    t = app;
   });
 
   const post = (url: string, payload: string, contentType: string, lang = 'en') =>

@@ -1,25 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { calls, okEnvelope } from '../../protocol';
-import {
-  DATABASES,
-  openTestDatabase,
-  startTestApp,
-  type TestApp,
-  type TestDatabase,
-  uniqueEmail,
-  uniqueMobile,
-} from './harness';
+import { appPerSuite, DATABASES, startTestApp, type TestApp, uniqueEmail, uniqueMobile } from './harness';
 
 describe.each(DATABASES)('login on %s', (kind) => {
-  let database: TestDatabase;
   let t: TestApp;
-  beforeAll(async () => {
-    database = await openTestDatabase(kind);
-    t = await startTestApp(database.handle);
-  });
-  afterAll(async () => {
-    await t?.close();
-    await database?.close();
+  appPerSuite(kind, (app) => {
+    t = app;
   });
 
   const loginData = (body: unknown) => okEnvelope(calls['user/login'].response).parse(body).data;
@@ -126,7 +112,7 @@ describe.each(DATABASES)('login on %s', (kind) => {
   });
 
   it('caps login attempts per IP', async () => {
-    const strict = await startTestApp(database.handle, { limits: { loginPerIp: { max: 3, windowMs: 15 * 60_000 } } });
+    const strict = await startTestApp(t.handle, { limits: { loginPerIp: { max: 3, windowMs: 15 * 60_000 } } });
     try {
       const email = uniqueEmail();
       await t.registerByEmail(email);

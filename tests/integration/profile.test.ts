@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { calls, okEnvelope } from '../../protocol';
-import { DATABASES, openTestDatabase, startTestApp, type TestApp, type TestDatabase, uniqueEmail } from './harness';
+import { appPerSuite, DATABASES, type TestApp, uniqueEmail } from './harness';
 
 describe.each(DATABASES)('language, profile and area codes on %s', (kind) => {
-  let database: TestDatabase;
   let t: TestApp;
-  beforeAll(async () => {
-    database = await openTestDatabase(kind);
-    t = await startTestApp(database.handle);
-  });
-  afterAll(async () => {
-    await t?.close();
-    await database?.close();
+  appPerSuite(kind, (app) => {
+    t = app;
   });
 
   const langOf = async (token?: string, lang?: string) =>

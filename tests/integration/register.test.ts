@@ -1,26 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { availableResponse, calls, codeSentResponse, errorEnvelope, okEnvelope } from '../../protocol';
-import {
-  DATABASES,
-  openTestDatabase,
-  PLATFORM_INVITE,
-  startTestApp,
-  type TestApp,
-  type TestDatabase,
-  uniqueEmail,
-  uniqueMobile,
-} from './harness';
+import { appPerSuite, DATABASES, PLATFORM_INVITE, type TestApp, uniqueEmail, uniqueMobile } from './harness';
 
 describe.each(DATABASES)('registration on %s', (kind) => {
-  let database: TestDatabase;
   let t: TestApp;
-  beforeAll(async () => {
-    database = await openTestDatabase(kind);
-    t = await startTestApp(database.handle);
-  });
-  afterAll(async () => {
-    await t?.close();
-    await database?.close();
+  appPerSuite(kind, (app) => {
+    t = app;
   });
 
   /** A complete, valid register-by-e-mail form whose code was really sent; tests spoil one field. */

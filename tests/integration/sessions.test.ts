@@ -1,27 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type CallPath, calls, okEnvelope, sessionExpiredEnvelope } from '../../protocol';
-import {
-  DATABASES,
-  openTestDatabase,
-  startTestApp,
-  type TestApp,
-  type TestDatabase,
-  uniqueEmail,
-  uniqueMobile,
-} from './harness';
+import { appPerSuite, DATABASES, type TestApp, uniqueEmail, uniqueMobile } from './harness';
 
 const PROTECTED = (Object.keys(calls) as CallPath[]).filter((path) => calls[path].auth);
 
 describe.each(DATABASES)('sessions and passwords on %s', (kind) => {
-  let database: TestDatabase;
   let t: TestApp;
-  beforeAll(async () => {
-    database = await openTestDatabase(kind);
-    t = await startTestApp(database.handle);
-  });
-  afterAll(async () => {
-    await t?.close();
-    await database?.close();
+  appPerSuite(kind, (app) => {
+    t = app;
   });
 
   const login = async (account: string, password: string) => {
