@@ -68,6 +68,21 @@ describe('market topics', () => {
       ['trades:BTC', 1],
       ['quotes', 2],
     ]);
+
+    // Quiet but alive: an empty update every heartbeat; a stopped feed goes silent so clients see it stale.
+    feed.start();
+    now += 1_999;
+    topics.flush();
+    expect(sent).toHaveLength(3);
+    now += 1;
+    topics.flush();
+    topics.flush();
+    expect(sent.slice(3).map((m) => [m.topic, m.seq, m.data])).toEqual([['quotes', 3, []]]);
+    feed.stop();
+    now += 10_000;
+    topics.flush();
+    expect(sent).toHaveLength(4);
     topics.close();
+    feed.close();
   });
 });

@@ -45,10 +45,17 @@ interface TopicState {
   /** Kline topic: start of the newest bar at the last message (later messages resend it and anything newer). */
   fromT: number;
   dirty: boolean;
+  /** Server time of the last message sent on this topic (snapshot or update). */
+  sentAt: number;
 }
 
 const SNAPSHOT_CANDLES = 300;
 const SNAPSHOT_TRADES = 50;
+/**
+ * A topic with subscribers but no change gets an empty update this often while the feed runs, so a client can
+ * tell a quiet market (stocks after hours) from a dead feed: silence means stale.
+ */
+export const HEARTBEAT_MS = 2_000;
 /** Topics one socket may hold at once. */
 export const MAX_TOPICS_PER_SOCKET = 64;
 
@@ -67,7 +74,7 @@ export class MarketTopics {
   constructor(
     private readonly io: TopicServer,
     private readonly feed: MarketFeed,
-    private readonly options: { now: () => number; flushMs?: number },
+    private readonly options: { now: () => number; flushMs?: number; heartbeatMs?: number },
   ) {
     this.unsubscribe = feed.onTick((tick) => this.onTick(tick));
   }
@@ -95,6 +102,7 @@ export class MarketTopics {
       }
       void socket.join(state.name);
       reply({ ok: true, topic: state.name });
+      // A snapshot is not a heartbeat for the room's other members, so sentAt stays as it is.
       socket.emit(MARKET_EVENT, {
         topic: state.name,
         kind: 'snapshot',
@@ -113,22 +121,31 @@ export class MarketTopics {
     });
   }
 
-  /** Sends one batched update per topic that changed and has subscribers here. */
+  /**
+   * Sends one batched update per topic that changed and has subscribers here, and an empty one (a heartbeat)
+   * per quiet topic every `heartbeatMs` while the feed runs.
+   */
   flush(): void {
     const rooms = this.io.of('/').adapter.rooms;
+    const now = this.options.now();
+    const heartbeatMs = this.options.heartbeatMs ?? HEARTBEAT_MS;
     for (const state of this.states.values()) {
-      if (!state.dirty) continue;
-      const data = this.update(state);
-      state.dirty = false;
-      if (!rooms.get(state.name)?.size) continue;
+      const listened = Boolean(rooms.get(state.name)?.size);
+      let data: unknown;
+      if (state.dirty) {
+        data = this.update(state);
+        state.dirty = false;
+      } else if (listened && this.feed.isRunning && now - state.sentAt >= heartbeatMs) {
+        data = [];
+      } else {
+        continue;
+      }
+      if (!listened) continue;
       state.seq += 1;
-      this.io.local.to(state.name).emit(MARKET_EVENT, {
-        topic: state.name,
-        kind: 'update',
-        seq: state.seq,
-        ts: this.options.now(),
-        data,
-      });
+      state.sentAt = now;
+      this.io.local
+        .to(state.name)
+        .emit(MARKET_EVENT, { topic: state.name, kind: 'update', seq: state.seq, ts: now, data });
     }
   }
 
@@ -147,7 +164,7 @@ export class MarketTopics {
     const name = topicName(topic);
     let state = this.states.get(name);
     if (!state) {
-      state = { topic, name, seq: 0, changed: new Set(), trades: [], fromT: 0, dirty: false };
+      state = { topic, name, seq: 0, changed: new Set(), trades: [], fromT: 0, dirty: false, sentAt: 0 };
       this.states.set(name, state);
     }
     return state;

@@ -1,0 +1,50 @@
+import type { Period } from '../protocol/market';
+import { fetchCandles, type InstrumentKind, pollQuotes, pollStockQuotes } from '../src/api/market';
+import { type CandleStream, createCandleStream } from './candles';
+import { createQuoteStream, type QuoteStream } from './quotes';
+import { realtime } from './socket';
+import { createTradeStream, type TradeStream } from './trades';
+
+/**
+ * The tab's market streams, created on first use and shared by every view: two pages showing BTC cost one
+ * socket topic and one poller. Each stream stops its topic when its last view goes (shareReplay refCount),
+ * while the stream object itself stays for the next view.
+ */
+let coins: QuoteStream | undefined;
+let stocks: QuoteStream | undefined;
+const candles = new Map<string, CandleStream>();
+const trades = new Map<string, TradeStream>();
+
+export function coinQuotes(): QuoteStream {
+  coins ??= createQuoteStream({ source: realtime(), topic: 'quotes', poll: pollQuotes });
+  return coins;
+}
+
+export function stockQuotes(): QuoteStream {
+  stocks ??= createQuoteStream({ source: realtime(), topic: 'stocks', poll: pollStockQuotes });
+  return stocks;
+}
+
+export function candleStream(kind: InstrumentKind, symbol: string, period: Period): CandleStream {
+  const key = `${symbol}:${period}`;
+  let stream = candles.get(key);
+  if (!stream) {
+    stream = createCandleStream({
+      source: realtime(),
+      symbol,
+      period,
+      fetch: () => fetchCandles(kind, symbol, period),
+    });
+    candles.set(key, stream);
+  }
+  return stream;
+}
+
+export function tradeStream(symbol: string): TradeStream {
+  let stream = trades.get(symbol);
+  if (!stream) {
+    stream = createTradeStream(realtime(), symbol);
+    trades.set(symbol, stream);
+  }
+  return stream;
+}
