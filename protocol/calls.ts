@@ -46,7 +46,7 @@ export const calls = {
   'currency/new_timeshar': call('GET', false, m.klineRequest, m.candlesResponse),
   'currency/deal': call('GET', false, m.dealRequest, m.tradesResponse),
   'currency/user_currency_list': call('GET', true, m.favouritesRequest, m.favouritesResponse),
-  'coin/list': call('GET', false, none, m.instrumentsResponse),
+  'coin/list': call('GET', false, m.instrumentsRequest, m.instrumentsResponse),
   'usstock/quotation': call('GET', false, none, m.quotesResponse),
   'usstock/kline': call('GET', false, m.klineRequest, m.candlesResponse),
   'usstock/getNewPrice': call('POST', false, m.symbolRequest, m.quote),

@@ -97,6 +97,10 @@ export const klineRequest = z.object({
 });
 export const dealRequest = z.object({ symbol: symbolField, limit: limitField(MAX_TRADES) });
 export const symbolRequest = z.object({ symbol: symbolField });
+/** coin/list: coins by default (SPEC's call); `stock` or `all` for the US stocks too (the quote views need their scales). */
+export const instrumentsRequest = z.object({
+  kind: z.enum(['coin', 'stock', 'all'], { error: 'invalidInput' }).default('coin'),
+});
 export const favouritesRequest = z.object({
   action: z.enum(['add', 'remove'], { error: 'invalidInput' }).optional(),
   symbol: symbolField.optional(),

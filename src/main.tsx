@@ -2,11 +2,15 @@ import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
+import { subscribeKey } from 'valtio/utils';
+import { configureRealtime, refreshRealtimeAuth } from '../streams/socket';
 import { setNavigator } from './app/navigation';
 import { createAppRouter } from './app/router';
 import { i18n, startI18n } from './lib/i18n';
+import { session } from './state/session';
 import { applyTheme, initialLang, settings, storeLang } from './state/settings';
 import './app/theme.css';
+import './app/market.css';
 
 const router = createAppRouter();
 
@@ -19,6 +23,10 @@ declare module '@tanstack/react-router' {
 setNavigator((target, replace) => {
   void router.navigate({ to: target.to, search: target.search ?? {}, replace });
 });
+
+// The socket's handshake carries the session token; a login or logout reconnects it as the new user.
+configureRealtime({ token: () => session.token });
+subscribeKey(session, 'token', refreshRealtimeAuth);
 
 applyTheme(settings.theme);
 // Keep lang and language-mark in storage from the first start on (SPEC 3).

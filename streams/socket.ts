@@ -260,3 +260,8 @@ export function realtime(): RealtimeSocket {
   shared ??= new RealtimeSocket(sharedOptions);
   return shared;
 }
+
+/** After login or logout: reconnect the tab's socket (if open) so its handshake carries the current token. */
+export function refreshRealtimeAuth(): void {
+  shared?.reconnectNow();
+}

@@ -38,7 +38,7 @@ onClearCache(() => {
 /** Every instrument (coins and stocks) with its scales; fetched once per page life. */
 export function fetchInstruments(): Promise<InstrumentInfo[] | false> {
   if (!instruments) {
-    instruments = callApi('coin/list', {}, { loading: false }).then((r) => {
+    instruments = callApi('coin/list', { kind: 'all' }, { loading: false }).then((r) => {
       if (r === false) instruments = null;
       return r;
     });

@@ -12,6 +12,7 @@ const page = (path: string, load: PageDef['load'], auth = false): PageDef => ({ 
 /** Every page that exists today. Later issues add theirs here; tab bar and menu follow automatically. */
 export const PAGES: readonly PageDef[] = [
   page('index/index', () => import('../routes/index/index')),
+  page('trade/kline', () => import('../routes/trade/kline')),
   page('user/login/login', () => import('../routes/user/login/login')),
   page('user/register', () => import('../routes/user/register')),
   page('user/choose', () => import('../routes/user/choose')),

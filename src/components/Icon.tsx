@@ -40,6 +40,10 @@ const PATHS = {
   layers: 'M12 3l9 5-9 5-9-5 9-5zM3 13l9 5 9-5M3 17l9 5 9-5',
   refresh: 'M20 11a8 8 0 10-2.3 5.7M20 4v7h-7',
   clock: 'M12 21a9 9 0 100-18 9 9 0 000 18zM12 7v5l3 3',
+  star: 'M12 3l2.8 5.7 6.2.9-4.5 4.4 1 6.2L12 17.3 6.5 20.2l1-6.2L3 9.6l6.2-.9L12 3z',
+  search: 'M11 18a7 7 0 100-14 7 7 0 000 14zM21 21l-5-5',
+  sort: 'M8 4v16M4 8l4-4 4 4M16 20V4M12 16l4 4 4-4',
+  pulse: 'M2 12h4l3-8 6 16 3-8h4',
 } as const;
 
 export type IconName = keyof typeof PATHS;

@@ -109,3 +109,36 @@ export function formatDateTime(ts: number | null | undefined, lang: string, with
     return '';
   }
 }
+
+/** Decimals shown for a price: the instrument's own scale within SPEC 9's 2 to 4. */
+export const priceDecimals = (priceScale: number): number => Math.min(4, Math.max(2, priceScale));
+
+/** A price with a fixed number of decimals (so a live column does not jitter), cut, in the user's locale. */
+export function formatPrice(value: DecimalInput | null | undefined, lang: string, priceScale: number): string {
+  const places = priceDecimals(priceScale);
+  return formatNumber(value, lang, { min: places, max: places });
+}
+
+/** A signed percentage with two decimals: '+1,25 %' in de, '+1.25%' in en. */
+export function formatChange(value: DecimalInput | null | undefined, lang: string): string {
+  const d = toDecimal(value);
+  const text = formatNumber(d ?? 0, lang, { min: 2, max: 2 });
+  const sign = d?.gt(0) ? '+' : '';
+  return lang === 'de' ? `${sign}${text} %` : `${sign}${text}%`;
+}
+
+const COMPACT: readonly [string, number][] = [
+  ['B', 9],
+  ['M', 6],
+  ['K', 3],
+];
+
+/** A volume shortened with K, M or B and up to two decimals, cut: 1234567 gives 1.23M (en) or 1,23M (de). */
+export function formatVolume(value: DecimalInput | null | undefined, lang: string): string {
+  const d = toDecimal(value);
+  if (!d) return formatNumber(value, lang);
+  for (const [suffix, exp] of COMPACT) {
+    if (d.abs().gte(10 ** exp)) return `${formatNumber(d.div(10 ** exp), lang, { min: 0, max: 2 })}${suffix}`;
+  }
+  return formatNumber(d, lang, { min: 0, max: 2 });
+}

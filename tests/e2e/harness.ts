@@ -137,3 +137,36 @@ export async function shot(page: Page, name: string): Promise<void> {
   const dir = process.env.E2E_SHOTS;
   if (dir) await page.screenshot({ path: join(dir, `${name}.png`) });
 }
+
+export interface InProcessServer {
+  url: string;
+  /** The running app: tests reach its socket.io server (`app.io`) to drop connections. */
+  app: import('fastify').FastifyInstance;
+  /** The market feed the server publishes: tests stop and restart it. */
+  feed: import('../../server/market/feed').MarketFeed;
+  stop(): Promise<void>;
+}
+
+/**
+ * The same server as `startServer`, but in this process, so a test can control its market feed (stop it to see
+ * prices go stale) and its sockets (drop them to see the client reconnect). Ticks come four times a second.
+ */
+export async function startServerInProcess(): Promise<InProcessServer> {
+  const { readConfig } = await import('../../server/config');
+  const { startServer: start } = await import('../../server/main');
+  const { MarketFeed } = await import('../../server/market/feed');
+  const { MarketSimulator } = await import('../../server/market/simulator');
+  const dataDir = mkdtempSync(join(tmpdir(), 'e2e-data-'));
+  const config = readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, INVITE_CODE, LOG_LEVEL: 'warn' });
+  const feed = new MarketFeed(new MarketSimulator({ seed: 'e2e', stepMs: 250, backfillDays: 3, alwaysOpen: true }));
+  const server = await start(config, { market: { feed, record: false } });
+  return {
+    url: server.url,
+    app: server.app,
+    feed,
+    stop: async () => {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -44,6 +44,16 @@ describe.each(DATABASES)('market calls on %s', (kind) => {
     expect(list.find((c) => c.symbol === 'BTC')).toMatchObject({ tick_size: '0.01', quote: 'USDT' });
   });
 
+  it('coin/list kind=stock lists the US stocks, kind=all both, and an unknown kind is refused', async () => {
+    const stocks = await ok('coin/list', { kind: 'stock' });
+    expect(stocks.length).toBeGreaterThanOrEqual(8);
+    expect(stocks.every((s) => s.kind === 'stock' && s.quote === 'USD')).toBe(true);
+    const all = await ok('coin/list', { kind: 'all' });
+    expect(all.length).toBe(stocks.length + (await ok('coin/list')).length);
+    const bad = await t.call('coin/list', { kind: 'bonds' });
+    expect(bad.body).toMatchObject({ type: 'error', field: 'kind' });
+  });
+
   it('currency/quotation_new quotes every coin with exact strings and the latest tick', async () => {
     const quotes = await ok('currency/quotation_new');
     expect(quotes.map((q) => q.symbol)).toEqual((await ok('coin/list')).map((c) => c.symbol));

@@ -59,7 +59,10 @@ export function marketHandlers(s: MarketServices): Pick<CallHandlers, MarketPath
         trades: feedOf().trades(i.symbol, Math.min(input.limit ?? DEFAULT_TRADES, MAX_TRADES)),
       };
     },
-    'coin/list': async () => feedOf().instruments('coin').map(instrumentInfo),
+    'coin/list': async (input) =>
+      feedOf()
+        .instruments(input.kind === 'all' ? undefined : input.kind)
+        .map(instrumentInfo),
     'usstock/quotation': async () => feedOf().quotes('stock'),
     'usstock/kline': kline('stock'),
     'usstock/getNewPrice': async (input) => {

@@ -2,6 +2,7 @@ import { Link } from '@tanstack/react-router';
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
+import { MarketBoard } from '../../app/market/MarketBoard';
 import { Page } from '../../app/Page';
 import { Icon, type IconName } from '../../components/Icon';
 import { isLoggedIn, session } from '../../state/session';
@@ -52,6 +53,7 @@ function Guest(): ReactElement {
           </Link>
         </div>
       </section>
+      <MarketBoard />
       <h2 className="section-title">{t('home.offerTitle')}</h2>
       <div className="features">
         {FEATURES.map((f) => (
@@ -90,6 +92,7 @@ function Member({ name, hasFundPassword }: { name: string; hasFundPassword: bool
           <span>{t('home.fundPasswordHint')}</span>
         </Link>
       )}
+      <MarketBoard />
       <h2 className="section-title">{t('home.shortcuts')}</h2>
       <nav className="shortcuts" aria-label={t('home.shortcuts')}>
         <Link to="/pages/settings/security/index" className="shortcut">
