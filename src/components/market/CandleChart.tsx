@@ -10,6 +10,7 @@ import {
 import { type ReactElement, useEffect, useRef } from 'react';
 import type { Candle } from '../../../protocol/market';
 import type { CandleSeries } from '../../../streams/candles';
+import { localeOf } from '../../lib/format';
 
 type Mode = 'candles' | 'line';
 
@@ -57,12 +58,14 @@ export function CandleChart({
   theme,
   priceScale,
   label,
+  lang,
 }: {
   series: CandleSeries | null;
   mode: Mode;
   theme: string;
   priceScale: number;
   label: string;
+  lang: string;
 }): ReactElement {
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<IChartApi | null>(null);
@@ -74,8 +77,15 @@ export function CandleChart({
   useEffect(() => {
     const el = box.current;
     if (!el) return;
+    const precision = Math.min(8, Math.max(0, priceScale));
+    // Axis labels in the user's number format (1.234,56 in German), like every other figure on the page.
+    const axis = new Intl.NumberFormat(localeOf(lang), {
+      minimumFractionDigits: precision,
+      maximumFractionDigits: precision,
+    });
     const api = createChart(el, {
       autoSize: true,
+      localization: { locale: localeOf(lang), priceFormatter: (price: number) => axis.format(price) },
       layout: {
         background: { type: ColorType.Solid, color: cssVar('--surface') },
         textColor: cssVar('--text-2'),
@@ -87,7 +97,6 @@ export function CandleChart({
       timeScale: { borderColor: cssVar('--border'), timeVisible: true, secondsVisible: false },
       handleScale: { axisPressedMouseMove: false },
     });
-    const precision = Math.min(8, Math.max(0, priceScale));
     const priceFormat = { type: 'price' as const, precision, minMove: 10 ** -precision };
     plot.current =
       mode === 'line'
@@ -120,7 +129,7 @@ export function CandleChart({
       plot.current = null;
       drawn.current = null;
     };
-  }, [mode, priceScale, theme]);
+  }, [mode, priceScale, theme, lang]);
 
   useEffect(() => {
     const target = plot.current;

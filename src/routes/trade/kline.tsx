@@ -71,6 +71,7 @@ function Chart({ info }: { info: InstrumentInfo }): ReactElement {
           mode={period === 'timeshare' ? 'line' : 'candles'}
           theme={theme}
           priceScale={info.price_scale}
+          lang={lang}
           label={t('kline.chartLabel', { symbol: info.symbol, period: t(`kline.periods.${period}`) })}
         />
         {series === null ? <span className="spinner chart-spinner" aria-hidden="true" /> : null}
