@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { type AppOptions, buildApp } from './app';
 import { type Config, readConfig } from './config';
 import { openDatabase } from './db/connect';
@@ -7,6 +7,8 @@ import { migrateToLatest } from './db/migrations';
 import { ensurePlatformInviteCode } from './domains/account/invite';
 import { isEntryPoint } from './entry';
 import { MarketFeed } from './market/feed';
+import { BINANCE_SPOT_URL, ExchangePriceSource, type MarketLogger } from './market/live/binance';
+import { CompositePriceSource } from './market/live/composite';
 import { MarketSimulator } from './market/simulator';
 
 export interface RunningServer {
@@ -24,17 +26,44 @@ export interface MarketSettings {
   seed: string;
   /** MARKET_ALWAYS_OPEN=1: US stocks trade around the clock (demos); otherwise only in NYSE hours. */
   alwaysOpen: boolean;
+  /** MARKET_SOURCE=binance: the coins' live prices come from the exchange at this websocket URL (MARKET_WS_URL). */
+  live?: { exchange: 'binance'; url: string };
 }
+
+const MARKET_SOURCES = ['simulator', 'binance'];
 
 export function readMarketSettings(env: NodeJS.ProcessEnv = process.env): MarketSettings {
   const seed = env.MARKET_SEED?.trim();
   const open = env.MARKET_ALWAYS_OPEN?.trim().toLowerCase();
-  return { seed: seed || DEFAULT_MARKET_SEED, alwaysOpen: open === '1' || open === 'true' };
+  const settings: MarketSettings = { seed: seed || DEFAULT_MARKET_SEED, alwaysOpen: open === '1' || open === 'true' };
+  const source = env.MARKET_SOURCE?.trim().toLowerCase() || 'simulator';
+  if (!MARKET_SOURCES.includes(source)) {
+    throw new Error(`MARKET_SOURCE must be one of ${MARKET_SOURCES.join(', ')}, got ${env.MARKET_SOURCE}`);
+  }
+  const url = env.MARKET_WS_URL?.trim() || undefined;
+  if (url !== undefined && !/^wss?:\/\/[^/\s]+/.test(url)) {
+    throw new Error(`MARKET_WS_URL must be a ws:// or wss:// URL, got ${env.MARKET_WS_URL}`);
+  }
+  if (source === 'binance') settings.live = { exchange: 'binance', url: url ?? BINANCE_SPOT_URL };
+  return settings;
 }
 
-/** The embedded market: the seeded simulator with its deterministic history. Not started yet. */
-export function createMarketFeed(settings: MarketSettings = readMarketSettings()): MarketFeed {
-  return new MarketFeed(new MarketSimulator({ seed: settings.seed, alwaysOpen: settings.alwaysOpen }));
+/**
+ * The market, not started yet: the seeded simulator with its deterministic history; with live settings the
+ * exchange's coins come live (with no simulated history under them) while the stocks stay simulated.
+ */
+export function createMarketFeed(settings: MarketSettings = readMarketSettings(), logger?: MarketLogger): MarketFeed {
+  const simulator = new MarketSimulator({ seed: settings.seed, alwaysOpen: settings.alwaysOpen });
+  if (!settings.live) return new MarketFeed(simulator);
+  const exchange = new ExchangePriceSource({ url: settings.live.url, logger });
+  return new MarketFeed(new CompositePriceSource(simulator, exchange));
+}
+
+/** The start log's line about the market. */
+export function describeMarket({ seed, alwaysOpen, live }: MarketSettings): string {
+  const stocks = alwaysOpen ? 'stocks always open' : 'stocks in NYSE hours';
+  if (!live) return `market: simulator, seed ${seed}, ${stocks}`;
+  return `market: ${live.exchange} live coins from ${live.url}; stocks and their history from the simulator, seed ${seed}, ${stocks}`;
 }
 
 /**
@@ -47,9 +76,13 @@ export async function startServer(
 ): Promise<RunningServer> {
   const database = openDatabase(config);
   let feed: MarketFeed | undefined;
+  // The feed exists before the app (and its logger); it logs only once started, when the app is there.
+  let log: FastifyBaseLogger | undefined;
+  const marketLogger: MarketLogger = { info: (m) => log?.info(m), warn: (m) => log?.warn(m) };
   try {
     await migrateToLatest(database);
-    const market = overrides.market ?? { feed: createMarketFeed() };
+    const settings = overrides.market ? undefined : readMarketSettings();
+    const market = overrides.market ?? { feed: createMarketFeed(settings, marketLogger) };
     feed = market.feed;
     const app = await buildApp({
       database,
@@ -59,6 +92,7 @@ export async function startServer(
       ...overrides,
       market,
     });
+    log = app.log;
     app.log.info(
       database.kind === 'postgres'
         ? 'database: PostgreSQL (DATABASE_URL)'
@@ -69,10 +103,7 @@ export async function startServer(
 
     await app.listen({ host: config.host, port: config.port });
     market.feed.start();
-    if (!overrides.market) {
-      const { seed, alwaysOpen } = readMarketSettings();
-      app.log.info(`market: simulator, seed ${seed}${alwaysOpen ? ', stocks always open' : ', stocks in NYSE hours'}`);
-    }
+    if (settings) app.log.info(describeMarket(settings));
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const url = `http://${hostForUrl(config.host)}:${port}`;
