@@ -1,0 +1,335 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { CDPSession, Page } from 'playwright-core';
+import { readConfig } from '../../server/config';
+import { startServer } from '../../server/main';
+import { MarketFeed } from '../../server/market/feed';
+import { INSTRUMENTS, type Instrument } from '../../server/market/instruments';
+import { MarketSimulator, type PriceSource, type TickListener } from '../../server/market/simulator';
+import { type Browser, openBrowser, PHONE_VIEWPORT } from '../e2e/harness';
+import { EMPTY_PAGE, type LongFrame, PROBE_SCRIPT, type ProbeReading, quotesSeen, readProbe } from './paint-page';
+
+/**
+ * Tick to paint (issue 3): the home page's live quote list in Debian's Chromium (headless, phone viewport) while the
+ * real server (in this process) pushes about 200 quote updates a second across the 14 coins, against a baseline
+ * measured in the same run: an empty page on the same origin receiving the same `quotes` messages over a raw
+ * socket.io websocket and rendering nothing. Printed per scenario: quote updates per second the page received
+ * (counted in the page), frames per second, long tasks over 50 ms (target: none), the renderer main thread's busy
+ * time per second (CDP Performance metrics) and how often prices changed on screen; then product/baseline ratios.
+ *
+ * The coins tick staggered (see StaggeredCoins) so updates arrive spread over time, as from an exchange, rather than
+ * all 14 in one burst per step; the server batches whatever changed every FLUSH_MS.
+ */
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const WARMUP_SECONDS = 2;
+/** Each coin ticks once per step: 14 coins / 70 ms = 200 quote updates a second. */
+const STEP_MS = 70;
+/** Socket batching interval: short, so few of a coin's changes are merged into one. */
+const FLUSH_MS = 20;
+const BACKFILL_DAYS = 1;
+const READY_MS = 30_000;
+const LONG_TASK_MS = 50;
+
+const ROOT = path.join(import.meta.dirname, '..', '..');
+const DIST_INDEX = path.join(ROOT, 'dist', 'index.html');
+
+/**
+ * The coins, each its own seeded simulator on a step grid shifted by k × STEP_MS / 14, all driven by one timer every
+ * STEP_MS / 14: the 200 ticks a second arrive evenly spread and in the same pattern throughout the run, instead of
+ * all 14 coins in one burst per step (one simulator) or wherever 14 timers happen to drift (their own timers).
+ */
+class StaggeredCoins implements PriceSource {
+  readonly instruments: readonly Instrument[] = INSTRUMENTS.filter((i) => i.kind === 'coin');
+  private readonly simulators = this.instruments.map(
+    (instrument) =>
+      new MarketSimulator({
+        seed: 'bench-paint',
+        stepMs: STEP_MS,
+        backfillDays: BACKFILL_DAYS,
+        alwaysOpen: true,
+        instruments: [instrument],
+      }),
+  );
+  private readonly shiftMs = STEP_MS / this.simulators.length;
+  private timer: NodeJS.Timeout | undefined;
+
+  subscribe(listener: TickListener, symbol?: string): () => void {
+    const offs = this.simulators.map((s) => s.subscribe(listener, symbol));
+    return () => {
+      for (const off of offs) off();
+    };
+  }
+
+  backfill(onTick: TickListener): void {
+    for (const s of this.simulators) s.backfill(onTick);
+  }
+
+  start(): void {
+    this.timer ??= setInterval(() => {
+      const now = Date.now();
+      this.simulators.forEach((s, k) => {
+        s.advanceTo(now - k * this.shiftMs);
+      });
+    }, this.shiftMs);
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+}
+
+interface Figures {
+  name: string;
+  seconds: number;
+  quotesPerSec: number;
+  messagesPerSec: number;
+  fps: number;
+  worstFrameMs: number;
+  longTasks: number;
+  longestTaskMs: number;
+  longFrames: LongFrame[];
+  /** Renderer main thread, ms per wall second. */
+  taskMs: number;
+  scriptMs: number;
+  layoutStyleMs: number;
+  priceTextsPerSec: number;
+  priceFramesPerSec: number;
+}
+
+type Metrics = Map<string, number>;
+
+async function metrics(cdp: CDPSession): Promise<Metrics> {
+  const { metrics: list } = await cdp.send('Performance.getMetrics');
+  return new Map(list.map((m) => [m.name, m.value]));
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Warms up, then measures `page` (already loaded and receiving prices) for SECONDS. */
+async function measure(name: string, page: Page, cdp: CDPSession): Promise<Figures> {
+  await sleep(WARMUP_SECONDS * 1000);
+  const before: ProbeReading = await page.evaluate(readProbe, 0);
+  const m0 = await metrics(cdp);
+  await sleep(SECONDS * 1000);
+  const after: ProbeReading = await page.evaluate(readProbe, before.now);
+  const m1 = await metrics(cdp);
+  // CDP durations are cumulative seconds of main-thread time; Timestamp is the renderer's monotonic clock.
+  const delta = (key: string) => (m1.get(key) ?? 0) - (m0.get(key) ?? 0);
+  const wall = delta('Timestamp') || (after.now - before.now) / 1000;
+  const seconds = (after.now - before.now) / 1000;
+  const long = after.longTasks.filter((t) => t.duration > LONG_TASK_MS);
+  return {
+    name,
+    seconds,
+    quotesPerSec: (after.quotes - before.quotes) / seconds,
+    messagesPerSec: (after.messages - before.messages) / seconds,
+    fps: (after.frames - before.frames) / seconds,
+    worstFrameMs: after.maxFrameGap,
+    longTasks: long.length,
+    longestTaskMs: long.reduce((max, t) => Math.max(max, t.duration), 0),
+    longFrames: after.longFrames,
+    taskMs: (delta('TaskDuration') * 1000) / wall,
+    scriptMs: (delta('ScriptDuration') * 1000) / wall,
+    layoutStyleMs: ((delta('LayoutDuration') + delta('RecalcStyleDuration')) * 1000) / wall,
+    priceTextsPerSec: (after.priceTexts - before.priceTexts) / seconds,
+    priceFramesPerSec: (after.priceFrames - before.priceFrames) / seconds,
+  };
+}
+
+async function openPage(browser: Browser): Promise<{ page: Page; cdp: CDPSession }> {
+  const page = await browser.context.newPage();
+  await page.addInitScript(() => localStorage.setItem('lang', 'en'));
+  await page.addInitScript({ content: PROBE_SCRIPT });
+  const cdp = await browser.context.newCDPSession(page);
+  await cdp.send('Performance.enable');
+  return { page, cdp };
+}
+
+async function baseline(browser: Browser, url: string): Promise<Figures> {
+  const { page, cdp } = await openPage(browser);
+  const emptyUrl = `${url}/bench-empty.html`;
+  await page.route(emptyUrl, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: EMPTY_PAGE }));
+  await page.goto(emptyUrl);
+  await page.waitForFunction(quotesSeen, undefined, { timeout: READY_MS });
+  const figures = await measure('baseline (empty page)', page, cdp);
+  await cdp.detach();
+  await page.close();
+  return figures;
+}
+
+async function product(browser: Browser, url: string): Promise<Figures> {
+  const { page, cdp } = await openPage(browser);
+  await page.goto(`${url}/`);
+  await page.waitForSelector('.quote-row', { timeout: READY_MS });
+  await page.waitForFunction(quotesSeen, undefined, { timeout: READY_MS });
+  const rows = await page.locator('.quote-row').count();
+  const figures = await measure(`product (home, ${rows} rows)`, page, cdp);
+  await cdp.detach();
+  await page.close();
+  return figures;
+}
+
+/** Newest modification time of the client's sources, to warn when dist/ is older. */
+function newestSource(): number {
+  let newest = 0;
+  const visit = (entry: string) => {
+    const stat = fs.statSync(entry);
+    if (stat.isDirectory()) for (const child of fs.readdirSync(entry)) visit(path.join(entry, child));
+    else newest = Math.max(newest, stat.mtimeMs);
+  };
+  for (const entry of ['src', 'streams', 'protocol', 'locales', 'index.html', 'vite.config.ts']) {
+    const full = path.join(ROOT, entry);
+    if (fs.existsSync(full)) visit(full);
+  }
+  return newest;
+}
+
+const formats = new Map<number, Intl.NumberFormat>();
+/** Timing figures for the console: a fixed number of fraction digits. */
+function fig(n: number, digits = 1): string {
+  let format = formats.get(digits);
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', {
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+      useGrouping: false,
+    });
+    formats.set(digits, format);
+  }
+  return format.format(n);
+}
+const ratio = (a: number, b: number) => (b > 0 ? `${fig(a / b, 2)}x` : a > 0 ? 'n/a' : '-');
+
+const COLUMNS: {
+  head: string;
+  width: number;
+  cell: (f: Figures) => string;
+  ratio?: (a: Figures, b: Figures) => string;
+  /** Main-thread columns: the product's extra ms per second over the baseline. */
+  extra?: (a: Figures, b: Figures) => string;
+}[] = [
+  { head: 'scenario', width: 24, cell: (f) => f.name },
+  {
+    head: 'quotes/s',
+    width: 9,
+    cell: (f) => fig(f.quotesPerSec, 0),
+    ratio: (a, b) => ratio(a.quotesPerSec, b.quotesPerSec),
+  },
+  { head: 'msgs/s', width: 7, cell: (f) => fig(f.messagesPerSec, 0) },
+  { head: 'fps', width: 6, cell: (f) => fig(f.fps), ratio: (a, b) => ratio(a.fps, b.fps) },
+  {
+    head: 'worst frame',
+    width: 12,
+    cell: (f) => `${fig(f.worstFrameMs, 0)} ms`,
+    ratio: (a, b) => ratio(a.worstFrameMs, b.worstFrameMs),
+  },
+  {
+    head: 'long>50ms n/max',
+    width: 16,
+    cell: (f) => `${f.longTasks} / ${fig(f.longestTaskMs, 0)} ms`,
+    ratio: (a, b) => ratio(a.longTasks, b.longTasks),
+  },
+  {
+    head: 'task ms/s',
+    width: 10,
+    cell: (f) => fig(f.taskMs),
+    ratio: (a, b) => ratio(a.taskMs, b.taskMs),
+    extra: (a, b) => fig(a.taskMs - b.taskMs),
+  },
+  {
+    head: 'script ms/s',
+    width: 12,
+    cell: (f) => fig(f.scriptMs),
+    ratio: (a, b) => ratio(a.scriptMs, b.scriptMs),
+    extra: (a, b) => fig(a.scriptMs - b.scriptMs),
+  },
+  {
+    head: 'layout+style ms/s',
+    width: 18,
+    cell: (f) => fig(f.layoutStyleMs),
+    ratio: (a, b) => ratio(a.layoutStyleMs, b.layoutStyleMs),
+    extra: (a, b) => fig(a.layoutStyleMs - b.layoutStyleMs),
+  },
+  { head: 'price texts/s', width: 14, cell: (f) => fig(f.priceTextsPerSec, 0) },
+  { head: 'price frames/s', width: 15, cell: (f) => fig(f.priceFramesPerSec) },
+];
+
+function row(cells: string[]): string {
+  return cells
+    .map((c, k) => (k === 0 ? c.padEnd(COLUMNS[k]?.width ?? 0) : c.padStart(COLUMNS[k]?.width ?? 0)))
+    .join(' ');
+}
+
+if (!fs.existsSync(DIST_INDEX)) {
+  console.log('dist/index.html is missing: building the client first (npx vite build)');
+  const build = spawnSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  if (build.status !== 0) {
+    console.error('vite build failed');
+    process.exit(1);
+  }
+} else if (fs.statSync(DIST_INDEX).mtimeMs < newestSource()) {
+  console.log('note: dist/ is older than the client sources; run `npx vite build` to measure the current client');
+}
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-paint-'));
+let browser: Browser | undefined;
+let server: Awaited<ReturnType<typeof startServer>> | undefined;
+try {
+  const config = readConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    INVITE_CODE: 'BENCH',
+    LOG_LEVEL: 'warn',
+  });
+  const feed = new MarketFeed(new StaggeredCoins());
+  server = await startServer(config, { market: { feed, flushMs: FLUSH_MS, record: false } });
+  browser = await openBrowser();
+  // The baseline page is fulfilled by Playwright, so Chromium cannot tell it is on loopback: allow its websocket.
+  await browser.context.grantPermissions(['local-network-access'], { origin: server.url });
+  const agent = await browser.page.evaluate(() => navigator.userAgent);
+  const version = /Chrome\/([\d.]+)/.exec(agent)?.[1] ?? agent;
+  await browser.page.close();
+
+  console.log(
+    `Chromium ${version} headless, ${PHONE_VIEWPORT.width}x${PHONE_VIEWPORT.height}; 14 coins each ticking every ` +
+      `${STEP_MS} ms (staggered) = ${fig((14 * 1000) / STEP_MS, 0)} quote updates/s offered, socket flush every ` +
+      `${FLUSH_MS} ms; ${WARMUP_SECONDS} s warm-up, ${SECONDS} s measured per scenario; ${os.availableParallelism()} ` +
+      `cores, load average ${fig(os.loadavg()[0] ?? 0, 2)} (server, browser and anything else share them)`,
+  );
+  const empty = await baseline(browser, server.url);
+  const home = await product(browser, server.url);
+
+  console.log(row(COLUMNS.map((c) => c.head)));
+  for (const f of [empty, home]) console.log(row(COLUMNS.map((c) => c.cell(f))));
+  console.log(row(COLUMNS.map((c, k) => (k === 0 ? 'product / baseline' : (c.ratio?.(home, empty) ?? '')))).trimEnd());
+  console.log(row(COLUMNS.map((c, k) => (k === 0 ? 'product - baseline' : (c.extra?.(home, empty) ?? '')))).trimEnd());
+  console.log(
+    home.longTasks === 0
+      ? `long-task target met: no task over ${LONG_TASK_MS} ms on the home page in ${fig(home.seconds)} s`
+      : `long-task target MISSED: ${home.longTasks} task(s) over ${LONG_TASK_MS} ms on the home page, the longest ` +
+          `${fig(home.longestTaskMs, 0)} ms`,
+  );
+  if (home.longFrames.length > 0) {
+    const worst = [...home.longFrames].sort((a, b) => b.duration - a.duration).slice(0, 3);
+    console.log(`animation frames over ${LONG_TASK_MS} ms on the home page: ${home.longFrames.length}; the longest:`);
+    for (const f of worst) {
+      const scripts = f.scripts.slice(0, 3).join(', ') || 'no script';
+      console.log(`  ${fig(f.duration, 0)} ms (style+layout ${fig(f.styleLayout, 0)} ms; ${scripts})`);
+    }
+  }
+  console.log(
+    `main thread busy ${fig(home.taskMs / 10)} % of wall time on the home page (${fig(empty.taskMs / 10)} % empty); ` +
+      `prices changed on screen in ${fig(home.priceFramesPerSec)} of ${fig(home.fps)} frames/s`,
+  );
+} catch (err) {
+  console.error(err);
+  process.exitCode = 1;
+} finally {
+  await browser?.close();
+  await server?.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
