@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import type { ReactElement } from 'react';
+import { memo, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { InstrumentInfo, Quote } from '../../../protocol/market';
 import { formatPrice, formatVolume } from '../../lib/format';
@@ -47,6 +47,63 @@ function SortButton({
 }
 
 /**
+ * One instrument's line. Memoised: a new board re-renders only the lines whose quote object changed (the merge
+ * keeps unchanged quotes as the same objects), which is most of the work saved at 200 updates a second.
+ */
+const QuoteLine = memo(function QuoteLine({
+  row: { quote, info, favourite },
+  lang,
+  onFavourite,
+}: {
+  row: QuoteRow;
+  lang: string;
+  onFavourite: ((symbol: string, on: boolean) => void) | undefined;
+}): ReactElement {
+  const { t } = useTranslation();
+  return (
+    <li className="quote-row" data-symbol={quote.symbol}>
+      {onFavourite ? (
+        <button
+          type="button"
+          className={favourite ? 'fav-btn is-fav' : 'fav-btn'}
+          aria-pressed={favourite}
+          aria-label={t(favourite ? 'market.removeFavourite' : 'market.addFavourite', { symbol: quote.symbol })}
+          onClick={() => onFavourite(quote.symbol, !favourite)}
+        >
+          <Icon name="star" size={16} />
+        </button>
+      ) : null}
+      <Link to="/pages/trade/kline" search={{ symbol: quote.symbol }} className="quote-link">
+        <span className="quote-name">
+          <strong>{quote.symbol}</strong>
+          <small>/{info?.quote ?? 'USDT'}</small>
+          <span className="quote-vol">
+            {t('market.vol')} {formatVolume(quote.volume, lang)}
+          </span>
+        </span>
+        <span className="quote-last" data-testid="last">
+          {formatPrice(quote.last, lang, info?.price_scale ?? 2)}
+        </span>
+        <Change pct={quote.change_pct} lang={lang} filled />
+      </Link>
+    </li>
+  );
+}, sameLine);
+
+function sameLine(
+  a: { row: QuoteRow; lang: string; onFavourite: unknown },
+  b: { row: QuoteRow; lang: string; onFavourite: unknown },
+): boolean {
+  return (
+    a.row.quote === b.row.quote &&
+    a.row.info === b.row.info &&
+    a.row.favourite === b.row.favourite &&
+    a.lang === b.lang &&
+    a.onFavourite === b.onFavourite
+  );
+}
+
+/**
  * The live market list: instrument and volume, last price, 24 h change. Each row opens the instrument's chart;
  * the star (when `onFavourite` is given) adds or removes a favourite.
  */
@@ -75,33 +132,8 @@ export function QuoteTable({
         <SortButton sort={sort} by="change" label={t('market.columns.change')} onSort={onSort} />
       </div>
       <ul className="quotes-list">
-        {rows.map(({ quote, info, favourite }) => (
-          <li key={quote.symbol} className="quote-row" data-symbol={quote.symbol}>
-            {onFavourite ? (
-              <button
-                type="button"
-                className={favourite ? 'fav-btn is-fav' : 'fav-btn'}
-                aria-pressed={favourite}
-                aria-label={t(favourite ? 'market.removeFavourite' : 'market.addFavourite', { symbol: quote.symbol })}
-                onClick={() => onFavourite(quote.symbol, !favourite)}
-              >
-                <Icon name="star" size={16} />
-              </button>
-            ) : null}
-            <Link to="/pages/trade/kline" search={{ symbol: quote.symbol }} className="quote-link">
-              <span className="quote-name">
-                <strong>{quote.symbol}</strong>
-                <small>/{info?.quote ?? 'USDT'}</small>
-                <span className="quote-vol">
-                  {t('market.vol')} {formatVolume(quote.volume, lang)}
-                </span>
-              </span>
-              <span className="quote-last" data-testid="last">
-                {formatPrice(quote.last, lang, info?.price_scale ?? 2)}
-              </span>
-              <Change pct={quote.change_pct} lang={lang} filled />
-            </Link>
-          </li>
+        {rows.map((row) => (
+          <QuoteLine key={row.quote.symbol} row={row} lang={lang} onFavourite={onFavourite} />
         ))}
       </ul>
     </div>
