@@ -7,6 +7,10 @@ import { openPostgresSchema } from './testing';
 const TABLES = [
   'code_outbox',
   'favourites',
+  'ledger_accounts',
+  'ledger_entries',
+  'ledger_holds',
+  'ledger_postings',
   'platform_settings',
   'price_ticks',
   'rate_limit_hits',

@@ -1,5 +1,6 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
 import type { CodeScene, Lang } from '../../protocol';
+import type { LedgerAccountType, LedgerBook } from '../ledger/accounts';
 
 /**
  * Table types for Kysely. Shared by SQLite and PostgreSQL, so: times are integer milliseconds
@@ -93,6 +94,62 @@ export interface FavouritesTable {
   created_at: number;
 }
 
+/**
+ * One ledger account: a user's (user_id set) or the platform's (user_id null), per book, type and currency.
+ * balance and held are integer minor units (see server/ledger/amounts.ts), kept equal to the sums of the
+ * account's postings and open holds; `balance - held` is what the user can spend.
+ */
+export interface LedgerAccountsTable {
+  id: Generated<number>;
+  user_id: number | null;
+  book: LedgerBook;
+  type: LedgerAccountType;
+  currency: string;
+  balance: number;
+  held: number;
+  created_at: number;
+}
+
+/** One applied request: the unit of idempotency (user_id + request_id) and the parent of its postings. Append-only. */
+export interface LedgerEntriesTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: string;
+  /** The client's id for the request, unique per user. */
+  request_id: string;
+  /** sha256 of the request's body, so a reused id with another body is told apart from a retry. */
+  request_digest: string;
+  memo: string | null;
+  created_at: number;
+}
+
+/** A signed change of one account's balance; an entry's postings sum to zero per book and currency. Append-only. */
+export interface LedgerPostingsTable {
+  id: Generated<number>;
+  entry_id: number;
+  account_id: number;
+  amount: number;
+}
+
+export type LedgerHoldState = 'open' | 'posted' | 'voided';
+export type LedgerHoldKind = 'withdrawal' | 'c2c_escrow' | 'ieo_payment' | 'order';
+
+/** Frozen funds of one account. Leaves `open` exactly once, to `posted` or `voided`. */
+export interface LedgerHoldsTable {
+  id: Generated<number>;
+  account_id: number;
+  kind: LedgerHoldKind;
+  /** What the hold is for, in the caller's terms (a withdrawal id, an order number). */
+  ref: string | null;
+  amount: number;
+  state: LedgerHoldState;
+  /** The entry that placed it. */
+  entry_id: number;
+  resolved_entry_id: number | null;
+  created_at: number;
+  resolved_at: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -102,6 +159,10 @@ export interface Database {
   platform_settings: PlatformSettingsTable;
   price_ticks: PriceTicksTable;
   favourites: FavouritesTable;
+  ledger_accounts: LedgerAccountsTable;
+  ledger_entries: LedgerEntriesTable;
+  ledger_postings: LedgerPostingsTable;
+  ledger_holds: LedgerHoldsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

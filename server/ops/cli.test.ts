@@ -1,7 +1,9 @@
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../db/connect';
 import { insertUser, openMemoryDatabase } from '../db/testing';
 import { Sessions } from '../domains/account/sessions';
+import { Ledger } from '../ledger/ledger';
 import { runOps } from './cli';
 
 describe('ops cli', () => {
@@ -63,5 +65,36 @@ describe('ops cli', () => {
     expect(lines.at(-1)).toContain('revoked 1 session(s)');
     expect(await run('sessions', 'revoke', 'nobody')).toBe(1);
     expect(await run('sessions', 'revoke')).toBe(2);
+  });
+
+  it('ledger check passes a sound ledger and names each difference of a damaged one', async () => {
+    const id = await insertUser(handle);
+    const ledger = new Ledger(handle);
+    await ledger.credit({
+      userId: id,
+      requestId: 'd1',
+      kind: 'deposit',
+      currency: 'USDT',
+      amount: 2_500_000,
+      from: 'deposits_clearing',
+      to: 'coin',
+    });
+    expect(await run('ledger', 'check')).toBe(0);
+    expect(lines[0]).toMatch(/^ledger: 2 accounts, 2 postings, 0 open holds/);
+    expect(lines).toContainEqual(expect.stringMatching(/^real +USDT +0\.000000 +0\.000000 +0\.000000$/));
+    expect(lines.at(-1)).toMatch(/^consistent/);
+
+    const [coin] = await ledger.balances(id);
+    await sql`update ledger_accounts set balance = balance - 1 where user_id = ${id}`.execute(handle.db);
+    lines = [];
+    expect(await run('ledger', 'check')).toBe(1);
+    expect(lines.slice(-2)).toEqual([
+      '1 problem(s):',
+      expect.stringMatching(/balance 2499999 but postings sum to 2500000$/),
+    ]);
+    expect(coin?.balance).toBe(2_500_000);
+
+    expect(await run('ledger')).toBe(2);
+    expect(lines.join('\n')).toContain('ledger check');
   });
 });

@@ -6,6 +6,7 @@ import type { Database } from '../db/schema';
 import { ensurePlatformInviteCode } from '../domains/account/invite';
 import { Sessions } from '../domains/account/sessions';
 import { isEntryPoint } from '../entry';
+import { checkLedger, describeProblems, describeTotals } from '../ledger/consistency';
 
 /** `npm run ops -- <command>`: operator tasks against the configured database (same env as the server). */
 
@@ -16,6 +17,8 @@ commands:
   codes [address]                     latest verification codes from the outbox (all, or one
                                       e-mail / phone such as +4915112345678)
   sessions revoke <userId|username>   end every session of a user
+  ledger check                        recompute every balance from the postings and every held
+                                      amount from the open holds; exit 1 on any difference
   help                                this text
 
 The database is DATABASE_URL when set, else \${DATA_DIR:-./data}/app.db.`;
@@ -53,6 +56,24 @@ async function revokeSessions(db: Kysely<Database>, who: string | undefined, out
   return 0;
 }
 
+async function checkLedgerCommand(db: Kysely<Database>, out: Out): Promise<number> {
+  const started = performance.now();
+  const report = await checkLedger(db);
+  const elapsed = Math.ceil(performance.now() - started);
+  out(
+    `ledger: ${report.accounts} accounts, ${report.postings} postings, ${report.openHolds} open holds (checked in ${elapsed} ms)`,
+  );
+  for (const line of describeTotals(report)) out(line);
+  const problems = describeProblems(report);
+  if (problems.length === 0) {
+    out('consistent: balances match postings, held amounts match open holds, every currency sums to zero');
+    return 0;
+  }
+  out(`${problems.length} problem(s):`);
+  for (const problem of problems) out(`  ${problem}`);
+  return 1;
+}
+
 /** Runs one command and returns the process exit code; `out` receives the output lines. */
 export async function runOps(
   args: readonly string[],
@@ -70,6 +91,10 @@ export async function runOps(
       return 0;
     case 'sessions':
       if (rest[0] === 'revoke') return revokeSessions(db, rest[1], out);
+      out(HELP);
+      return 2;
+    case 'ledger':
+      if (rest[0] === 'check') return checkLedgerCommand(db, out);
       out(HELP);
       return 2;
     case undefined:

@@ -1,0 +1,181 @@
+import type { Kysely } from 'kysely';
+import type { DialectKind } from '../db/connect';
+import type { Database } from '../db/schema';
+import { isCurrency } from './amounts';
+import { LedgerError } from './errors';
+
+/** The four account types a user holds per currency (SPEC 3). */
+export const USER_ACCOUNT_TYPES = ['coin', 'option', 'contract', 'trust'] as const;
+export type UserAccountType = (typeof USER_ACCOUNT_TYPES)[number];
+
+/**
+ * The platform's side of every posting: where deposits come from and withdrawals go, what fees and penalties
+ * earn, and where practice money is issued from. Their balances may be negative (deposits clearing is, by design).
+ */
+export const PLATFORM_ACCOUNT_TYPES = [
+  'deposits_clearing',
+  'withdrawals_clearing',
+  'fees',
+  'penalties',
+  'simulator_funding',
+] as const;
+export type PlatformAccountType = (typeof PLATFORM_ACCOUNT_TYPES)[number];
+
+export type LedgerAccountType = UserAccountType | PlatformAccountType;
+
+/** Real money, and the separate practice book of the option and lever simulators. Nothing crosses between them. */
+export const BOOKS = ['real', 'simulator'] as const;
+export type LedgerBook = (typeof BOOKS)[number];
+
+export const isUserAccountType = (type: string): type is UserAccountType =>
+  (USER_ACCOUNT_TYPES as readonly string[]).includes(type);
+
+/** Whose account: one of a user's, or one of the platform's. */
+export type AccountOwner = { userId: number; type: UserAccountType } | { platform: PlatformAccountType };
+
+/** Refuses a key no account may have: a user account type from the request is the user's mistake, the rest are bugs. */
+function checkKey(key: AccountKey): void {
+  const { owner } = key;
+  if ('userId' in owner) {
+    if (!Number.isSafeInteger(owner.userId) || owner.userId <= 0) throw new Error(`not a user id: ${owner.userId}`);
+    if (!isUserAccountType(owner.type)) throw new LedgerError('accountTypeInvalid');
+  } else if (!(PLATFORM_ACCOUNT_TYPES as readonly string[]).includes(owner.platform)) {
+    throw new Error(`not a platform account: ${owner.platform}`);
+  }
+  if (!(BOOKS as readonly string[]).includes(key.book)) throw new Error(`not a ledger book: ${key.book}`);
+  if (!isCurrency(key.currency)) throw new LedgerError('currencyUnsupported');
+}
+
+/** One account: owner, book and currency. */
+export interface AccountKey {
+  owner: AccountOwner;
+  book: LedgerBook;
+  currency: string;
+}
+
+/** An account row as the ledger reads it inside a write transaction. */
+export interface LockedAccount {
+  id: number;
+  user_id: number | null;
+  book: LedgerBook;
+  type: LedgerAccountType;
+  currency: string;
+  balance: number;
+  held: number;
+}
+
+const ownerUserId = (owner: AccountOwner): number | null => ('userId' in owner ? owner.userId : null);
+const ownerType = (owner: AccountOwner): LedgerAccountType => ('userId' in owner ? owner.type : owner.platform);
+const keyText = (key: AccountKey): string =>
+  `${ownerUserId(key.owner) ?? 'platform'}/${key.book}/${ownerType(key.owner)}/${key.currency}`;
+
+/** Accounts are never deleted, so an id once seen stays right; the cache only bounds its own size. */
+const CACHE_LIMIT = 50_000;
+
+/**
+ * Finds account ids, creating accounts on first use. Creation runs outside the caller's write transaction (an
+ * empty account changes no balance), so two transactions never wait on each other's half-created accounts; the
+ * price is that a refused request may leave an empty account behind.
+ */
+export class AccountDirectory {
+  private readonly ids = new Map<string, number>();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly now: () => number,
+  ) {}
+
+  /** The ids of `keys`, in the same order. */
+  async idsOf(keys: readonly AccountKey[]): Promise<number[]> {
+    for (const key of keys) checkKey(key);
+    const missing = keys.filter((key) => !this.ids.has(keyText(key)));
+    if (missing.length > 0) {
+      await this.load(missing);
+      const absent = missing.filter((key) => !this.ids.has(keyText(key)));
+      if (absent.length > 0) {
+        await this.create(absent);
+        await this.load(absent);
+      }
+    }
+    return keys.map((key) => {
+      const id = this.ids.get(keyText(key));
+      if (id === undefined) throw new Error(`ledger account not created: ${keyText(key)}`);
+      return id;
+    });
+  }
+
+  /** The id of an account if it exists, without creating it (for reads). */
+  async find(key: AccountKey): Promise<number | undefined> {
+    if (!this.ids.has(keyText(key))) await this.load([key]);
+    return this.ids.get(keyText(key));
+  }
+
+  private async load(keys: readonly AccountKey[]): Promise<void> {
+    const rows = await this.db
+      .selectFrom('ledger_accounts')
+      .select(['id', 'user_id', 'book', 'type', 'currency'])
+      .where((eb) =>
+        eb.or(
+          keys.map((key) => {
+            const userId = ownerUserId(key.owner);
+            return eb.and([
+              userId === null ? eb('user_id', 'is', null) : eb('user_id', '=', userId),
+              eb('book', '=', key.book),
+              eb('type', '=', ownerType(key.owner)),
+              eb('currency', '=', key.currency),
+            ]);
+          }),
+        ),
+      )
+      .execute();
+    if (this.ids.size + rows.length > CACHE_LIMIT) this.ids.clear();
+    for (const row of rows) {
+      const owner: AccountOwner =
+        row.user_id === null
+          ? { platform: row.type as PlatformAccountType }
+          : { userId: row.user_id, type: row.type as UserAccountType };
+      this.ids.set(keyText({ owner, book: row.book, currency: row.currency }), row.id);
+    }
+  }
+
+  private async create(keys: readonly AccountKey[]): Promise<void> {
+    const at = this.now();
+    await this.db
+      .insertInto('ledger_accounts')
+      .values(
+        keys.map((key) => ({
+          user_id: ownerUserId(key.owner),
+          book: key.book,
+          type: ownerType(key.owner),
+          currency: key.currency,
+          balance: 0,
+          held: 0,
+          created_at: at,
+        })),
+      )
+      // A concurrent request may have just created the same account; its row is as good as ours.
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
+}
+
+/**
+ * Reads accounts for update inside a write transaction. PostgreSQL takes row locks in ascending id order (the
+ * same order in every transaction, so two transfers between the same accounts cannot deadlock); SQLite already
+ * holds the database's write lock (BEGIN IMMEDIATE), so a plain read is current and stays so.
+ */
+export async function lockAccounts(
+  trx: Kysely<Database>,
+  kind: DialectKind,
+  ids: readonly number[],
+): Promise<Map<number, LockedAccount>> {
+  const unique = [...new Set(ids)].sort((a, b) => a - b);
+  const rows = await trx
+    .selectFrom('ledger_accounts')
+    .select(['id', 'user_id', 'book', 'type', 'currency', 'balance', 'held'])
+    .where('id', 'in', unique)
+    .orderBy('id')
+    .$if(kind === 'postgres', (qb) => qb.forUpdate())
+    .execute();
+  return new Map(rows.map((row) => [row.id, row]));
+}

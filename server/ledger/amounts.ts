@@ -1,0 +1,91 @@
+import { INSTRUMENTS } from '../market/instruments';
+
+/**
+ * Ledger amounts are integers of minor units (10^-scale of the currency), held in JS numbers that stay exact:
+ * one amount is at most MAX_AMOUNT_UNITS, a balance at most Number.MAX_SAFE_INTEGER. Decimal strings exist only
+ * at the edge (parseAmount in, formatAmount out); nothing here ever rounds.
+ */
+
+/** Stablecoins settle to 6 decimals (their common on-chain precision); every other coin to 8, like BTC. */
+const STABLE_SCALE = 6;
+const COIN_SCALE = 8;
+
+/** Every coin the market lists (BTC, ETH, USDT, USDC first, as in SPEC 3) with its ledger scale. */
+export const CURRENCY_SCALES: ReadonlyMap<string, number> = new Map(
+  INSTRUMENTS.filter((i) => i.kind === 'coin').map((i) => [i.symbol, i.stable ? STABLE_SCALE : COIN_SCALE]),
+);
+
+export const isCurrency = (currency: string): boolean => CURRENCY_SCALES.has(currency);
+
+/** Decimals of `currency`; throws for a currency the ledger does not keep (callers check isCurrency first). */
+export function currencyScale(currency: string): number {
+  const scale = CURRENCY_SCALES.get(currency);
+  if (scale === undefined) throw new Error(`not a ledger currency: ${currency}`);
+  return scale;
+}
+
+/**
+ * Largest single amount: 10^15 minor units (10 million BTC, a billion USDT). Kept well under 2^53 so that a
+ * balance can take many such amounts before it, too, would stop being exact (balances are checked separately).
+ */
+export const MAX_AMOUNT_UNITS = 1_000_000_000_000_000;
+
+/** Why an amount was refused; each is a key of the `errors` locale namespace. */
+export type AmountErrorKey =
+  | 'currencyUnsupported'
+  | 'amountRequired'
+  | 'amountInvalid'
+  | 'amountNotPositive'
+  | 'amountTooPrecise'
+  | 'amountTooLarge';
+
+export type AmountResult = { ok: true; units: number } | { ok: false; error: AmountErrorKey };
+
+const refuse = (error: AmountErrorKey): AmountResult => ({ ok: false, error });
+
+/** Plain decimal notation only: no sign, exponent, grouping, or locale comma (the client sends dot decimals). */
+const DECIMAL_RE = /^(\d*)(?:\.(\d*))?$/;
+
+/**
+ * A user-typed decimal string as minor units of `currency`. Refuses what the ledger cannot hold exactly:
+ * more decimals than the currency has (trailing zeros are fine), zero or negative amounts, and amounts above
+ * MAX_AMOUNT_UNITS. Works on the digits as text, so no float ever sees the value.
+ */
+export function parseAmount(currency: string, text: string): AmountResult {
+  const scale = CURRENCY_SCALES.get(currency);
+  if (scale === undefined) return refuse('currencyUnsupported');
+  const trimmed = text.trim();
+  if (trimmed === '') return refuse('amountRequired');
+  if (/^-\d*\.?\d/.test(trimmed)) return refuse('amountNotPositive');
+  const match = DECIMAL_RE.exec(trimmed);
+  const rawWhole = match?.[1] ?? '';
+  const rawFraction = match?.[2] ?? '';
+  if (!match || (rawWhole === '' && rawFraction === '')) return refuse('amountInvalid');
+  const whole = rawWhole.replace(/^0+/, '');
+  const fraction = rawFraction.replace(/0+$/, '');
+  if (fraction.length > scale) return refuse('amountTooPrecise');
+  // MAX_AMOUNT_UNITS has 16 digits; anything longer is too large without building a number from it.
+  if (whole.length + scale > 16) return refuse('amountTooLarge');
+  const units = BigInt(`${whole}${fraction.padEnd(scale, '0')}` || '0');
+  if (units === 0n) return refuse('amountNotPositive');
+  if (units > BigInt(MAX_AMOUNT_UNITS)) return refuse('amountTooLarge');
+  return { ok: true, units: Number(units) };
+}
+
+/** The same checks for an amount already in minor units (service calls from other server code). */
+export function checkUnits(units: number): AmountErrorKey | null {
+  if (!Number.isSafeInteger(units)) return Number.isInteger(units) ? 'amountTooLarge' : 'amountInvalid';
+  if (units <= 0) return 'amountNotPositive';
+  if (units > MAX_AMOUNT_UNITS) return 'amountTooLarge';
+  return null;
+}
+
+/** Minor units as an exact decimal string with all of the currency's decimals: formatAmount('USDT', 1500000) === '1.500000'. */
+export function formatAmount(currency: string, units: number | bigint): string {
+  if (typeof units === 'number' && !Number.isSafeInteger(units)) throw new Error(`not an exact amount: ${units}`);
+  const scale = currencyScale(currency);
+  const value = BigInt(units);
+  const digits = (value < 0n ? -value : value).toString().padStart(scale + 1, '0');
+  const text = scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+  return value < 0n ? `-${text}` : text;
+}
