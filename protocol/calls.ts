@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import * as a from './account';
+import * as bank from './bank-cards';
+import * as id from './identity';
 import * as m from './market';
+import * as w from './wallet';
+import * as wa from './wallet-addresses';
 
 /**
  * Every /api call this build serves: path (relative to /api), method, whether it needs a session,
@@ -50,6 +54,22 @@ export const calls = {
   'usstock/quotation': call('GET', false, none, m.quotesResponse),
   'usstock/kline': call('GET', false, m.klineRequest, m.candlesResponse),
   'usstock/getNewPrice': call('POST', false, m.symbolRequest, m.quote),
+  'wallet/get_address': call('POST', true, wa.getAddressRequest, wa.addressListResponse),
+  'wallet/addaddress': call('POST', true, wa.addAddressRequest, wa.withdrawAddress),
+  'wallet/deladdress': call('POST', true, wa.delAddressRequest, a.emptyResponse),
+  'wallet/apv_address': call('POST', true, wa.apvAddressRequest, wa.apvAddressResponse),
+  'user/cash_save': call('POST', true, bank.cashSaveRequest, bank.cashSaveResponse),
+  'user/cash_info': call('POST', true, none, bank.cashInfoResponse),
+  'user/cash_delete': call('POST', true, bank.cashDeleteRequest, a.emptyResponse),
+  'upload/delete': call('POST', true, id.uploadDeleteRequest, a.emptyResponse),
+  'user/real_name': call('POST', true, id.basicVerificationRequest, id.verificationSubmittedResponse),
+  'user/real_name2': call('POST', true, id.advancedVerificationRequest, id.verificationSubmittedResponse),
+  'user/real_name_info': call('GET', true, none, id.realNameInfoResponse),
+  'wallet/list': call('POST', true, w.walletListRequest, w.walletListResponse),
+  'wallet/detail': call('POST', true, w.walletDetailRequest, w.walletDetailResponse),
+  'wallet/legal_log': call('POST', true, w.legalLogRequest, w.legalLogResponse),
+  'wallet/change': call('POST', true, w.transferRequest, w.transferResponse),
+  'wallet/hzhistory': call('GET', true, w.transferHistoryRequest, w.transferHistoryResponse),
 } as const;
 
 export type Calls = typeof calls;

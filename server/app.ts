@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { MAX_UPLOAD_BYTES } from '../protocol/identity';
 import type { DatabaseHandle } from './db/connect';
 import { type CodeSender, codeSenderFor, OutboxSender } from './domains/account/code-sender';
 import { CodeService } from './domains/account/codes';
@@ -9,14 +10,22 @@ import { type HashCost, PasswordHasher } from './domains/account/passwords';
 import { accountHandlers } from './domains/account/routes';
 import type { AccountServices } from './domains/account/services';
 import { Sessions } from './domains/account/sessions';
+import { bankCardHandlers } from './domains/bank-cards/routes';
+import { identityHandlers } from './domains/identity/routes';
 import { marketHandlers } from './domains/market/routes';
+import { walletHandlers } from './domains/wallet/routes';
+import { walletAddressHandlers } from './domains/wallet-addresses/routes';
 import { type CallHandlers, registerCalls } from './http/calls';
 import { registerErrorHandling, replyNotFound } from './http/errors';
 import { hasBuiltClient, registerSpa } from './http/static';
+import { Ledger } from './ledger/ledger';
 import type { MarketFeed } from './market/feed';
 import { PriceRecorder, type RecorderOptions } from './market/recorder';
 import { attachRealtime, type RealtimeServer } from './realtime/gateway';
+import { type LocalRooms, socketSink, UserEventRelay } from './realtime/user-events';
 import { RateLimiter } from './security/rate-limit';
+import { registerUploadRoutes, uploadHandlers } from './uploads/routes';
+import { UploadStore } from './uploads/store';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -47,6 +56,12 @@ export interface AppOptions {
    * market calls answer "not found" and no topics exist (tests that do not need prices skip its cost).
    */
   market?: MarketOptions;
+  /** Where uploaded images go (main.ts: DATA_DIR/uploads); without one, a private temp directory on first use. */
+  uploadsDir?: string;
+  /** Largest accepted upload in bytes (default MAX_UPLOAD_BYTES, 5 MiB). */
+  maxUploadBytes?: number;
+  /** How often this process relays new user events to its sockets (default 1000 ms). */
+  userEventsPollMs?: number;
 }
 
 export interface MarketOptions {
@@ -93,11 +108,25 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     sessions,
   };
   const feed = options.market?.feed;
+  // The one ledger of this app: every balance change of every area goes through it.
+  const ledger = new Ledger(options.database, now);
+  const uploads = new UploadStore({
+    db,
+    dir: options.uploadsDir,
+    maxBytes: options.maxUploadBytes ?? MAX_UPLOAD_BYTES,
+    now,
+  });
   const handlers: CallHandlers = {
     ...accountHandlers(account),
     ...marketHandlers({ feed, database: options.database, now }),
+    ...walletAddressHandlers({ account, database: options.database }),
+    ...bankCardHandlers({ database: options.database, now }),
+    ...uploadHandlers(uploads),
+    ...identityHandlers({ database: options.database, now }),
+    ...walletHandlers({ ledger, feed, database: options.database }),
   };
   registerCalls(app, handlers, sessions);
+  await registerUploadRoutes(app, { store: uploads, sessions, limiter });
 
   const staticDir = options.staticDir ?? DEFAULT_DIST;
   if (staticDir && hasBuiltClient(staticDir)) await registerSpa(app, staticDir);
@@ -115,6 +144,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
   const market = feed ? { feed, now, flushMs: options.market?.flushMs } : undefined;
   app.decorate('io', await attachRealtime(app, { sessions, redisUrl: options.redisUrl, market }));
+  // Private per-user events (verification reviewed, ...), also those written by the ops CLI in another process.
+  const relay = new UserEventRelay(db, socketSink(app.io as unknown as LocalRooms), {
+    intervalMs: options.userEventsPollMs,
+    onError: (err) => app.log.error({ err }, 'user event relay failed'),
+  });
+  await relay.start();
+  app.addHook('preClose', () => relay.close());
   return app;
 }
 

@@ -10,6 +10,7 @@ import { MarketFeed } from './market/feed';
 import { BINANCE_SPOT_URL, ExchangePriceSource, type MarketLogger } from './market/live/binance';
 import { CompositePriceSource } from './market/live/composite';
 import { MarketSimulator } from './market/simulator';
+import { uploadsDirOf } from './uploads/store';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -89,6 +90,7 @@ export async function startServer(
       logger: { level: config.logLevel },
       smtp: config.smtpUrl ? { url: config.smtpUrl, from: config.smtpFrom } : undefined,
       redisUrl: config.redisUrl,
+      uploadsDir: uploadsDirOf(config.dataDir),
       ...overrides,
       market,
     });

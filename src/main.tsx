@@ -11,6 +11,9 @@ import { session } from './state/session';
 import { applyTheme, initialLang, settings, storeLang } from './state/settings';
 import './app/theme.css';
 import './app/market.css';
+import './app/assets.css';
+import './app/identity.css';
+import './app/wallet.css';
 
 const router = createAppRouter();
 

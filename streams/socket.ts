@@ -68,6 +68,8 @@ interface TopicEntry {
 export class RealtimeSocket {
   private readonly socket: SocketPort;
   private readonly topics = new Map<string, TopicEntry>();
+  /** Observers of plain server events (see `event`), per event name. */
+  private readonly events = new Map<string, Set<Subscriber<unknown>>>();
   private readonly state = new BehaviorSubject<ConnectionState>('connecting');
   private readonly random: () => number;
   private readonly backoff: BackoffPolicy;
@@ -130,6 +132,30 @@ export class RealtimeSocket {
     });
   }
 
+  /**
+   * A plain server event outside the topic registry: no subscribe message, no snapshot, no sequence. Used for the
+   * private `account` events the server sends to the sockets of the logged-in user (their room is joined at the
+   * handshake). Events sent while disconnected are not replayed; listeners resync on reconnect (`state$`).
+   */
+  event(name: string): Observable<unknown> {
+    return new Observable<unknown>((subscriber) => {
+      let observers = this.events.get(name);
+      if (!observers) {
+        const created = new Set<Subscriber<unknown>>();
+        observers = created;
+        this.events.set(name, created);
+        // One socket listener per name for the socket's life; observers come and go in the set.
+        this.socket.on(name, (payload: unknown) => {
+          for (const observer of created) observer.next(payload);
+        });
+      }
+      observers.add(subscriber);
+      return () => {
+        this.events.get(name)?.delete(subscriber);
+      };
+    });
+  }
+
   /** Topics currently registered (replayed on reconnect). */
   registeredTopics(): string[] {
     return [...this.topics.keys()];
@@ -153,6 +179,8 @@ export class RealtimeSocket {
     this.state.next('closed');
     for (const entry of this.topics.values()) for (const o of entry.observers) o.complete();
     this.topics.clear();
+    for (const observers of this.events.values()) for (const o of observers) o.complete();
+    this.events.clear();
   }
 
   private onConnect(): void {

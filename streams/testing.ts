@@ -48,6 +48,11 @@ export class FakeSocket implements SocketPort {
     this.fire('market', message);
   }
 
+  /** Any other server event (e.g. the private `account` events). */
+  serverEmit(event: string, payload: unknown): void {
+    this.fire(event, payload);
+  }
+
   /** Topics subscribed so far, in order (repeats included). */
   subscribes(): unknown[] {
     return this.emitted.filter(([e]) => e === 'subscribe').map(([, topic]) => topic);

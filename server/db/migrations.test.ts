@@ -5,18 +5,24 @@ import { migrateToLatest } from './migrations';
 import { openPostgresSchema } from './testing';
 
 const TABLES = [
+  'bank_cards',
   'code_outbox',
   'favourites',
+  'identity_verifications',
   'ledger_accounts',
   'ledger_entries',
   'ledger_holds',
   'ledger_postings',
+  'ops_audit',
   'platform_settings',
   'price_ticks',
   'rate_limit_hits',
   'sessions',
+  'uploads',
+  'user_events',
   'users',
   'verification_codes',
+  'withdraw_addresses',
 ];
 
 /** SQLite always; PostgreSQL in a throwaway schema when TEST_DATABASE_URL is set. */

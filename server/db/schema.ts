@@ -1,5 +1,6 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
-import type { CodeScene, Lang } from '../../protocol';
+import type { CodeScene, Lang, UploadMime, VerificationLevel } from '../../protocol';
+import type { Chain, ChainCoin } from '../../protocol/chains';
 import type { LedgerAccountType, LedgerBook } from '../ledger/accounts';
 
 /**
@@ -150,6 +151,100 @@ export interface LedgerHoldsTable {
   resolved_at: number | null;
 }
 
+/** An uploaded image. The file is `<uploads dir>/<file_name>`, a name the server chose; only its owner reads it. */
+export interface UploadsTable {
+  id: Generated<number>;
+  user_id: number;
+  file_name: string;
+  /** From the file's first bytes, not from what the client said. */
+  mime: UploadMime;
+  size: number;
+  sha256: string;
+  created_at: number;
+  /** Set when the owner removed it (the file is gone then). */
+  deleted_at: number | null;
+  /** What uses the image, e.g. `identity:12`; an attached image can no longer be deleted. */
+  attached_to: string | null;
+}
+
+export type IdentityState = 'pending' | 'verified' | 'rejected';
+
+/** One submission of identity verification. At most one pending or verified row per user and level. */
+export interface IdentityVerificationsTable {
+  id: Generated<number>;
+  user_id: number;
+  level: VerificationLevel;
+  state: IdentityState;
+  /** Basic level: ISO 3166 alpha-2 country, full name, ID number, contact address. */
+  country: string | null;
+  name: string | null;
+  id_number: string | null;
+  address: string | null;
+  /** Advanced level: the three photos. */
+  front_upload_id: number | null;
+  back_upload_id: number | null;
+  hold_upload_id: number | null;
+  /** The operator's reason for a rejection. */
+  reason: string | null;
+  created_at: number;
+  reviewed_at: number | null;
+}
+
+/** One operator action (`npm run ops`); append-only. `detail` is JSON. */
+export interface OpsAuditTable {
+  id: Generated<number>;
+  at: number;
+  /** OPS_OPERATOR, else the OS user who ran the command. */
+  operator: string;
+  action: string;
+  subject_type: string;
+  subject_id: string;
+  detail: string;
+}
+
+/** A private event for one user, relayed to the sockets of that user. `payload` is JSON. */
+export interface UserEventsTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: string;
+  payload: string;
+  created_at: number;
+}
+
+/** A saved withdrawal address (SPEC 3). `address` is canonical for its chain (protocol/chains.ts). */
+export interface WithdrawAddressesTable {
+  id: Generated<number>;
+  user_id: number;
+  coin: ChainCoin;
+  chain: Chain;
+  address: string;
+  label: string | null;
+  created_at: number;
+  /** Set when the owner deleted it; deleted rows are never shown or used again. */
+  deleted_at: number | null;
+}
+
+/** A bound bank card (SPEC 3). Card number digits only, IBAN and SWIFT upper case without spaces. */
+export interface BankCardsTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  bank_name: string;
+  branch_name: string;
+  branch_number: string;
+  card_number: string;
+  bank_address: string;
+  swift_code: string;
+  cardholder_name: string;
+  bank_account: string;
+  iban: string;
+  payee_address: string;
+  postal_code: string;
+  created_at: number;
+  updated_at: number | null;
+  deleted_at: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -163,6 +258,12 @@ export interface Database {
   ledger_entries: LedgerEntriesTable;
   ledger_postings: LedgerPostingsTable;
   ledger_holds: LedgerHoldsTable;
+  uploads: UploadsTable;
+  identity_verifications: IdentityVerificationsTable;
+  ops_audit: OpsAuditTable;
+  user_events: UserEventsTable;
+  withdraw_addresses: WithdrawAddressesTable;
+  bank_cards: BankCardsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

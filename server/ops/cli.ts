@@ -7,6 +7,8 @@ import { ensurePlatformInviteCode } from '../domains/account/invite';
 import { Sessions } from '../domains/account/sessions';
 import { isEntryPoint } from '../entry';
 import { checkLedger, describeProblems, describeTotals } from '../ledger/consistency';
+import { runAuditCommand } from './audit';
+import { runKycCommand, runUploadsCommand } from './identity';
 
 /** `npm run ops -- <command>`: operator tasks against the configured database (same env as the server). */
 
@@ -19,6 +21,11 @@ commands:
   sessions revoke <userId|username>   end every session of a user
   ledger check                        recompute every balance from the postings and every held
                                       amount from the open holds; exit 1 on any difference
+  kyc list                            identity verifications waiting for review
+  kyc approve <id>                    approve one (the user sees it live)
+  kyc reject <id> <reason...>         reject one with a reason shown to the user
+  uploads path <id>                   where an uploaded image is stored
+  audit [count]                       the newest operator actions (append-only log)
   help                                this text
 
 The database is DATABASE_URL when set, else \${DATA_DIR:-./data}/app.db.`;
@@ -93,6 +100,12 @@ export async function runOps(
       if (rest[0] === 'revoke') return revokeSessions(db, rest[1], out);
       out(HELP);
       return 2;
+    case 'kyc':
+      return runKycCommand(rest, db, out);
+    case 'uploads':
+      return runUploadsCommand(rest, db, out);
+    case 'audit':
+      return runAuditCommand(rest, db, out);
     case 'ledger':
       if (rest[0] === 'check') return checkLedgerCommand(db, out);
       out(HELP);

@@ -38,6 +38,11 @@ export function toForm(body: object): URLSearchParams {
   return form;
 }
 
+/** The headers every request carries (SPEC 7): the raw session token (empty when logged out) and the language. */
+export function sessionHeaders(): Record<string, string> {
+  return { Authorization: session.token ?? '', [LANG_HEADER]: settings.lang };
+}
+
 const http = ky.create({
   timeout: TIMEOUT_MS,
   retry: 0,
@@ -47,15 +52,14 @@ const http = ky.create({
   hooks: {
     beforeRequest: [
       (req) => {
-        // The raw token, as the server expects it; an empty header when logged out.
-        req.headers.set('Authorization', session.token ?? '');
-        req.headers.set(LANG_HEADER, settings.lang);
+        for (const [name, value] of Object.entries(sessionHeaders())) req.headers.set(name, value);
       },
     ],
   },
 });
 
-function apiUrl(path: string): string {
+/** The absolute URL of /api/<path> on this page's origin. */
+export function apiUrl(path: string): string {
   return new URL(`/api/${path.replace(/^\/+/, '')}`, globalThis.location?.href ?? 'http://localhost/').href;
 }
 
@@ -139,12 +143,39 @@ export async function send(method: Method, path: string, body: object = {}, opts
   } finally {
     done();
   }
+  reportOutcome(outcome, opts);
+  return outcome;
+}
+
+/** The side effects of an outcome (SPEC 7): type 999 logs out, a failure is toasted; `quiet` skips both. */
+export function reportOutcome(outcome: Outcome, opts: Pick<CallOptions, 'quiet'> = {}): void {
   if (outcome.kind === 'expired') {
     if (!opts.quiet) sessionExpired(outcome.message);
   } else if (outcome.kind === 'fail' && !opts.quiet && outcome.message) {
     toast(outcome.message, 'error');
   }
-  return outcome;
+}
+
+/**
+ * A binary resource under /api (an uploaded image) with the session headers; null on any failure, after the
+ * SPEC 7 handling of an error envelope (type 999 logs out; other messages are left to the caller).
+ */
+export async function fetchBlob(
+  path: string,
+  search: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<Blob | null> {
+  try {
+    const res = await http(apiUrl(path), { method: 'GET', searchParams: search, ...(signal ? { signal } : {}) });
+    // A 999 comes as HTTP 200 with an envelope, so the type tells bytes from an answer.
+    if (res.ok && !res.headers.get('content-type')?.includes('json')) return await res.blob();
+    const env = anyEnvelope.safeParse(await res.json().catch(() => null));
+    const outcome = env.success ? interpret(env.data) : null;
+    if (outcome?.kind === 'expired') reportOutcome(outcome);
+    return null;
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -27,6 +27,21 @@ export const PAGES: readonly PageDef[] = [
   page('settings/security/index', () => import('../routes/settings/security/index'), true),
   page('settings/security/changePassword', () => import('../routes/settings/security/changePassword'), true),
   page('settings/security/changePayPassword', () => import('../routes/settings/security/changePayPassword'), true),
+  page('verification/index', () => import('../routes/verification/index'), true),
+  page('verification/basic', () => import('../routes/verification/basic'), true),
+  page('verification/advanced', () => import('../routes/verification/advanced'), true),
+  page('verification/agree', () => import('../routes/verification/agree'), true),
+  page('user/address/index', () => import('../routes/user/address/index'), true),
+  page('user/address/create', () => import('../routes/user/address/create'), true),
+  page('user/address/address', () => import('../routes/user/address/address'), true),
+  page('bankbind/index', () => import('../routes/bankbind/index'), true),
+  page('bankbind/addbank', () => import('../routes/bankbind/addbank'), true),
+  page('assets/withdraw/bank/bank', () => import('../routes/assets/withdraw/bank/bank'), true),
+  page('assets/index', () => import('../routes/assets/index'), true),
+  page('assets/tradeAccount', () => import('../routes/assets/tradeAccount'), true),
+  page('assets/record', () => import('../routes/assets/record'), true),
+  page('assets/transfer/index', () => import('../routes/assets/transfer/index'), true),
+  page('assets/transfer/record', () => import('../routes/assets/transfer/record'), true),
 ];
 
 const registered = new Set(PAGES.map((p) => p.path));

@@ -5,6 +5,8 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { i18n, startI18n } from '../lib/i18n';
 import { clearSession, session } from '../state/session';
 import { setMenuOpen } from '../state/ui';
+import { visibleMenu } from './menu';
+import { pageExists } from './pages';
 import { createAppRouter } from './router';
 
 function renderAt(path: string) {
@@ -42,11 +44,12 @@ describe('shell', () => {
     expect(screen.getByRole('link', { name: 'Go to the home page' }).getAttribute('href')).toBe('/pages/index/index');
   });
 
-  it('renders the guest home with login and register, and no one-item tab bar', async () => {
+  it('renders the guest home with login and register, and the tab bar of the tab pages that exist', async () => {
     renderAt('/');
     expect(await screen.findByRole('link', { name: 'Log in' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Register' })).toBeTruthy();
-    expect(screen.queryByRole('navigation', { name: 'Main sections' })).toBeNull();
+    const tabs = screen.getByRole('navigation', { name: 'Main sections' });
+    expect(Array.from(tabs.querySelectorAll('a')).map((a) => a.textContent)).toEqual(['Home', 'Assets']);
   });
 
   it('opens the left menu with only existing entries plus login/register for guests', async () => {
@@ -54,7 +57,9 @@ describe('shell', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Menu' }));
     const drawer = await screen.findByRole('dialog', { name: 'Menu' });
     const labels = Array.from(drawer.querySelectorAll('a')).map((a) => a.textContent);
-    expect(labels).toEqual(['Log in', 'Register', 'Security centre', 'Settings']);
+    const existing = visibleMenu(pageExists).map((e) => i18n.t(e.labelKey));
+    expect(labels).toEqual(['Log in', 'Register', ...existing]);
+    expect(labels).toEqual(expect.arrayContaining(['Security centre', 'Settings', 'Transaction history']));
   });
 
   it('logs in and replaces the login page with the backpage', async () => {

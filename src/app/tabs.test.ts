@@ -16,7 +16,9 @@ describe('tab bar (SPEC 2)', () => {
   });
 
   it('shows only tabs whose page exists, and nothing when fewer than two exist', () => {
-    expect(visibleTabs(pageExists)).toEqual([]);
+    // Home and Assets exist today: the bar shows those two.
+    expect(visibleTabs(pageExists).map((t) => t.icon)).toEqual(['home', 'assets']);
+    expect(visibleTabs((p) => p === '/pages/index/index')).toEqual([]);
     const some = new Set(['/pages/index/index', '/pages/assets/index']);
     expect(visibleTabs((p) => some.has(p)).map((t) => t.icon)).toEqual(['home', 'assets']);
   });
@@ -32,6 +34,11 @@ describe('tab bar (SPEC 2)', () => {
 describe('left menu (SPEC 2)', () => {
   it('keeps all twelve entries but lists only those whose page exists', () => {
     expect(MENU).toHaveLength(12);
-    expect(visibleMenu(pageExists).map((e) => e.labelKey)).toEqual(['menu.security', 'menu.settings']);
+    const some = new Set(['/pages/settings/index', '/pages/assets/record', '/pages/no/such']);
+    expect(visibleMenu((p) => some.has(p)).map((e) => e.labelKey)).toEqual(['menu.settings', 'menu.history']);
+    expect(visibleMenu(pageExists).map((e) => e.labelKey)).toEqual(
+      expect.arrayContaining(['menu.security', 'menu.settings', 'menu.history']),
+    );
+    expect(visibleMenu(pageExists).every((e) => pageExists(e.path))).toBe(true);
   });
 });

@@ -16,6 +16,8 @@ export interface AccountLimits {
   loginFailures: WindowLimit;
   /** Login attempts from one IP. */
   loginPerIp: WindowLimit;
+  /** Wrong fund passwords for one account (new address, withdrawal) before it is locked for the rest of the window. */
+  fundPasswordFailures: WindowLimit;
 }
 
 const MINUTE = 60_000;
@@ -27,4 +29,5 @@ export const DEFAULT_ACCOUNT_LIMITS: AccountLimits = {
   codePerIp: { max: 10, windowMs: HOUR },
   loginFailures: { max: 5, windowMs: 15 * MINUTE },
   loginPerIp: { max: 30, windowMs: 15 * MINUTE },
+  fundPasswordFailures: { max: 5, windowMs: 15 * MINUTE },
 };

@@ -1,0 +1,233 @@
+import { z } from 'zod';
+import { decimalString, SYMBOL_RE, signedDecimalString } from './market';
+
+/**
+ * Assets and transfers (SPEC 2 assets pages, SPEC 3 account types, SPEC 7 wallet calls). Balances come from the
+ * server's double-entry ledger; every amount is an exact decimal string with all of its currency's decimals, and
+ * every valuation says which price it used (DESIGN "Money, prices and time").
+ */
+
+/** SPEC 3: the four account types every user holds per currency (the ledger's user account types). */
+export const ACCOUNT_TYPES = ['coin', 'option', 'contract', 'trust'] as const;
+export type AccountType = (typeof ACCOUNT_TYPES)[number];
+export const isAccountType = (v: string): v is AccountType => (ACCOUNT_TYPES as readonly string[]).includes(v);
+
+/** What valuations are quoted in; it is worth 1 by definition. */
+export const VALUATION_CURRENCY = 'USDT' as const;
+
+/** The same rule as the ledger: 1 to 64 printable ASCII characters, generated once per form submission. */
+export const REQUEST_ID_RE = /^[\x21-\x7e]{1,64}$/;
+
+export const accountTypeField = z.enum(ACCOUNT_TYPES, { error: 'accountTypeInvalid' });
+
+/** A currency symbol as the user picked it; whether the ledger keeps it is the server's check (currencyUnsupported). */
+export const currencyField = z
+  .string({ error: 'currencyUnsupported' })
+  .trim()
+  .toUpperCase()
+  .regex(SYMBOL_RE, { error: 'currencyUnsupported' });
+
+/** The typed amount as text; its exact checks need the currency's decimals (`amountProblem`, and the server). */
+export const amountField = z
+  .string({ error: 'amountRequired' })
+  .trim()
+  .min(1, { error: 'amountRequired' })
+  .max(64, { error: 'amountInvalid' });
+
+export const requestIdField = z
+  .string({ error: 'requestIdInvalid' })
+  .regex(REQUEST_ID_RE, { error: 'requestIdInvalid' });
+
+export const MAX_PAGE = 100;
+export const DEFAULT_PAGE = 20;
+
+const pageLimitField = z
+  .string({ error: 'invalidInput' })
+  .regex(/^\d{1,4}$/, { error: 'invalidInput' })
+  .transform(Number)
+  .pipe(z.number().int().min(1, { error: 'invalidInput' }).max(MAX_PAGE, { error: 'invalidInput' }))
+  .optional();
+
+/** Cursor paging: the `next_before_id` of the previous page (stable while new rows arrive at the top). */
+const beforeIdField = z
+  .string({ error: 'invalidInput' })
+  .regex(/^[1-9]\d{0,15}$/, { error: 'invalidInput' })
+  .transform(Number)
+  .optional();
+
+/**
+ * Why a typed amount cannot be sent, with the ledger's rules (server/ledger/amounts.ts parseAmount): plain dot
+ * decimals only, at most `scale` decimals (trailing zeros are fine), more than zero, at most 10^15 minor units.
+ * Null when it is fine. Works on the digits as text; no float ever sees the value. The client mirrors the server
+ * with it; the server's own parse stays the authority.
+ */
+export function amountProblem(
+  text: string,
+  scale: number,
+): 'amountRequired' | 'amountInvalid' | 'amountNotPositive' | 'amountTooPrecise' | 'amountTooLarge' | null {
+  const trimmed = text.trim();
+  if (trimmed === '') return 'amountRequired';
+  if (/^-\d*\.?\d/.test(trimmed)) return 'amountNotPositive';
+  const match = /^(\d*)(?:\.(\d*))?$/.exec(trimmed);
+  const rawWhole = match?.[1] ?? '';
+  const rawFraction = match?.[2] ?? '';
+  if (!match || (rawWhole === '' && rawFraction === '')) return 'amountInvalid';
+  const whole = rawWhole.replace(/^0+/, '');
+  const fraction = rawFraction.replace(/0+$/, '');
+  if (fraction.length > scale) return 'amountTooPrecise';
+  if (whole.length + scale > 16) return 'amountTooLarge';
+  const units = BigInt(`${whole}${fraction.padEnd(scale, '0')}` || '0');
+  if (units === 0n) return 'amountNotPositive';
+  if (units > 1_000_000_000_000_000n) return 'amountTooLarge';
+  return null;
+}
+
+/** Where a price came from: USDT itself (1 by definition), the feed's last trade price, or none (valued 0). */
+export const priceSource = z.enum(['fixed', 'last', 'none']);
+export type PriceSource = z.infer<typeof priceSource>;
+
+/** One currency in one account type. `total` = `available` + `frozen` (frozen: held for pending requests). */
+export const balanceRow = z.object({
+  currency: z.string(),
+  /** Decimals of the currency in the ledger (8 for coins, 6 for USDT and USDC). */
+  scale: z.number().int().min(0),
+  available: decimalString,
+  frozen: decimalString,
+  total: decimalString,
+  /** Price of one unit in USDT, and the server time of that price; null without a quote. */
+  price: decimalString.nullable(),
+  price_ts: z.number().int().nullable(),
+  price_source: priceSource,
+  /** total × price, exact, in USDT; '0' when unpriced. */
+  valuation: decimalString,
+});
+export type BalanceRow = z.infer<typeof balanceRow>;
+
+export const accountSummary = z.object({
+  type: z.enum(ACCOUNT_TYPES),
+  valuation: decimalString,
+  /** Some currency with a balance has no price (its valuation counts as 0). */
+  unpriced: z.boolean(),
+  rows: z.array(balanceRow),
+});
+export type AccountSummary = z.infer<typeof accountSummary>;
+
+/** Which prices a valuation used: always the last trade price, quoted in USDT; `priced_at` the newest quote's time. */
+export const priceBasis = z.object({
+  kind: z.literal('last'),
+  quote: z.literal(VALUATION_CURRENCY),
+  priced_at: z.number().int().nullable(),
+});
+
+/** wallet/list: every account type (or the one asked for) with all ledger currencies, valued in USDT. */
+export const walletListRequest = z.object({ type: accountTypeField.optional() });
+export const walletListResponse = z.object({
+  basis: priceBasis,
+  valuation: decimalString,
+  unpriced: z.boolean(),
+  accounts: z.array(accountSummary),
+});
+export type WalletList = z.infer<typeof walletListResponse>;
+
+/** One signed change of one of the user's accounts (a ledger posting). */
+export const ledgerLine = z.object({
+  id: z.number().int(),
+  entry_id: z.number().int(),
+  /** What the entry records: transfer, deposit, withdrawal, fee, penalty, settlement, ... */
+  kind: z.string(),
+  type: z.enum(ACCOUNT_TYPES),
+  currency: z.string(),
+  amount: signedDecimalString,
+  created_at: z.number().int(),
+});
+export type LedgerLine = z.infer<typeof ledgerLine>;
+
+/** wallet/detail: one currency across the account types, its price, and its latest changes. */
+export const walletDetailRequest = z.object({ currency: currencyField, type: accountTypeField.optional() });
+export const walletDetailResponse = z.object({
+  currency: z.string(),
+  scale: z.number().int().min(0),
+  basis: priceBasis,
+  price: decimalString.nullable(),
+  price_source: priceSource,
+  total: decimalString,
+  valuation: decimalString,
+  accounts: z.array(
+    z.object({
+      type: z.enum(ACCOUNT_TYPES),
+      available: decimalString,
+      frozen: decimalString,
+      total: decimalString,
+      valuation: decimalString,
+    }),
+  ),
+  history: z.array(ledgerLine),
+});
+export type WalletDetail = z.infer<typeof walletDetailResponse>;
+
+/** wallet/legal_log: the user's ledger history, newest first. */
+export const legalLogRequest = z.object({
+  limit: pageLimitField,
+  before_id: beforeIdField,
+  type: accountTypeField.optional(),
+  currency: currencyField.optional(),
+});
+export const legalLogResponse = z.object({
+  items: z.array(ledgerLine),
+  /** Pass as `before_id` for the next page; null when this page was the last. */
+  next_before_id: z.number().int().nullable(),
+});
+
+/**
+ * wallet/change: moves `amount` of `currency` between two of the user's account types. `request_id` is made once per
+ * submission and sent again on a retry, so a repeated request applies once.
+ */
+export const transferRequest = z
+  .object({
+    currency: currencyField,
+    from: accountTypeField,
+    to: accountTypeField,
+    amount: amountField,
+    request_id: requestIdField,
+  })
+  .superRefine((v, ctx) => {
+    if (v.from === v.to) ctx.addIssue({ code: 'custom', message: 'transferSameAccount', path: ['to'] });
+  });
+export type TransferRequest = z.input<typeof transferRequest>;
+
+const typeBalance = z.object({
+  type: z.enum(ACCOUNT_TYPES),
+  available: decimalString,
+  frozen: decimalString,
+  total: decimalString,
+});
+
+export const transferResponse = z.object({
+  entry_id: z.number().int(),
+  created_at: z.number().int(),
+  /** True when this request id had been applied before: nothing moved this time. */
+  replayed: z.boolean(),
+  currency: z.string(),
+  amount: decimalString,
+  from: typeBalance,
+  to: typeBalance,
+});
+export type TransferReceipt = z.infer<typeof transferResponse>;
+
+/** One transfer between account types (assets/transfer/record). */
+export const transferRecord = z.object({
+  id: z.number().int(),
+  currency: z.string(),
+  amount: decimalString,
+  from: z.enum(ACCOUNT_TYPES),
+  to: z.enum(ACCOUNT_TYPES),
+  created_at: z.number().int(),
+});
+export type TransferRecord = z.infer<typeof transferRecord>;
+
+/** wallet/hzhistory: the user's transfers, newest first. */
+export const transferHistoryRequest = z.object({ limit: pageLimitField, before_id: beforeIdField });
+export const transferHistoryResponse = z.object({
+  items: z.array(transferRecord),
+  next_before_id: z.number().int().nullable(),
+});

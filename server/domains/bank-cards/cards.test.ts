@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { maskTail, toBankCard } from './cards';
+
+describe('bank card masking', () => {
+  it('keeps the last four letters or digits behind a fixed mask', () => {
+    expect(maskTail('4111111111111111')).toBe('**** 1111');
+    expect(maskTail('378282246310005')).toBe('**** 0005');
+    // Separators do not count, and the mask does not reveal the length.
+    expect(maskTail('123-456-78')).toBe('**** 5678');
+    expect(maskTail('12')).toBe('**** 12');
+    expect(maskTail('DE89370400440532013000', 'DE ')).toBe('DE **** 3000');
+  });
+
+  it('shows the owner every field but the three numbers in full', () => {
+    const card = toBankCard({
+      id: 1,
+      user_id: 9,
+      name: 'Erika Mustermann',
+      bank_name: 'Commerzbank',
+      branch_name: 'Köln',
+      branch_number: '37040044',
+      card_number: '4111111111111111',
+      bank_address: 'Köln',
+      swift_code: 'COBADEFFXXX',
+      cardholder_name: 'ERIKA MUSTERMANN',
+      bank_account: '0532013000',
+      iban: 'DE89370400440532013000',
+      payee_address: 'Köln',
+      postal_code: '51147',
+      created_at: 1,
+      updated_at: null,
+      deleted_at: null,
+    });
+    expect(card).toMatchObject({ card_number: '**** 1111', bank_account: '**** 3000', iban: 'DE **** 3000' });
+    expect(card).not.toHaveProperty('user_id');
+    expect(card).not.toHaveProperty('deleted_at');
+    expect(JSON.stringify(card)).not.toMatch(/4111111111111111|0532013000|DE89370400440532013000/);
+  });
+});

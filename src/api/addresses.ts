@@ -1,0 +1,29 @@
+import type { CallRequest } from '../../protocol/calls';
+import type { ChainCoin } from '../../protocol/chains';
+import { type CallOptions, callApi, callApiResult } from './client';
+
+/** The user's withdrawal addresses, of one coin when given (newest first); false when the call failed. */
+export function fetchAddresses(coin?: ChainCoin, opts?: CallOptions) {
+  return callApi('wallet/get_address', coin ? { coin } : {}, opts);
+}
+
+export function addAddress(body: CallRequest<'wallet/addaddress'>) {
+  return callApiResult('wallet/addaddress', body);
+}
+
+export function deleteAddress(id: number) {
+  return callApiResult('wallet/deladdress', { id: String(id) });
+}
+
+/**
+ * The server's word on an address while it is typed (wallet/apv_address): valid on the chain, already saved.
+ * Quiet and without the loading bar; null when the call failed or was cancelled.
+ */
+export async function checkAddress(body: CallRequest<'wallet/apv_address'>, signal?: AbortSignal) {
+  const r = await callApiResult('wallet/apv_address', body, {
+    quiet: true,
+    loading: false,
+    ...(signal ? { signal } : {}),
+  });
+  return r.ok ? r.data : null;
+}

@@ -1,0 +1,16 @@
+import type { CallRequest } from '../../protocol/calls';
+import { type CallOptions, callApi, callApiResult } from './client';
+
+/** Identity verification: both levels' state, and the two submissions. */
+
+export function fetchRealNameInfo(opts?: CallOptions) {
+  return callApi('user/real_name_info', {}, opts);
+}
+
+export function submitBasicVerification(body: CallRequest<'user/real_name'>) {
+  return callApiResult('user/real_name', body);
+}
+
+export function submitAdvancedVerification(body: CallRequest<'user/real_name2'>) {
+  return callApiResult('user/real_name2', body);
+}

@@ -1,0 +1,52 @@
+import type { AccountType } from '../../../protocol/wallet';
+import { formatNumber } from '../../lib/format';
+import { toDecimal } from '../../lib/money';
+
+/** Decimals of a wire amount: the server sends every amount with all of its currency's decimals. */
+export const scaleOf = (value: string): number => value.split('.')[1]?.length ?? 0;
+
+/** A balance with its currency's decimals where it has them, at least two: 0.125 BTC, 12,50 USDT. */
+export const formatBalance = (value: string, lang: string, scale: number = scaleOf(value)): string =>
+  formatNumber(value, lang, { min: 2, max: Math.max(2, scale) });
+
+/** A USDT valuation: two decimals, cut (never rounded up). */
+export const formatValuation = (value: string, lang: string): string => formatNumber(value, lang, { min: 2, max: 2 });
+
+/** A signed ledger amount with an explicit plus for money coming in. */
+export function formatSigned(value: string, lang: string, scale: number = scaleOf(value)): string {
+  const text = formatBalance(value, lang, scale);
+  return toDecimal(value)?.gt(0) ? `+${text}` : text;
+}
+
+/** True for a decimal string that is exactly zero ('0.000000'). */
+export const isZero = (value: string): boolean => toDecimal(value)?.isZero() ?? true;
+
+/** The plain decimal an input takes: trailing fraction zeros dropped ('12.500000' → '12.5', '3.000' → '3'). */
+export function plainAmount(value: string): string {
+  if (!value.includes('.')) return value;
+  return value.replace(/0+$/, '').replace(/\.$/, '');
+}
+
+/** i18n key of an account type's full name ("Spot account") and short label ("Spot"). */
+export const typeName = (type: AccountType) => `assets.types.${type}` as const;
+export const typeShort = (type: AccountType) => `assets.short.${type}` as const;
+
+/** Ledger entry kinds the history names (server/ledger ENTRY_KINDS); anything newer shows as "other". */
+const KINDS = [
+  'transfer',
+  'deposit',
+  'withdrawal',
+  'fee',
+  'penalty',
+  'adjustment',
+  'settlement',
+  'simulator_grant',
+  'simulator_reset',
+  'hold_post',
+] as const;
+type Kind = (typeof KINDS)[number];
+
+export const kindName = (kind: string) =>
+  (KINDS as readonly string[]).includes(kind)
+    ? (`assets.kinds.${kind as Kind}` as const)
+    : ('assets.kinds.other' as const);
