@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import * as a from './account';
 import * as bank from './bank-cards';
+import * as fund from './funding';
 import * as id from './identity';
 import * as m from './market';
 import * as w from './wallet';
@@ -70,6 +71,15 @@ export const calls = {
   'wallet/legal_log': call('POST', true, w.legalLogRequest, w.legalLogResponse),
   'wallet/change': call('POST', true, w.transferRequest, w.transferResponse),
   'wallet/hzhistory': call('GET', true, w.transferHistoryRequest, w.transferHistoryResponse),
+  'wallet/deposit_currency': call('POST', true, none, fund.depositCurrencyResponse),
+  'wallet/deposit_address': call('POST', true, fund.depositAddressRequest, fund.depositAddressResponse),
+  'wallet/check_address': call('POST', true, fund.checkHashRequest, fund.checkHashResponse),
+  'wallet/charge_req': call('POST', true, fund.chargeRequest, fund.chargeResponse),
+  'wallet/withdrawal_currency': call('POST', true, none, fund.withdrawalCurrencyResponse),
+  'wallet/get_info': call('POST', true, fund.withdrawInfoRequest, fund.withdrawInfoResponse),
+  'wallet/out': call('POST', true, fund.withdrawRequest, fund.withdrawResponse),
+  'charge_mention/log2': call('GET', true, fund.fundingLogRequest, fund.depositLogResponse),
+  'charge_mention/log3': call('GET', true, fund.fundingLogRequest, fund.withdrawalLogResponse),
 } as const;
 
 export type Calls = typeof calls;

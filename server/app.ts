@@ -11,6 +11,7 @@ import { accountHandlers } from './domains/account/routes';
 import type { AccountServices } from './domains/account/services';
 import { Sessions } from './domains/account/sessions';
 import { bankCardHandlers } from './domains/bank-cards/routes';
+import { fundingHandlers } from './domains/funding/routes';
 import { identityHandlers } from './domains/identity/routes';
 import { marketHandlers } from './domains/market/routes';
 import { walletHandlers } from './domains/wallet/routes';
@@ -124,6 +125,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...uploadHandlers(uploads),
     ...identityHandlers({ database: options.database, now }),
     ...walletHandlers({ ledger, feed, database: options.database }),
+    ...fundingHandlers({ account, database: options.database, ledger, now }),
   };
   registerCalls(app, handlers, sessions);
   await registerUploadRoutes(app, { store: uploads, sessions, limiter });

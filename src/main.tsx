@@ -14,6 +14,7 @@ import './app/market.css';
 import './app/assets.css';
 import './app/identity.css';
 import './app/wallet.css';
+import './app/funding.css';
 
 const router = createAppRouter();
 

@@ -7,7 +7,10 @@ import { openPostgresSchema } from './testing';
 const TABLES = [
   'bank_cards',
   'code_outbox',
+  'deposit_addresses',
+  'deposits',
   'favourites',
+  'funding_coins',
   'identity_verifications',
   'ledger_accounts',
   'ledger_entries',
@@ -23,6 +26,7 @@ const TABLES = [
   'users',
   'verification_codes',
   'withdraw_addresses',
+  'withdrawals',
 ];
 
 /** SQLite always; PostgreSQL in a throwaway schema when TEST_DATABASE_URL is set. */

@@ -8,6 +8,13 @@ import { Sessions } from '../domains/account/sessions';
 import { isEntryPoint } from '../entry';
 import { checkLedger, describeProblems, describeTotals } from '../ledger/consistency';
 import { runAuditCommand } from './audit';
+import {
+  runDepositAddressCommand,
+  runDepositBankCommand,
+  runDepositsCommand,
+  runFeesCommand,
+  runWithdrawalsCommand,
+} from './funding';
 import { runKycCommand, runUploadsCommand } from './identity';
 
 /** `npm run ops -- <command>`: operator tasks against the configured database (same env as the server). */
@@ -26,6 +33,18 @@ commands:
   kyc reject <id> <reason...>         reject one with a reason shown to the user
   uploads path <id>                   where an uploaded image is stored
   audit [count]                       the newest operator actions (append-only log)
+  deposits list                       deposits waiting for review
+  deposits approve <id>               credit one to the user's coin account (seen live)
+  deposits reject <id> <reason...>    reject one with a reason shown to the user
+  withdrawals list                    withdrawals waiting for review
+  withdrawals approve <id>            pay one out (frozen amount and fee leave the account)
+  withdrawals reject <id> <reason...> reject one; the frozen amount is released
+  deposit-address list | set <coin> <chain> <address>
+                                      the platform's receiving address per coin and chain
+  deposit-bank show | set <details...>
+                                      the bank details shown for bank-transfer deposits
+  fees list | set <coin> <min_deposit> <min_withdraw> <withdraw_fee>
+                                      per-coin minimums and withdrawal fee
   help                                this text
 
 The database is DATABASE_URL when set, else \${DATA_DIR:-./data}/app.db.`;
@@ -106,6 +125,16 @@ export async function runOps(
       return runUploadsCommand(rest, db, out);
     case 'audit':
       return runAuditCommand(rest, db, out);
+    case 'deposits':
+      return runDepositsCommand(rest, db, out);
+    case 'withdrawals':
+      return runWithdrawalsCommand(rest, db, out);
+    case 'deposit-address':
+      return runDepositAddressCommand(rest, db, out);
+    case 'deposit-bank':
+      return runDepositBankCommand(rest, db, out);
+    case 'fees':
+      return runFeesCommand(rest, db, out);
     case 'ledger':
       if (rest[0] === 'check') return checkLedgerCommand(db, out);
       out(HELP);

@@ -11,6 +11,7 @@ import {
   withDb,
 } from './harness';
 import { text } from './locale';
+import { postApi } from './users';
 
 /**
  * Withdrawal addresses and bank cards in a real Chromium at 375x812 against the real server: set the fund password
@@ -41,15 +42,6 @@ afterEach(async () => {
 const at = (path: string) => `${server.url}${path}`;
 const onPath = (path: string) => (url: URL) => url.pathname === path;
 
-async function api(path: string, fields: Record<string, string>, token?: string) {
-  const res = await fetch(at(`/api/${path}`), {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', lang: 'en', authorization: token ?? '' },
-    body: new URLSearchParams(fields).toString(),
-  });
-  return (await res.json()) as { type: string | number; message: string; data: unknown };
-}
-
 async function codeFor(address: string, after = ''): Promise<string> {
   await expect
     .poll(() => {
@@ -67,9 +59,9 @@ async function codeFor(address: string, after = ''): Promise<string> {
 /** A registered user whose session the browser already holds (the UI flows of registering are tested elsewhere). */
 async function loggedIn(tag: string, lang: 'de' | 'en') {
   const email = `${tag}-${Date.now()}@example.com`;
-  await api('email_send', { email, scene: 'register' });
+  await postApi(server, 'email_send', { email, scene: 'register' });
   const code = await codeFor(email);
-  const reg = await api('user/register', {
+  const reg = await postApi(server, 'user/register', {
     type: 'email',
     email,
     code,

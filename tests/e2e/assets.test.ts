@@ -6,8 +6,9 @@ import { type DatabaseHandle, openSqlite } from '../../server/db/connect';
 import { parseAmount } from '../../server/ledger/amounts';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';
-import { type Browser, INVITE_CODE, latestCode, openBrowser, type RunningServer, shot, startServer } from './harness';
+import { type Browser, openBrowser, type RunningServer, shot, startServer } from './harness';
 import { text } from './locale';
+import { loggedInUser } from './users';
 
 /**
  * Assets in a real Chromium at 375x812 against the real server: a user with funds sees the assets tab with the total
@@ -34,43 +35,6 @@ afterEach(async () => {
 });
 
 const at = (path: string) => `${server.url}${path}`;
-
-async function api(path: string, fields: Record<string, string>) {
-  const res = await fetch(at(`/api/${path}`), {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', lang: 'en' },
-    body: new URLSearchParams(fields).toString(),
-  });
-  return (await res.json()) as {
-    type: string;
-    data: { token: string; user: { id: number } & Record<string, unknown> };
-  };
-}
-
-/** A registered user, logged in through the stored session the app reads at start. */
-async function loggedInUser(email: string) {
-  await api('email_send', { email, scene: 'register' });
-  const code = latestCode(server.dataDir, email);
-  const reg = await api('user/register', {
-    type: 'email',
-    email,
-    code,
-    password: 'secret1',
-    repassword: 'secret1',
-    invite_code: INVITE_CODE,
-    agree: '1',
-  });
-  expect(reg.type).toBe('ok');
-  const { token, user } = reg.data;
-  await page.addInitScript(
-    ([app]) => {
-      localStorage.setItem('lang', 'en');
-      localStorage.setItem('tw.app', app ?? '');
-    },
-    [JSON.stringify({ version: '1.0.0', theme: 'dark', token, user })],
-  );
-  return user;
-}
 
 /** The server's own database file, opened beside it (SQLite waits for the server's write lock). */
 async function withLedger<T>(work: (ledger: Ledger, handle: DatabaseHandle) => Promise<T>): Promise<T> {
@@ -119,7 +83,7 @@ async function pullDown(distance: number) {
 
 describe('assets and transfers in the browser', () => {
   it('assets tab with total valuation, pull-to-refresh, a coin → contract transfer and its record', async () => {
-    const user = await loggedInUser('assets-e2e@example.com');
+    const user = (await loggedInUser(server, page, 'assets-e2e@example.com')).user;
     await fund(user.id, 'USDT', '500');
     await fund(user.id, 'ETH', '0.5');
 
@@ -144,8 +108,9 @@ describe('assets and transfers in the browser', () => {
       text('en', 'tabs.assets'),
     ]);
     expect(await tabs.getByRole('link', { name: text('en', 'tabs.assets') }).getAttribute('aria-current')).toBe('page');
-    // No deposit or withdraw link before those pages exist.
-    expect(await page.getByRole('link', { name: text('en', 'assets.deposit') }).count()).toBe(0);
+    // Deposit and withdraw are one tap away (the links appear because those pages exist).
+    expect(await page.getByRole('link', { name: text('en', 'assets.deposit') }).count()).toBe(1);
+    expect(await page.getByRole('link', { name: text('en', 'assets.withdraw') }).count()).toBe(1);
     await shot(page, 'assets-index');
 
     // Pull to refresh: a drag from the top reloads the balances.
@@ -230,7 +195,7 @@ describe('assets and transfers in the browser', () => {
   });
 
   it('an account page lists the balances of one account type and reloads from the keyboard refresh button', async () => {
-    const user = await loggedInUser('assets-e2e-2@example.com');
+    const user = (await loggedInUser(server, page, 'assets-e2e-2@example.com')).user;
     await fund(user.id, 'BTC', '0.01');
     await page.goto(at('/pages/assets/tradeAccount?type=coin'));
     await expect.poll(() => page.getByTestId('available-BTC').textContent(), { timeout: 15_000 }).toBe('0.01');

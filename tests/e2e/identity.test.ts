@@ -4,17 +4,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { MAX_UPLOAD_BYTES } from '../../protocol/identity';
 import { openSqlite } from '../../server/db/connect';
 import { approveVerification } from '../../server/ops/identity';
-import {
-  type Browser,
-  INVITE_CODE,
-  latestCode,
-  openBrowser,
-  type RunningServer,
-  shot,
-  startServer,
-  withDb,
-} from './harness';
+import { type Browser, openBrowser, type RunningServer, shot, startServer, withDb } from './harness';
 import { text } from './locale';
+import { loggedInUser } from './users';
 
 /**
  * Identity verification in a real Chromium at 375x812 against the real server in its own process: basic, approved
@@ -42,40 +34,6 @@ afterEach(async () => {
 
 const at = (path: string) => `${server.url}${path}`;
 const en = (key: string) => text('en', key);
-
-async function api(path: string, fields: Record<string, string>, token?: string) {
-  const res = await fetch(at(`/api/${path}`), {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      lang: 'en',
-      ...(token ? { authorization: token } : {}),
-    },
-    body: new URLSearchParams(fields),
-  });
-  return (await res.json()) as { type: string | number; message: string; data: unknown };
-}
-
-/** A registered user (through the API: registration has its own browser tests), logged in in the browser. */
-async function loggedInUser(email: string) {
-  expect((await api('email_send', { email, scene: 'register' })).type).toBe('ok');
-  const registered = await api('user/register', {
-    type: 'email',
-    email,
-    code: latestCode(server.dataDir, email),
-    password: 'secret1',
-    repassword: 'secret1',
-    invite_code: INVITE_CODE,
-    agree: '1',
-  });
-  const session = registered.data as { token: string; user: { id: number } };
-  const app = JSON.stringify({ version: '1.0.0', theme: 'dark', token: session.token, user: session.user });
-  await page.addInitScript((stored) => {
-    localStorage.setItem('lang', 'en');
-    localStorage.setItem('tw.app', stored);
-  }, app);
-  return session;
-}
 
 /** The operator approves, as `npm run ops -- kyc approve <id>` does: another process writes to the database. */
 async function approveLatest(userId: number): Promise<void> {
@@ -126,7 +84,7 @@ const choose = (key: string, file: { name: string; mimeType: string; buffer: Buf
 
 describe('identity verification in the browser', () => {
   it('basic, approved live; then advanced with three uploads, approved live', async () => {
-    const { user } = await loggedInUser('kyc-e2e@example.com');
+    const { user } = await loggedInUser(server, page, 'kyc-e2e@example.com');
     await page.goto(at('/pages/verification/index'));
     await expect.poll(() => page.locator('[data-state="none"]').count()).toBe(2);
     await shot(page, 'kyc-index-none');
@@ -210,7 +168,7 @@ describe('identity verification in the browser', () => {
   });
 
   it('advanced is blocked with a way to basic while basic is not verified', async () => {
-    await loggedInUser('kyc-e2e-early@example.com');
+    await loggedInUser(server, page, 'kyc-e2e-early@example.com');
     await page.goto(at('/pages/verification/advanced'));
     await page.getByRole('heading', { name: en('kyc.needBasicTitle') }).waitFor();
     await shot(page, 'kyc-advanced-blocked');

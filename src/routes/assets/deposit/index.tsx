@@ -1,0 +1,175 @@
+import { Link } from '@tanstack/react-router';
+import { type ReactElement, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { type Chain, type ChainCoin, isChainCoin } from '../../../../protocol/chains';
+import type { DepositAddress } from '../../../../protocol/funding';
+import { fetchDepositAddress, fetchDepositCurrencies } from '../../../api/funding';
+import { useQueryParam } from '../../../app/hooks';
+import { Page } from '../../../app/Page';
+import { LoadingOrFailed } from '../../../app/wallet/StateView';
+import { useRemote } from '../../../app/wallet/useRemote';
+import { formatBalance } from '../../../components/assets/format';
+import { Spinner } from '../../../components/Controls';
+import { CopyButton } from '../../../components/funding/CopyButton';
+import { QrCode } from '../../../components/funding/QrCode';
+import { RecordsLink } from '../../../components/funding/RecordsLink';
+import { Icon } from '../../../components/Icon';
+import { Segmented } from '../../../components/Segmented';
+import { errorText } from '../../../lib/i18n';
+
+type Method = 'crypto' | 'bank';
+
+/**
+ * Deposit (assets/deposit/index): pick a coin and its chain (SPEC 9), see the platform's address as a QR code with a
+ * copy button, the minimum, and go on to report the payment; or the bank details for a bank transfer.
+ */
+export default function DepositPage(): ReactElement {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const rawCoin = (useQueryParam('coin') ?? '').toUpperCase();
+  const [method, setMethod] = useState<Method>(useQueryParam('method') === 'bank' ? 'bank' : 'crypto');
+  const [coin, setCoin] = useState<ChainCoin>(isChainCoin(rawCoin) ? rawCoin : 'USDT');
+  const [chain, setChain] = useState<Chain>('ERC20');
+  const { data, failed, reload } = useRemote(() => fetchDepositCurrencies());
+  const info = data?.coins.find((c) => c.coin === coin);
+  const chains = info?.chains ?? [];
+  const activeChain: Chain = chains.includes(chain) ? chain : (chains[0] ?? 'ERC20');
+
+  const [address, setAddress] = useState<{ key: string; data: DepositAddress | null; message: string } | null>(null);
+  const key = `${coin}/${activeChain}`;
+  useEffect(() => {
+    if (!info || method !== 'crypto') return;
+    let alive = true;
+    void fetchDepositAddress(coin, activeChain).then((r) => {
+      if (!alive) return;
+      setAddress(r.ok ? { key, data: r.data, message: '' } : { key, data: null, message: r.message ?? '' });
+    });
+    return () => {
+      alive = false;
+    };
+  }, [info, coin, activeChain, key, method]);
+  const shown = address?.key === key ? address : null;
+
+  return (
+    <Page title={t('funding.deposit.title')} right={<RecordsLink tab="deposits" />}>
+      {!data ? (
+        <LoadingOrFailed failed={failed} onRetry={() => void reload()} />
+      ) : (
+        <div className="funding">
+          <Segmented
+            label={t('funding.deposit.method')}
+            value={method}
+            options={[
+              { value: 'crypto', label: t('funding.deposit.crypto') },
+              { value: 'bank', label: t('funding.deposit.bank') },
+            ]}
+            onChange={setMethod}
+          />
+          {method === 'crypto' ? (
+            <>
+              <Segmented
+                label={t('funding.coin')}
+                value={coin}
+                options={data.coins.map((c) => ({ value: c.coin, label: c.coin }))}
+                onChange={setCoin}
+              />
+              {chains.length > 1 ? (
+                <Segmented
+                  label={t('funding.chain')}
+                  value={activeChain}
+                  options={chains.map((c) => ({ value: c, label: c }))}
+                  onChange={setChain}
+                />
+              ) : (
+                <p className="funding-chain-only">
+                  {t('funding.chain')}: <span className="badge">{activeChain}</span>
+                </p>
+              )}
+              <section className="card funding-address" aria-live="polite">
+                {!shown ? (
+                  <Spinner label={t('common.loading')} />
+                ) : shown.data ? (
+                  <>
+                    <QrCode text={shown.data.address} label={t('funding.deposit.qrLabel')} />
+                    <p className="funding-address-label">
+                      {t('funding.deposit.addressLabel', { coin, chain: activeChain })}
+                    </p>
+                    <code className="funding-address-text" data-testid="deposit-address">
+                      {shown.data.address}
+                    </code>
+                    <CopyButton text={shown.data.address} label={t('funding.deposit.copy')} />
+                  </>
+                ) : (
+                  <div className="note" role="alert" data-testid="deposit-unconfigured">
+                    <Icon name="alert" size={18} />
+                    <p>{shown.message}</p>
+                  </div>
+                )}
+              </section>
+              {info ? (
+                <div className="note note-info">
+                  <Icon name="info" size={18} />
+                  <p>
+                    {t('funding.deposit.minNote', {
+                      amount: formatBalance(info.min_deposit, lang, 0),
+                      coin,
+                      chain: activeChain,
+                    })}{' '}
+                    {t('funding.deposit.steps')}
+                  </p>
+                </div>
+              ) : null}
+              {shown?.data ? (
+                <Link
+                  to="/pages/assets/deposit/charge"
+                  search={{ coin, chain: activeChain }}
+                  className="btn btn-primary btn-block"
+                  data-testid="deposit-report"
+                >
+                  {t('funding.deposit.report')}
+                </Link>
+              ) : null}
+            </>
+          ) : (
+            <>
+              <section className="card funding-address">
+                {data.bank.details ? (
+                  <>
+                    <p className="funding-address-label">{t('funding.deposit.bankDetails')}</p>
+                    <p className="funding-bank-details" data-testid="bank-details">
+                      {data.bank.details}
+                    </p>
+                    <CopyButton text={data.bank.details} label={t('funding.deposit.copyDetails')} />
+                  </>
+                ) : (
+                  <div className="note" role="alert">
+                    <Icon name="alert" size={18} />
+                    <p>{errorText('depositAddressMissing')}</p>
+                  </div>
+                )}
+              </section>
+              <div className="note note-info">
+                <Icon name="info" size={18} />
+                <p>
+                  {t('funding.deposit.bankLead', {
+                    amount: formatBalance(data.bank.min_deposit, lang, 0),
+                    coin: data.bank.coin,
+                  })}
+                </p>
+              </div>
+              {data.bank.details ? (
+                <Link
+                  to="/pages/assets/deposit/charge"
+                  search={{ method: 'bank' }}
+                  className="btn btn-primary btn-block"
+                >
+                  {t('funding.deposit.reportBank')}
+                </Link>
+              ) : null}
+            </>
+          )}
+        </div>
+      )}
+    </Page>
+  );
+}
