@@ -10,7 +10,12 @@ import { connectRedisPair } from './redis';
 export interface SocketData {
   /** The logged-in user, when the handshake carried a valid token; anonymous sockets get market data only. */
   userId: number | null;
+  /** The session behind `userId`, checked again every `sessionCheckMs`. */
+  sessionId: number | null;
 }
+
+/** How often sockets of logged-in users are checked against their sessions (logout, password change, ops revoke). */
+export const SESSION_CHECK_MS = 15_000;
 
 /** Room with every socket of one user, for pushes about their own orders and balances. */
 export const userRoom = (userId: number) => `user:${userId}`;
@@ -29,6 +34,7 @@ export async function attachRealtime(
     redisUrl?: string | undefined;
     /** With a feed, sockets may subscribe to the public market topics (see market-topics.ts). */
     market?: { feed: MarketFeed; now: () => number; flushMs?: number } | undefined;
+    sessionCheckMs?: number;
   },
 ): Promise<RealtimeServer> {
   const io: RealtimeServer = new Server(app.server, { path: '/socket.io', serveClient: false });
@@ -46,6 +52,7 @@ export async function attachRealtime(
     try {
       const lookup = await options.sessions.resolve(typeof token === 'string' ? tokenFromHeader(token) : undefined);
       socket.data.userId = lookup.state === 'valid' ? lookup.session.userId : null;
+      socket.data.sessionId = lookup.state === 'valid' ? lookup.session.id : null;
       next();
     } catch (err) {
       app.log.error({ err }, 'socket handshake failed');
@@ -63,11 +70,35 @@ export async function attachRealtime(
     topics?.attach(socket as unknown as MarketSocket);
   });
 
+  // A session can end while its socket stays open (logout elsewhere, password change, `ops sessions revoke`, possibly
+  // in another process): such sockets are dropped, so a revoked token stops receiving the user's private events.
+  // The client reconnects with whatever token it now holds and gets what that token allows.
+  const sessionCheck = setInterval(() => {
+    void dropEndedSessions(io, options.sessions).catch((err: unknown) =>
+      app.log.error({ err }, 'session check failed'),
+    );
+  }, options.sessionCheckMs ?? SESSION_CHECK_MS);
+  sessionCheck.unref();
+
   // Disconnect sockets before Fastify closes the HTTP server, which would otherwise wait for them.
   app.addHook('preClose', async () => {
+    clearInterval(sessionCheck);
     topics?.close();
     io.disconnectSockets(true);
     io.engine.close();
   });
   return io;
+}
+
+/** Disconnects this process's sockets whose session has been revoked or has expired since the handshake. */
+export async function dropEndedSessions(io: RealtimeServer, sessions: Sessions): Promise<number> {
+  const authenticated = [...io.of('/').sockets.values()].filter((s) => s.data.sessionId !== null);
+  const live = await sessions.liveIds([...new Set(authenticated.map((s) => s.data.sessionId as number))]);
+  let dropped = 0;
+  for (const socket of authenticated) {
+    if (live.has(socket.data.sessionId as number)) continue;
+    socket.disconnect(true);
+    dropped += 1;
+  }
+  return dropped;
 }

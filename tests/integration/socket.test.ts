@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { userRoom } from '../../server/realtime/gateway';
+import { Sessions } from '../../server/domains/account/sessions';
+import { dropEndedSessions, userRoom } from '../../server/realtime/gateway';
 import { DATABASES, openTestDatabase, startTestApp, type TestApp, type TestDatabase, uniqueEmail } from './harness';
 
 describe.each(DATABASES)('socket.io gateway on %s', (kind) => {
@@ -63,6 +64,21 @@ describe.each(DATABASES)('socket.io gateway on %s', (kind) => {
     await t.call('user/logout', {}, { token });
     const socket = await open({ token });
     expect(serverSide(socket).data.userId).toBeNull();
+  });
+
+  it('drops a socket whose session ends after the handshake (logout elsewhere, ops revoke)', async () => {
+    const { token, user } = await t.registerByEmail(uniqueEmail());
+    const other = await t.registerByEmail(uniqueEmail());
+    const socket = await open({ token });
+    const bystander = await open({ token: other.token });
+    expect(serverSide(socket).data.userId).toBe(user.id);
+    const closed = new Promise<string>((resolve) => socket.once('disconnect', resolve));
+
+    expect(await dropEndedSessions(t.app.io, new Sessions(t.db, t.clock.now))).toBe(0);
+    await t.call('user/logout', {}, { token });
+    expect(await dropEndedSessions(t.app.io, new Sessions(t.db, t.clock.now))).toBe(1);
+    await expect(closed).resolves.toBe('io server disconnect');
+    expect(bystander.connected).toBe(true);
   });
 
   it('also serves the polling transport', async () => {

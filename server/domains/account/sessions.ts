@@ -56,6 +56,19 @@ export class Sessions {
     return { state: 'valid', session: { id: row.id, userId: row.user_id } };
   }
 
+  /** Of `ids`, the sessions still live (not revoked, not expired). */
+  async liveIds(ids: readonly number[]): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('sessions')
+      .select('id')
+      .where('id', 'in', [...ids])
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', this.now())
+      .execute();
+    return new Set(rows.map((r) => r.id));
+  }
+
   async revoke(sessionId: number): Promise<void> {
     await this.db
       .updateTable('sessions')
