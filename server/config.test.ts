@@ -14,7 +14,16 @@ describe('readConfig', () => {
       smtpFrom: 'TradeWave <no-reply@localhost>',
       inviteCode: undefined,
       logLevel: 'info',
+      trustProxy: false,
     });
+  });
+
+  it('reads TRUST_PROXY as a hop count, addresses or a yes/no, and refuses anything else', () => {
+    expect(readConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(readConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(readConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(readConfig({ TRUST_PROXY: '10.0.0.1, 10.0.0.0/8' }).trustProxy).toBe('10.0.0.1, 10.0.0.0/8');
+    expect(() => readConfig({ TRUST_PROXY: 'everyone' })).toThrow(/TRUST_PROXY/);
   });
 
   it('reads the environment; empty values count as unset', () => {

@@ -15,6 +15,11 @@ export interface Config {
   /** Platform invite code to use instead of a random one. */
   inviteCode: string | undefined;
   logLevel: string;
+  /**
+   * TRUST_PROXY: behind a reverse proxy, whom to believe about the client's IP (X-Forwarded-For), so per-IP limits
+   * see clients, not the proxy: a hop count ('1'), proxy addresses ('10.0.0.1, 10.0.0.0/8'), or 'true' for any.
+   */
+  trustProxy: boolean | number | string;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -37,5 +42,16 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpFrom: optional(env.SMTP_FROM) ?? 'TradeWave <no-reply@localhost>',
     inviteCode: optional(env.INVITE_CODE),
     logLevel,
+    trustProxy: readTrustProxy(optional(env.TRUST_PROXY)),
   };
+}
+
+function readTrustProxy(raw: string | undefined): boolean | number | string {
+  if (raw === undefined || raw.toLowerCase() === 'false') return false;
+  if (raw.toLowerCase() === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  if (!/^[0-9a-fA-F.:/,\s]+$/.test(raw)) {
+    throw new Error(`TRUST_PROXY must be a hop count, proxy addresses or true/false, got ${raw}`);
+  }
+  return raw;
 }

@@ -60,6 +60,11 @@ export function createMarketFeed(settings: MarketSettings = readMarketSettings()
   return new MarketFeed(new CompositePriceSource(simulator, exchange));
 }
 
+/** Fastify's trust setting for TRUST_PROXY; a hop count becomes "trust the nearest n hops". */
+function proxyTrust(setting: Config['trustProxy']): AppOptions['trustProxy'] {
+  return typeof setting === 'number' ? (_address: string, hop: number) => hop < setting : setting;
+}
+
 /** The start log's line about the market. */
 export function describeMarket({ seed, alwaysOpen, live }: MarketSettings): string {
   const stocks = alwaysOpen ? 'stocks always open' : 'stocks in NYSE hours';
@@ -90,6 +95,7 @@ export async function startServer(
       logger: { level: config.logLevel },
       smtp: config.smtpUrl ? { url: config.smtpUrl, from: config.smtpFrom } : undefined,
       redisUrl: config.redisUrl,
+      trustProxy: proxyTrust(config.trustProxy),
       uploadsDir: uploadsDirOf(config.dataDir),
       ...overrides,
       market,
