@@ -9,7 +9,9 @@ import { isEntryPoint } from './entry';
 import { MarketFeed } from './market/feed';
 import { BINANCE_SPOT_URL, ExchangePriceSource, type MarketLogger } from './market/live/binance';
 import { CompositePriceSource } from './market/live/composite';
-import { MarketSimulator } from './market/simulator';
+import { connectSharedSource } from './market/shared/redis-bus';
+import { RedisTickSource } from './market/shared/redis-tick-source';
+import { MarketSimulator, type PriceSource, type SimulatorOptions } from './market/simulator';
 import { uploadsDirOf } from './uploads/store';
 
 export interface RunningServer {
@@ -54,10 +56,47 @@ export function readMarketSettings(env: NodeJS.ProcessEnv = process.env): Market
  * exchange's coins come live (with no simulated history under them) while the stocks stay simulated.
  */
 export function createMarketFeed(settings: MarketSettings = readMarketSettings(), logger?: MarketLogger): MarketFeed {
-  const simulator = new MarketSimulator({ seed: settings.seed, alwaysOpen: settings.alwaysOpen });
-  if (!settings.live) return new MarketFeed(simulator);
+  return new MarketFeed(createPriceSource(settings, logger).source);
+}
+
+/** The price source of `settings` and the simulator inside it. */
+function createPriceSource(
+  settings: MarketSettings,
+  logger: MarketLogger | undefined,
+  simulatorOptions: Partial<SimulatorOptions> = {},
+): { source: PriceSource; simulator: MarketSimulator } {
+  const simulator = new MarketSimulator({ seed: settings.seed, alwaysOpen: settings.alwaysOpen, ...simulatorOptions });
+  if (!settings.live) return { source: simulator, simulator };
   const exchange = new ExchangePriceSource({ url: settings.live.url, logger });
-  return new MarketFeed(new CompositePriceSource(simulator, exchange));
+  return { source: new CompositePriceSource(simulator, exchange), simulator };
+}
+
+/**
+ * With REDIS_URL: one market for every server process. The lease holder runs the price source of `settings`
+ * and publishes its ticks; the others apply them (see server/market/shared/redis-tick-source.ts).
+ */
+export async function createSharedMarketFeed(
+  redisUrl: string,
+  settings: MarketSettings = readMarketSettings(),
+  logger?: MarketLogger,
+): Promise<MarketFeed> {
+  const source = await connectSharedSource({
+    url: redisUrl,
+    seed: settings.seed,
+    logger,
+    createLocal: (origin) =>
+      createPriceSource({ ...settings, seed: origin.seed }, logger, {
+        liveStart: origin.liveStart,
+        maxCatchUpSteps: Number.POSITIVE_INFINITY,
+      }),
+  });
+  return new MarketFeed(source);
+}
+
+/** Stops the feed and, for the shared market, leaves the election and closes its Redis connections. */
+async function closeMarketFeed(feed: MarketFeed): Promise<void> {
+  feed.close();
+  if (feed.source instanceof RedisTickSource) await feed.source.close();
 }
 
 /** Fastify's trust setting for TRUST_PROXY; a hop count becomes "trust the nearest n hops". */
@@ -88,7 +127,11 @@ export async function startServer(
   try {
     await migrateToLatest(database);
     const settings = overrides.market ? undefined : readMarketSettings();
-    const market = overrides.market ?? { feed: createMarketFeed(settings, marketLogger) };
+    const market = overrides.market ?? {
+      feed: config.redisUrl
+        ? await createSharedMarketFeed(config.redisUrl, settings, marketLogger)
+        : createMarketFeed(settings, marketLogger),
+    };
     feed = market.feed;
     const app = await buildApp({
       database,
@@ -112,6 +155,10 @@ export async function startServer(
     await app.listen({ host: config.host, port: config.port });
     market.feed.start();
     if (settings) app.log.info(describeMarket(settings));
+    if (market.feed.source instanceof RedisTickSource) {
+      const role = market.feed.source.isLeader ? 'leads (runs the prices)' : "follows the leader's ticks";
+      app.log.info(`market: shared by the server processes over REDIS_URL; this one ${role}`);
+    }
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const url = `http://${hostForUrl(config.host)}:${port}`;
@@ -121,13 +168,13 @@ export async function startServer(
       url,
       async close() {
         // Stop the prices first; closing the app then writes the last recorded ones.
-        market.feed.close();
+        await closeMarketFeed(market.feed);
         await app.close();
         await database.db.destroy();
       },
     };
   } catch (err) {
-    feed?.close();
+    if (feed) await closeMarketFeed(feed);
     await database.db.destroy();
     throw err;
   }

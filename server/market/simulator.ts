@@ -143,6 +143,11 @@ export interface SimulatorOptions {
   instruments?: readonly Instrument[];
   /** Most steps one `advanceTo` catches up; beyond it the feed skips ahead (e.g. after the machine slept). */
   maxCatchUpSteps?: number;
+  /**
+   * Live start (ms, on the minute grid): another process's simulator with the same seed and live start gives
+   * the same history and live ticks (the shared feed, server/market/shared). Default: now, rounded down to the minute.
+   */
+  liveStart?: number;
 }
 
 const MINUTE = 60_000;
@@ -178,7 +183,7 @@ export class MarketSimulator implements PriceSource {
     this.backfillStepMs = options.backfillStepMs ?? 15_000;
     this.alwaysOpen = options.alwaysOpen ?? false;
     this.maxCatchUpSteps = options.maxCatchUpSteps ?? 600;
-    this.liveStart = Math.floor(this.now() / MINUTE) * MINUTE;
+    this.liveStart = options.liveStart ?? Math.floor(this.now() / MINUTE) * MINUTE;
     this.historyStart = this.liveStart - (options.backfillDays ?? 7) * 1_440 * MINUTE;
     this.nextStep = this.liveStart;
   }

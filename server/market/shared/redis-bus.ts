@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { createClient } from 'redis';
+import type { MarketLogger } from '../live/binance';
+import type { Tick } from '../simulator';
+import type { LeaseStore } from './leader';
+import {
+  type LocalMarket,
+  type MarketOrigin,
+  OriginSchema,
+  parseTick,
+  RedisTickSource,
+  type TickBus,
+} from './redis-tick-source';
+
+type RedisClient = ReturnType<typeof createClient>;
+
+/** Ticks kept in `market:recent` for processes that start later. */
+export const RECENT_TICKS = 5_000;
+export const DEFAULT_LEASE_TTL_MS = 5_000;
+const CONNECT_TIMEOUT_MS = 10_000;
+
+/** The Redis keys of one shared market (`prefix` separates test runs sharing one Redis). */
+export function marketKeys(prefix = '') {
+  return {
+    leader: `${prefix}market:leader`,
+    channel: `${prefix}market:ticks`,
+    recent: `${prefix}market:recent`,
+    origin: `${prefix}market:origin`,
+  };
+}
+
+type MarketKeys = ReturnType<typeof marketKeys>;
+
+const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end`;
+const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
+
+/** The lease as `SET NX PX`, extended and deleted only by its holder (Lua compare-and-extend / -delete). */
+export class RedisLeaseStore implements LeaseStore {
+  constructor(
+    private readonly client: RedisClient,
+    private readonly key: string,
+  ) {}
+
+  async acquire(id: string, ttlMs: number): Promise<boolean> {
+    const reply = await this.client.set(this.key, id, {
+      condition: 'NX',
+      expiration: { type: 'PX', value: ttlMs },
+    });
+    return reply === 'OK';
+  }
+
+  async renew(id: string, ttlMs: number): Promise<boolean> {
+    return (await this.client.eval(RENEW, { keys: [this.key], arguments: [id, String(ttlMs)] })) === 1;
+  }
+
+  async release(id: string): Promise<void> {
+    await this.client.eval(RELEASE, { keys: [this.key], arguments: [id] });
+  }
+}
+
+/** Ticks as JSON on a pub/sub channel, the last RECENT_TICKS in a list (newest first), the origin under a key. */
+export class RedisTickBus implements TickBus {
+  constructor(
+    private readonly client: RedisClient,
+    private readonly subscriber: RedisClient,
+    private readonly keys: MarketKeys,
+    private readonly recentTicks = RECENT_TICKS,
+    /** The list goes with the market: it expires this long after the last tick (like the origin). */
+    private readonly recentTtlMs = DEFAULT_LEASE_TTL_MS * 3,
+  ) {}
+
+  async publish(tick: Tick): Promise<void> {
+    const json = JSON.stringify(tick);
+    await this.client
+      .multi()
+      .publish(this.keys.channel, json)
+      .lPush(this.keys.recent, json)
+      .lTrim(this.keys.recent, 0, this.recentTicks - 1)
+      .pExpire(this.keys.recent, this.recentTtlMs)
+      .exec();
+  }
+
+  async recent(): Promise<Tick[]> {
+    const list = await this.client.lRange(this.keys.recent, 0, -1);
+    return list.reverse().flatMap((json) => parseTick(json) ?? []);
+  }
+
+  async subscribe(handler: (tick: Tick) => void): Promise<() => Promise<void>> {
+    const listener = (message: string) => {
+      const tick = parseTick(message);
+      if (tick) handler(tick);
+    };
+    await this.subscriber.subscribe(this.keys.channel, listener);
+    return async () => {
+      await this.subscriber.unsubscribe(this.keys.channel, listener);
+    };
+  }
+
+  async clearRecent(): Promise<void> {
+    await this.client.del(this.keys.recent);
+  }
+
+  async readOrigin(): Promise<MarketOrigin | undefined> {
+    const json = await this.client.get(this.keys.origin);
+    if (json === null) return undefined;
+    try {
+      const parsed = OriginSchema.safeParse(JSON.parse(json));
+      return parsed.success ? parsed.data : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async writeOrigin(origin: MarketOrigin, ttlMs: number): Promise<void> {
+    await this.client.set(this.keys.origin, JSON.stringify(origin), { expiration: { type: 'PX', value: ttlMs } });
+  }
+}
+
+export interface SharedMarketOptions {
+  url: string;
+  seed: string;
+  createLocal(origin: MarketOrigin): LocalMarket;
+  logger?: MarketLogger | undefined;
+  ttlMs?: number;
+  /** Key prefix (tests). */
+  prefix?: string;
+  processId?: string;
+  recentTicks?: number;
+}
+
+/** Connects two Redis clients (commands, subscription) with a start timeout; errors are logged once each. */
+async function connectClients(url: string, logger: MarketLogger | undefined): Promise<[RedisClient, RedisClient]> {
+  const client = createClient({ url });
+  const subscriber = client.duplicate();
+  for (const c of [client, subscriber]) {
+    let last = '';
+    c.on('error', (err: Error) => {
+      if (err.message === last) return;
+      last = err.message;
+      logger?.warn(`shared market: redis connection error: ${err.message}`);
+    });
+    c.on('ready', () => {
+      last = '';
+    });
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`REDIS_URL: no connection within ${CONNECT_TIMEOUT_MS / 1000} s`)),
+      CONNECT_TIMEOUT_MS,
+    );
+  });
+  try {
+    await Promise.race([Promise.all([client.connect(), subscriber.connect()]), timeout]);
+    return [client, subscriber];
+  } catch (err) {
+    client.destroy();
+    subscriber.destroy();
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The shared market over Redis at `url`: connected, elected, origin known; close() also closes the clients. */
+export async function connectSharedSource(options: SharedMarketOptions): Promise<RedisTickSource> {
+  const [client, subscriber] = await connectClients(options.url, options.logger);
+  const keys = marketKeys(options.prefix);
+  const ttlMs = options.ttlMs ?? DEFAULT_LEASE_TTL_MS;
+  return RedisTickSource.connect({
+    bus: new RedisTickBus(client, subscriber, keys, options.recentTicks, ttlMs * 3),
+    lease: new RedisLeaseStore(client, keys.leader),
+    processId: options.processId ?? `${hostname()}:${process.pid}:${randomUUID()}`,
+    ttlMs,
+    seed: options.seed,
+    createLocal: options.createLocal,
+    logger: options.logger,
+    onClose: async () => {
+      await Promise.allSettled([subscriber.close(), client.close()]);
+    },
+  });
+}

@@ -1,0 +1,293 @@
+import { z } from 'zod';
+import type { MarketLogger } from '../live/binance';
+import { TickListeners } from '../live/tick-listeners';
+import type { MarketSimulator, PriceSource, Tick, TickListener } from '../simulator';
+import { LeaderLease, type LeaseStore } from './leader';
+
+/** What makes every process's simulator the same: its seed and its live start (see MarketSimulator). */
+export interface MarketOrigin {
+  seed: string;
+  liveStart: number;
+}
+
+/** The leader's ticks between the processes (Redis pub/sub and a capped list in production). */
+export interface TickBus {
+  /** Publishes to every process and keeps the tick in the recent list. */
+  publish(tick: Tick): Promise<void>;
+  /** The recent list, oldest first. */
+  recent(): Promise<Tick[]>;
+  /** Every published tick (own ones included); resolves once subscribed, to the unsubscribe function. */
+  subscribe(handler: (tick: Tick) => void): Promise<() => Promise<void>>;
+  /** Empties the recent list (a new market starts: the last one's ticks are not its history). */
+  clearRecent(): Promise<void>;
+  readOrigin(): Promise<MarketOrigin | undefined>;
+  writeOrigin(origin: MarketOrigin, ttlMs: number): Promise<void>;
+}
+
+/** The price source the leader runs, and the simulator inside it (the follower's history and stand-by). */
+export interface LocalMarket {
+  source: PriceSource;
+  simulator: MarketSimulator;
+}
+
+export interface RedisTickSourceOptions {
+  bus: TickBus;
+  lease: LeaseStore;
+  processId: string;
+  ttlMs: number;
+  /** The seed when this process starts the market (no origin in Redis yet). */
+  seed: string;
+  /** The local price source for an origin: the simulator with that seed and live start, maybe under live coins. */
+  createLocal(origin: MarketOrigin): LocalMarket;
+  logger?: MarketLogger | undefined;
+  now?: () => number;
+  /** How long a starting follower waits for the leader's origin. */
+  originWaitMs?: number;
+  onClose?: () => Promise<void>;
+}
+
+const int = z.number().int().refine(Number.isSafeInteger);
+const TickSchema = z.object({
+  symbol: z.string().min(1),
+  instrumentId: int,
+  ts: int,
+  price: int,
+  qty: int,
+  side: z.enum(['buy', 'sell']),
+  seq: int,
+});
+export const OriginSchema = z.object({ seed: z.string(), liveStart: int });
+
+/** A tick from its JSON, or undefined when it is not one (payloads are integers, never floats). */
+export function parseTick(json: string): Tick | undefined {
+  try {
+    const parsed = TickSchema.safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The market shared by several server processes (REDIS_URL). One process, the lease holder, runs the real price
+ * source and publishes each of its ticks; the others apply those ticks. Every process's feed is built from
+ * ticks alone (candles, quotes, trades), so the same ticks give the same market everywhere.
+ *
+ * History: every process backfills from a simulator with the leader's seed and live start (the origin, kept in
+ * Redis), which gives the leader's history and, replayed on the same 1-second grid up to now, its live ticks
+ * since then too; the recent list adds what the simulator cannot replay (live exchange coins). Ticks are
+ * applied once per symbol and sequence number: a tick whose `seq` is not above the last one applied is dropped.
+ *
+ * Failover: each follower keeps its simulator stepped along with the leader's ticks (applied to nothing), so
+ * the process that takes the lease over continues the same walk with the next sequence numbers; ticks of the
+ * leader's last moments (up to the ttl) that never reached Redis are generated again by the new leader.
+ */
+export class RedisTickSource implements PriceSource {
+  private readonly listeners = new TickListeners();
+  private readonly lastSeq = new Map<string, number>();
+  private readonly lease: LeaderLease;
+  private readonly now: () => number;
+  private local: LocalMarket | undefined;
+  private origin: MarketOrigin | undefined;
+  private unsubscribeBus: (() => Promise<void>) | undefined;
+  /** Ticks that came before the backfill, applied (deduplicated) at its end. */
+  private pending: Tick[] | undefined = [];
+  private replay: TickListener | undefined;
+  private started = false;
+  private closed = false;
+  private lastError = '';
+
+  /** Connects to the bus, takes part in the election and learns the origin; the feed's backfill comes next. */
+  static async connect(options: RedisTickSourceOptions): Promise<RedisTickSource> {
+    const source = new RedisTickSource(options);
+    try {
+      await source.init();
+      return source;
+    } catch (err) {
+      await source.close();
+      throw err;
+    }
+  }
+
+  private constructor(private readonly options: RedisTickSourceOptions) {
+    this.now = options.now ?? Date.now;
+    this.lease = new LeaderLease(options.lease, {
+      id: options.processId,
+      ttlMs: options.ttlMs,
+      now: this.now,
+      onChange: (leader) => this.roleChanged(leader),
+      onRenewed: () => this.refreshOrigin(),
+      onError: (err) => this.warn('lease', err),
+    });
+  }
+
+  /** Known once connected (the local source's, which the feed reads when it is built). */
+  get instruments(): PriceSource['instruments'] {
+    return this.local?.source.instruments ?? [];
+  }
+
+  get isLeader(): boolean {
+    return this.lease.isLeader;
+  }
+
+  /** One lease renewal (leader) or take-over attempt (follower) now; the timer does one every ttl/3. */
+  checkLease(): Promise<void> {
+    return this.lease.attempt();
+  }
+
+  get marketOrigin(): MarketOrigin | undefined {
+    return this.origin;
+  }
+
+  private async init(): Promise<void> {
+    // Subscribe first: nothing published from here on is missed (the backfill drops what it already has).
+    this.unsubscribeBus = await this.options.bus.subscribe((tick) => this.remote(tick));
+    await this.lease.start();
+    const origin = await this.resolveOrigin();
+    this.origin = origin;
+    const local = this.options.createLocal(origin);
+    local.source.subscribe((tick) => this.fromLocal(tick));
+    this.local = local;
+    // Only this market's ticks (a list left from an earlier market is older than its live start).
+    const recent = (await this.options.bus.recent()).filter((tick) => tick.ts >= origin.liveStart);
+    this.pending?.unshift(...recent);
+    if (this.lease.isLeader) await this.options.bus.writeOrigin(origin, this.originTtl);
+  }
+
+  private get originTtl(): number {
+    return this.options.ttlMs * 3;
+  }
+
+  /** The leader's origin; a process that holds the lease and finds none starts the market now. */
+  private async resolveOrigin(): Promise<MarketOrigin> {
+    const deadline = this.now() + (this.options.originWaitMs ?? 10_000);
+    for (;;) {
+      const found = await this.options.bus.readOrigin();
+      if (found) return found;
+      if (this.lease.isLeader) {
+        const origin = { seed: this.options.seed, liveStart: Math.floor(this.now() / 60_000) * 60_000 };
+        await this.options.bus.clearRecent();
+        await this.options.bus.writeOrigin(origin, this.originTtl);
+        return origin;
+      }
+      if (this.now() >= deadline) throw new Error('shared market: no leader published the market origin in time');
+      await sleep(50);
+    }
+  }
+
+  subscribe(listener: TickListener, symbol?: string): () => void {
+    return this.listeners.add(listener, symbol);
+  }
+
+  /**
+   * The origin's history and its live ticks replayed up to now, then the recent list and whatever came from
+   * the bus meanwhile (each tick once).
+   */
+  backfill(onTick: TickListener): void {
+    const local = this.local;
+    if (!local || !this.pending) return;
+    const apply = (tick: Tick) => {
+      if (this.accept(tick)) onTick(tick);
+    };
+    local.source.backfill?.(apply);
+    this.replay = apply;
+    try {
+      local.simulator.advanceTo(this.now());
+    } finally {
+      this.replay = undefined;
+    }
+    const pending = this.pending;
+    this.pending = undefined;
+    for (const tick of pending) apply(tick);
+  }
+
+  start(): void {
+    if (this.closed) return;
+    if (this.pending) this.backfill(() => {});
+    this.started = true;
+    if (this.lease.isLeader) this.local?.source.start();
+    void this.lease.start();
+  }
+
+  /** Stops the local source and hands the lease over (a stopped leader would freeze every process's market). */
+  stop(): void {
+    this.started = false;
+    this.local?.source.stop();
+    void this.lease.stop();
+  }
+
+  /** Stops, releases the lease and closes the bus (and the Redis connections). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.stop();
+    await this.lease.stop();
+    try {
+      await this.unsubscribeBus?.();
+    } catch (err) {
+      this.warn('unsubscribe', err);
+    }
+    await this.options.onClose?.();
+  }
+
+  /** True when `tick` is news for its symbol (records it). */
+  private accept(tick: Tick): boolean {
+    const last = this.lastSeq.get(tick.symbol) ?? 0;
+    if (tick.seq <= last) return false;
+    this.lastSeq.set(tick.symbol, tick.seq);
+    return true;
+  }
+
+  /** A tick of the local source: the backfill's replay, the leader's live tick, or a follower's stand-by step. */
+  private fromLocal(tick: Tick): void {
+    if (this.replay) {
+      this.replay(tick);
+      return;
+    }
+    if (!this.lease.isLeader || !this.started) return;
+    // Sequence numbers only go up across leaders: a live exchange source restarted by a new leader counts from 1.
+    const last = this.lastSeq.get(tick.symbol) ?? 0;
+    const published = tick.seq > last ? tick : { ...tick, seq: last + 1 };
+    this.lastSeq.set(tick.symbol, published.seq);
+    this.listeners.publish(published);
+    this.options.bus.publish(published).catch((err: unknown) => this.warn('publish', err));
+  }
+
+  private remote(tick: Tick): void {
+    if (this.pending) {
+      this.pending.push(tick);
+      return;
+    }
+    if (this.lease.isLeader) return;
+    // Keep the stand-by simulator in step (its ticks go nowhere while following).
+    this.local?.simulator.advanceTo(Math.min(tick.ts, this.now()));
+    if (this.accept(tick)) this.listeners.publish(tick);
+  }
+
+  private roleChanged(leader: boolean): void {
+    const local = this.local;
+    if (leader) {
+      this.options.logger?.info(`shared market: ${this.options.processId} leads (runs the price source)`);
+      if (this.origin) this.refreshOrigin();
+      if (local && this.started) local.source.start();
+    } else {
+      this.options.logger?.info(`shared market: ${this.options.processId} follows the leader's ticks`);
+      local?.source.stop();
+    }
+  }
+
+  private refreshOrigin(): void {
+    if (!this.origin || !this.lease.isLeader) return;
+    this.options.bus.writeOrigin(this.origin, this.originTtl).catch((err: unknown) => this.warn('origin', err));
+  }
+
+  /** Logs once per distinct error (a Redis outage would otherwise log on every tick). */
+  private warn(what: string, err: unknown): void {
+    const message = `shared market: ${what} failed: ${err instanceof Error ? err.message : String(err)}`;
+    if (message === this.lastError) return;
+    this.lastError = message;
+    this.options.logger?.warn(message);
+  }
+}
