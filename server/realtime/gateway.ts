@@ -40,7 +40,9 @@ export async function attachRealtime(
   const io: RealtimeServer = new Server(app.server, { path: '/socket.io', serveClient: false });
 
   if (options.redisUrl) {
-    const [pub, sub] = await connectRedisPair(options.redisUrl, app.log);
+    const [pub, sub] = await connectRedisPair(options.redisUrl, (err) =>
+      app.log.error({ err }, 'redis connection error'),
+    );
     io.adapter(createAdapter(pub, sub));
     app.addHook('onClose', async () => {
       await Promise.all([pub.close(), sub.close()]);

@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger } from 'fastify';
 import { createClient } from 'redis';
 
 export type RedisClient = ReturnType<typeof createClient>;
@@ -8,9 +7,13 @@ const CONNECT_TIMEOUT_MS = 10_000;
 /**
  * The publish and subscribe connections the socket.io Redis adapter needs. The client retries forever on
  * its own, so a wrong REDIS_URL would hang the start silently: give up after 10 s with a clear error.
- * Connection errors are logged once per distinct error, not on every retry.
+ * Connection errors are reported once per distinct error, not on every retry. Used by the socket.io adapter and by
+ * the shared market feed.
  */
-export async function connectRedisPair(url: string, log: FastifyBaseLogger): Promise<[RedisClient, RedisClient]> {
+export async function connectRedisPair(
+  url: string,
+  onError: (err: Error) => void,
+): Promise<[RedisClient, RedisClient]> {
   const pub = createClient({ url });
   const sub = pub.duplicate();
   for (const client of [pub, sub]) {
@@ -18,7 +21,7 @@ export async function connectRedisPair(url: string, log: FastifyBaseLogger): Pro
     client.on('error', (err: Error) => {
       if (err.message === last) return;
       last = err.message;
-      log.error({ err }, 'redis connection error');
+      onError(err);
     });
     client.on('ready', () => {
       last = '';

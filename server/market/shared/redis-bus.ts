@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { createClient } from 'redis';
+import { connectRedisPair, type RedisClient } from '../../realtime/redis';
 import type { MarketLogger } from '../live/binance';
 import type { Tick } from '../simulator';
 import type { LeaseStore } from './leader';
@@ -13,12 +13,9 @@ import {
   type TickBus,
 } from './redis-tick-source';
 
-type RedisClient = ReturnType<typeof createClient>;
-
 /** Ticks kept in `market:recent` for processes that start later. */
 export const RECENT_TICKS = 5_000;
 export const DEFAULT_LEASE_TTL_MS = 5_000;
-const CONNECT_TIMEOUT_MS = 10_000;
 
 /** The Redis keys of one shared market (`prefix` separates test runs sharing one Redis). */
 export function marketKeys(prefix = '') {
@@ -129,43 +126,11 @@ export interface SharedMarketOptions {
   recentTicks?: number;
 }
 
-/** Connects two Redis clients (commands, subscription) with a start timeout; errors are logged once each. */
-async function connectClients(url: string, logger: MarketLogger | undefined): Promise<[RedisClient, RedisClient]> {
-  const client = createClient({ url });
-  const subscriber = client.duplicate();
-  for (const c of [client, subscriber]) {
-    let last = '';
-    c.on('error', (err: Error) => {
-      if (err.message === last) return;
-      last = err.message;
-      logger?.warn(`shared market: redis connection error: ${err.message}`);
-    });
-    c.on('ready', () => {
-      last = '';
-    });
-  }
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`REDIS_URL: no connection within ${CONNECT_TIMEOUT_MS / 1000} s`)),
-      CONNECT_TIMEOUT_MS,
-    );
-  });
-  try {
-    await Promise.race([Promise.all([client.connect(), subscriber.connect()]), timeout]);
-    return [client, subscriber];
-  } catch (err) {
-    client.destroy();
-    subscriber.destroy();
-    throw err;
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** The shared market over Redis at `url`: connected, elected, origin known; close() also closes the clients. */
 export async function connectSharedSource(options: SharedMarketOptions): Promise<RedisTickSource> {
-  const [client, subscriber] = await connectClients(options.url, options.logger);
+  const [client, subscriber] = await connectRedisPair(options.url, (err) =>
+    options.logger?.warn(`shared market: redis connection error: ${err.message}`),
+  );
   const keys = marketKeys(options.prefix);
   const ttlMs = options.ttlMs ?? DEFAULT_LEASE_TTL_MS;
   return RedisTickSource.connect({
