@@ -1,22 +1,9 @@
-import {
-  catchError,
-  defer,
-  exhaustMap,
-  filter,
-  from,
-  map,
-  merge,
-  type Observable,
-  of,
-  shareReplay,
-  switchMap,
-  tap,
-  timer,
-} from 'rxjs';
+import { defer, filter, map, merge, type Observable, shareReplay, tap } from 'rxjs';
 import { type Candle, candle, type Period } from '../protocol/market';
 import { Decimal } from '../src/lib/money';
 import { Freshness } from './freshness';
-import { POLL_WHILE_DOWN_MS, POLL_WHILE_UP_MS, type TopicSource } from './quotes';
+import { pollBesideSocket } from './polling';
+import type { TopicSource } from './quotes';
 
 /** Bars kept in memory per series (the chart shows fewer). */
 export const MAX_BARS = 1_000;
@@ -99,11 +86,7 @@ export function createCandleStream(options: CandleStreamOptions): CandleStream {
         return parsed.success ? parsed.data : [];
       }),
     );
-    const polled$ = options.source.state$.pipe(
-      switchMap((state) => timer(0, state === 'connected' ? POLL_WHILE_UP_MS : POLL_WHILE_DOWN_MS)),
-      exhaustMap(() => from(options.fetch()).pipe(catchError(() => of(false as const)))),
-      filter((list): list is readonly Candle[] => list !== false),
-    );
+    const polled$ = pollBesideSocket(options.source.state$, options.fetch);
 
     return merge(pushed$, polled$).pipe(
       filter((list) => {

@@ -1,20 +1,7 @@
-import {
-  catchError,
-  defer,
-  exhaustMap,
-  filter,
-  from,
-  map,
-  merge,
-  type Observable,
-  of,
-  shareReplay,
-  switchMap,
-  tap,
-  timer,
-} from 'rxjs';
+import { defer, filter, map, merge, type Observable, shareReplay, tap } from 'rxjs';
 import { type MarketMessage, type Quote, quotesResponse } from '../protocol/market';
 import { Freshness } from './freshness';
+import { pollBesideSocket } from './polling';
 import type { ConnectionState } from './socket';
 
 /** What a stream needs from the socket; the real one is `RealtimeSocket`, tests pass a fake. */
@@ -22,10 +9,6 @@ export interface TopicSource {
   topic(name: string): Observable<MarketMessage>;
   readonly state$: Observable<ConnectionState>;
 }
-
-/** Polling beside the socket: often while it is down (the only source), rarely while up (a safety net). */
-export const POLL_WHILE_DOWN_MS = 2_000;
-export const POLL_WHILE_UP_MS = 30_000;
 
 export interface QuoteBoard {
   /** Newest quote per symbol. */
@@ -89,17 +72,10 @@ export function createQuoteStream(options: QuoteStreamOptions): QuoteStream {
       }),
     );
 
-    const polled$ = options.source.state$.pipe(
-      switchMap((state) =>
-        timer(
-          0,
-          state === 'connected'
-            ? (options.pollWhileUpMs ?? POLL_WHILE_UP_MS)
-            : (options.pollWhileDownMs ?? POLL_WHILE_DOWN_MS),
-        ),
-      ),
-      exhaustMap(() => from(options.poll()).pipe(catchError(() => of(false as const)))),
-      filter((list): list is readonly Quote[] => list !== false),
+    const polled$ = pollBesideSocket(options.source.state$, options.poll, {
+      whileUpMs: options.pollWhileUpMs,
+      whileDownMs: options.pollWhileDownMs,
+    }).pipe(
       tap((list) => {
         // A poll proves the feed alive only if it brought a price newer than any polled before.
         const newest = list.reduce((ts, q) => Math.max(ts, q.ts), 0);
