@@ -1,6 +1,23 @@
 import { z } from 'zod';
 import { decimalString, SYMBOL_RE, signedDecimalString } from './market';
 
+/** What a ledger entry records (the `kind` of history rows): the ledger writes these, the client names them. */
+export const ENTRY_KINDS = [
+  'transfer',
+  'deposit',
+  'withdrawal',
+  'fee',
+  'penalty',
+  'adjustment',
+  'settlement',
+  'simulator_grant',
+  'simulator_reset',
+  'hold_place',
+  'hold_post',
+  'hold_void',
+] as const;
+export type EntryKind = (typeof ENTRY_KINDS)[number];
+
 /**
  * Assets and transfers (SPEC 2 assets pages, SPEC 3 account types, SPEC 7 wallet calls). Balances come from the
  * server's double-entry ledger; every amount is an exact decimal string with all of its currency's decimals, and

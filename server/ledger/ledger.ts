@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { EntryKind } from '../../protocol/wallet';
 import type { DatabaseHandle, DialectKind } from '../db/connect';
 import type { Database, LedgerHoldKind, LedgerHoldState } from '../db/schema';
 import { sha256 } from '../security/digest';
@@ -17,22 +18,8 @@ import { checkUnits, isCurrency } from './amounts';
 import { LedgerError } from './errors';
 import { writeTransaction } from './transaction';
 
-/** What an entry records, for history pages and audits. */
-export const ENTRY_KINDS = [
-  'transfer',
-  'deposit',
-  'withdrawal',
-  'fee',
-  'penalty',
-  'adjustment',
-  'settlement',
-  'simulator_grant',
-  'simulator_reset',
-  'hold_place',
-  'hold_post',
-  'hold_void',
-] as const;
-export type EntryKind = (typeof ENTRY_KINDS)[number];
+/** What an entry records (the list is part of the protocol: history rows carry it). */
+export { ENTRY_KINDS, type EntryKind } from '../../protocol/wallet';
 
 /** The outcome of an applied request; a retry with the same request id gets the same receipt back. */
 export interface Receipt {

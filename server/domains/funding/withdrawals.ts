@@ -17,8 +17,9 @@ import { sha256 } from '../../security/digest';
 import { verifyFundPassword } from '../account/fund-password';
 import { sessionUser } from '../account/users';
 import { verificationState } from '../identity/service';
+import { ledgerEdge } from '../ledger-edge';
 import { toWithdrawalRecord } from './records';
-import { type FundingServices, ledgerEdge } from './services';
+import { FUNDING_FIELDS, type FundingServices } from './services';
 import { allCoinLimits, coinInfo, coinLimits } from './settings';
 
 /**
@@ -171,18 +172,20 @@ export async function withdraw(
   }
 
   const ledgerRequestId = holdRequestId(input.request_id);
-  const receipt = await ledgerEdge(() =>
-    s.ledger.placeHold({
-      userId,
-      requestId: ledgerRequestId,
-      kind: 'withdrawal',
-      book: BOOK,
-      currency: coin,
-      type: ACCOUNT,
-      amount: amount + fee,
-      ref: ledgerRequestId,
-      memo: `withdrawal ${coin} ${chain}`,
-    }),
+  const receipt = await ledgerEdge(
+    () =>
+      s.ledger.placeHold({
+        userId,
+        requestId: ledgerRequestId,
+        kind: 'withdrawal',
+        book: BOOK,
+        currency: coin,
+        type: ACCOUNT,
+        amount: amount + fee,
+        ref: ledgerRequestId,
+        memo: `withdrawal ${coin} ${chain}`,
+      }),
+    FUNDING_FIELDS,
   );
   const holdId = receipt.holdId;
   if (holdId === null) throw new Error('placeHold returned no hold');

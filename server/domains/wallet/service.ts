@@ -15,9 +15,9 @@ import {
 import type { DatabaseHandle } from '../../db/connect';
 import { BusinessError } from '../../errors';
 import { CURRENCY_SCALES, currencyScale, formatAmount, isCurrency, parseAmount } from '../../ledger/amounts';
-import { isLedgerError, type LedgerErrorKey } from '../../ledger/errors';
 import type { HistoryRow, Ledger } from '../../ledger/ledger';
 import type { MarketFeed } from '../../market/feed';
+import { type LedgerFields, ledgerEdge } from '../ledger-edge';
 import { formatValue, valueAt } from './valuation';
 
 export interface WalletServices {
@@ -33,7 +33,7 @@ const BOOK = 'real';
 const DETAIL_HISTORY = 20;
 
 /** The request field each ledger refusal is about, so the form can mark it. */
-const FIELD_OF: Partial<Record<LedgerErrorKey, string>> = {
+const TRANSFER_FIELDS: LedgerFields = {
   currencyUnsupported: 'currency',
   amountRequired: 'amount',
   amountInvalid: 'amount',
@@ -44,19 +44,6 @@ const FIELD_OF: Partial<Record<LedgerErrorKey, string>> = {
   accountTypeInvalid: 'from',
   transferSameAccount: 'to',
 };
-
-/** Runs a ledger call; a refusal the user can act on becomes a BusinessError in the user's language. */
-async function edge<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    if (isLedgerError(err)) {
-      const field = FIELD_OF[err.key];
-      throw new BusinessError(err.key, field ? { field } : {});
-    }
-    throw err;
-  }
-}
 
 interface Price {
   price: string | null;
@@ -244,8 +231,10 @@ export async function transfer(s: WalletServices, userId: number, input: Transfe
   if (from === to) throw new BusinessError('transferSameAccount', { field: 'to' });
   const parsed = parseAmount(currency, input.amount);
   if (!parsed.ok) throw new BusinessError(parsed.error, { field: 'amount' });
-  const receipt = await edge(() =>
-    s.ledger.transfer({ userId, requestId: input.request_id, book: BOOK, currency, amount: parsed.units, from, to }),
+  const receipt = await ledgerEdge(
+    () =>
+      s.ledger.transfer({ userId, requestId: input.request_id, book: BOOK, currency, amount: parsed.units, from, to }),
+    TRANSFER_FIELDS,
   );
   const balances = await heldBalances(s, userId);
   return {

@@ -1,4 +1,4 @@
-import type { AccountType } from '../../../protocol/wallet';
+import { type AccountType, ENTRY_KINDS, type EntryKind } from '../../../protocol/wallet';
 import { formatNumber } from '../../lib/format';
 import { toDecimal } from '../../lib/money';
 
@@ -31,20 +31,12 @@ export function plainAmount(value: string): string {
 export const typeName = (type: AccountType) => `assets.types.${type}` as const;
 export const typeShort = (type: AccountType) => `assets.short.${type}` as const;
 
-/** Ledger entry kinds the history names (server/ledger ENTRY_KINDS); anything newer shows as "other". */
-const KINDS = [
-  'transfer',
-  'deposit',
-  'withdrawal',
-  'fee',
-  'penalty',
-  'adjustment',
-  'settlement',
-  'simulator_grant',
-  'simulator_reset',
-  'hold_post',
-] as const;
-type Kind = (typeof KINDS)[number];
+/**
+ * Entry kinds the history names: every kind of the protocol but the hold placing and voiding, which move no money
+ * and so never appear in history; anything newer shows as "other".
+ */
+type Kind = Exclude<EntryKind, 'hold_place' | 'hold_void'>;
+const KINDS = ENTRY_KINDS.filter((k): k is Kind => k !== 'hold_place' && k !== 'hold_void');
 
 export const kindName = (kind: string) =>
   (KINDS as readonly string[]).includes(kind)
