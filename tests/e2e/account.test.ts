@@ -1,15 +1,6 @@
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type Browser,
-  INVITE_CODE,
-  latestCode,
-  openBrowser,
-  type RunningServer,
-  shot,
-  startServer,
-  withDb,
-} from './harness';
+import { describe, expect, it } from 'vitest';
+import { browserPerTest, INVITE_CODE, latestCode, type RunningServer, shot, startServer, withDb } from './harness';
 import { text } from './locale';
 
 /**
@@ -18,22 +9,17 @@ import { text } from './locale';
  * logout and login, the type-999 path for a revoked session, and deep links.
  */
 let server: RunningServer;
-let browser: Browser;
 let page: Page;
 
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server?.stop();
-});
-beforeEach(async () => {
-  browser = await openBrowser();
-  page = browser.page;
-});
-afterEach(async () => {
-  await browser?.close();
-});
+browserPerTest(
+  startServer,
+  (s) => {
+    server = s;
+  },
+  (b) => {
+    page = b.page;
+  },
+);
 
 const at = (path: string) => `${server.url}${path}`;
 const onPath = (path: string) => (url: URL) => url.pathname === path;

@@ -1,15 +1,6 @@
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type Browser,
-  INVITE_CODE,
-  latestCode,
-  openBrowser,
-  type RunningServer,
-  shot,
-  startServer,
-  withDb,
-} from './harness';
+import { describe, expect, it } from 'vitest';
+import { browserPerTest, INVITE_CODE, latestCode, type RunningServer, shot, startServer, withDb } from './harness';
 import { text } from './locale';
 import { postApi } from './users';
 
@@ -19,25 +10,20 @@ import { postApi } from './users';
  * confirmation; bind a bank card and see it masked, pick it for a bank withdrawal.
  */
 let server: RunningServer;
-let browser: Browser;
 let page: Page;
 
 const ETH_ADDRESS = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const BTC_ADDRESS = '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa';
 
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server?.stop();
-});
-beforeEach(async () => {
-  browser = await openBrowser();
-  page = browser.page;
-});
-afterEach(async () => {
-  await browser?.close();
-});
+browserPerTest(
+  startServer,
+  (s) => {
+    server = s;
+  },
+  (b) => {
+    page = b.page;
+  },
+);
 
 const at = (path: string) => `${server.url}${path}`;
 const onPath = (path: string) => (url: URL) => url.pathname === path;

@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import errors from '../../locales/en/errors.json';
 import { type DatabaseHandle, openSqlite } from '../../server/db/connect';
 import { parseAmount } from '../../server/ledger/amounts';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';
-import { type Browser, openBrowser, type RunningServer, shot, startServer } from './harness';
+import { browserPerTest, type RunningServer, shot, startServer } from './harness';
 import { text } from './locale';
 import { loggedInUser } from './users';
 
@@ -17,22 +17,17 @@ import { loggedInUser } from './users';
  * records.
  */
 let server: RunningServer;
-let browser: Browser;
 let page: Page;
 
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server?.stop();
-});
-beforeEach(async () => {
-  browser = await openBrowser();
-  page = browser.page;
-});
-afterEach(async () => {
-  await browser?.close();
-});
+browserPerTest(
+  startServer,
+  (s) => {
+    server = s;
+  },
+  (b) => {
+    page = b.page;
+  },
+);
 
 const at = (path: string) => `${server.url}${path}`;
 

@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openSqlite } from '../../server/db/connect';
 import { approveDeposit, approveWithdrawal } from '../../server/domains/funding/review';
 import { setDepositAddress } from '../../server/ops/funding';
 import { approveVerification } from '../../server/ops/identity';
-import { type Browser, openBrowser, type RunningServer, shot, startServer, withDb } from './harness';
+import { browserPerTest, type RunningServer, shot, startServer, withDb } from './harness';
 import { text } from './locale';
 import { loggedInUser, postApi } from './users';
 
@@ -15,26 +15,21 @@ import { loggedInUser, postApi } from './users';
  * server relays the user's events, so the pages change without a reload.
  */
 let server: RunningServer;
-let browser: Browser;
 let page: Page;
 
 const PLATFORM_ERC20 = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const USER_ERC20 = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359';
 const FUND = '135790';
 
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server?.stop();
-});
-beforeEach(async () => {
-  browser = await openBrowser();
-  page = browser.page;
-});
-afterEach(async () => {
-  await browser?.close();
-});
+browserPerTest(
+  startServer,
+  (s) => {
+    server = s;
+  },
+  (b) => {
+    page = b.page;
+  },
+);
 
 const at = (path: string) => `${server.url}${path}`;
 const en = (key: string, values: Record<string, string> = {}) =>

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 
 /**
  * End-to-end harness: the real server (built client, SQLite file, outbox delivery) in a child
@@ -169,4 +170,31 @@ export async function startServerInProcess(): Promise<InProcessServer> {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The usual browser test file: `start` a server once for the file (stopped after it) and open a fresh Chromium
+ * profile for each test (closed after it); the callbacks hand both to the file's own variables.
+ */
+export function browserPerTest<S extends { stop(): Promise<void> }>(
+  start: () => Promise<S>,
+  useServer: (server: S) => void,
+  useBrowser: (browser: Browser) => void | Promise<void>,
+): void {
+  let server: S | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    server = await start();
+    useServer(server);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  beforeEach(async () => {
+    browser = await openBrowser();
+    await useBrowser(browser);
+  });
+  afterEach(async () => {
+    await browser?.close();
+  });
 }

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_UPLOAD_BYTES } from '../../protocol/identity';
 import { openSqlite } from '../../server/db/connect';
 import { approveVerification } from '../../server/ops/identity';
-import { type Browser, openBrowser, type RunningServer, shot, startServer, withDb } from './harness';
+import { browserPerTest, type RunningServer, shot, startServer, withDb } from './harness';
 import { text } from './locale';
 import { loggedInUser } from './users';
 
@@ -15,22 +15,17 @@ import { loggedInUser } from './users';
  * confirmation), approved and seen live again.
  */
 let server: RunningServer;
-let browser: Browser;
 let page: Page;
 
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server?.stop();
-});
-beforeEach(async () => {
-  browser = await openBrowser();
-  page = browser.page;
-});
-afterEach(async () => {
-  await browser?.close();
-});
+browserPerTest(
+  startServer,
+  (s) => {
+    server = s;
+  },
+  (b) => {
+    page = b.page;
+  },
+);
 
 const at = (path: string) => `${server.url}${path}`;
 const en = (key: string) => text('en', key);

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TIMEFRAMES } from '../../protocol/market';
-import { type Browser, type InProcessServer, openBrowser, shot, startServerInProcess } from './harness';
+import { browserPerTest, type InProcessServer, shot, startServerInProcess } from './harness';
 import { text } from './locale';
 
 /**
@@ -10,23 +10,18 @@ import { text } from './locale';
  * is marked stale within the limit and clears when it resumes, and a dropped socket reconnects.
  */
 let server: InProcessServer;
-let browser: Browser;
 let page: Page;
 
-beforeAll(async () => {
-  server = await startServerInProcess();
-});
-afterAll(async () => {
-  await server?.stop();
-});
-beforeEach(async () => {
-  browser = await openBrowser();
-  page = browser.page;
-  await page.addInitScript(() => localStorage.setItem('lang', 'en'));
-});
-afterEach(async () => {
-  await browser?.close();
-});
+browserPerTest(
+  startServerInProcess,
+  (s) => {
+    server = s;
+  },
+  async (b) => {
+    page = b.page;
+    await page.addInitScript(() => localStorage.setItem('lang', 'en'));
+  },
+);
 
 const lastOf = (symbol: string) => page.locator(`.quote-row[data-symbol="${symbol}"] [data-testid="last"]`);
 
