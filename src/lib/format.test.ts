@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { formatNumber, toFixedTruncated } from './format';
+import { formatNumber, truncatedFixed } from './format';
 import { Decimal } from './money';
 
 afterEach(() => {
@@ -47,22 +47,22 @@ describe('formatNumber (SPEC 9)', () => {
   });
 });
 
-describe('toFixedTruncated', () => {
+describe('truncatedFixed', () => {
   it('truncates, never rounds', () => {
-    expect(toFixedTruncated('1.23456', 4)).toBe('1.2345');
-    expect(toFixedTruncated('1.99999', 2)).toBe('1.99');
-    expect(toFixedTruncated('-1.23456', 4)).toBe('-1.2345');
-    expect(toFixedTruncated('-0.00009', 4)).toBe('0.0000');
+    expect(truncatedFixed('1.23456', 4)).toBe('1.2345');
+    expect(truncatedFixed('1.99999', 2)).toBe('1.99');
+    expect(truncatedFixed('-1.23456', 4)).toBe('-1.2345');
+    expect(truncatedFixed('-0.00009', 4)).toBe('0.0000');
   });
 
   it('pads to the requested decimals', () => {
-    expect(toFixedTruncated('5', 4)).toBe('5.0000');
-    expect(toFixedTruncated('5.1', 0)).toBe('5');
+    expect(truncatedFixed('5', 4)).toBe('5.0000');
+    expect(truncatedFixed('5.1', 0)).toBe('5');
   });
 
   it('logs and returns 0 on bad input', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
-    expect(toFixedTruncated('1,5', 2)).toBe('0');
+    expect(truncatedFixed('1,5', 2)).toBe('0');
     expect(warn).toHaveBeenCalledOnce();
   });
 });

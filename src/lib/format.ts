@@ -85,11 +85,11 @@ export function formatNumber(
   return frac ? `${sign}${int}${decimal}${frac}` : `${sign}${int}`;
 }
 
-/** Exactly `places` fraction digits, cut (never rounded), no grouping, '.' as decimal: for inputs and wire values. */
-export function toFixedTruncated(value: DecimalInput | null | undefined, places: number): string {
+/** SPEC 9's truncating fixed-decimals helper on decimal.js (not Number#toFixed, which rounds a float): exactly `places` fraction digits, cut, no grouping, '.' as decimal: for inputs and wire values. */
+export function truncatedFixed(value: DecimalInput | null | undefined, places: number): string {
   const d: Decimal | null = toDecimal(value);
   if (!d) {
-    console.warn('toFixedTruncated: not a number', value);
+    console.warn('truncatedFixed: not a number', value);
     return '0';
   }
   const out = truncatedString(d, places);
