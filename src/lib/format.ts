@@ -85,7 +85,10 @@ export function formatNumber(
   return frac ? `${sign}${int}${decimal}${frac}` : `${sign}${int}`;
 }
 
-/** SPEC 9's truncating fixed-decimals helper on decimal.js (not Number#toFixed, which rounds a float): exactly `places` fraction digits, cut, no grouping, '.' as decimal: for inputs and wire values. */
+/**
+ * SPEC 9's truncating fixed-decimals helper, on decimal.js (not Number#toFixed, which rounds a float): exactly
+ * `places` fraction digits, cut, no grouping, '.' as decimal: for inputs and wire values.
+ */
 export function truncatedFixed(value: DecimalInput | null | undefined, places: number): string {
   const d: Decimal | null = toDecimal(value);
   if (!d) {
