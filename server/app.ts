@@ -2,36 +2,44 @@ import { fileURLToPath } from 'node:url';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { MAX_UPLOAD_BYTES } from '../protocol/identity';
-import type { DatabaseHandle } from './db/connect';
-import { type CodeSender, codeSenderFor, OutboxSender } from './domains/account/code-sender';
-import { CodeService } from './domains/account/codes';
-import { type AccountLimits, DEFAULT_ACCOUNT_LIMITS } from './domains/account/limits';
-import { type HashCost, PasswordHasher } from './domains/account/passwords';
-import { accountHandlers } from './domains/account/routes';
-import type { AccountServices } from './domains/account/services';
-import { Sessions } from './domains/account/sessions';
-import { bankCardHandlers } from './domains/bank-cards/routes';
-import { fundingHandlers } from './domains/funding/routes';
-import { identityHandlers } from './domains/identity/routes';
-import { marketHandlers } from './domains/market/routes';
-import { walletHandlers } from './domains/wallet/routes';
-import { walletAddressHandlers } from './domains/wallet-addresses/routes';
-import { type CallHandlers, registerCalls } from './http/calls';
-import { registerErrorHandling, replyNotFound } from './http/errors';
-import { hasBuiltClient, registerSpa } from './http/static';
-import { Ledger } from './ledger/ledger';
-import type { MarketFeed } from './market/feed';
-import { PriceRecorder, type RecorderOptions } from './market/recorder';
-import { attachRealtime, type RealtimeServer } from './realtime/gateway';
-import { type LocalRooms, socketSink, UserEventRelay } from './realtime/user-events';
-import { RateLimiter } from './security/rate-limit';
-import { registerUploadRoutes, uploadHandlers } from './uploads/routes';
-import { UploadStore } from './uploads/store';
+import type { AccountServices } from './domains/account';
+import {
+  type AccountLimits,
+  accountHandlers,
+  type CodeSender,
+  CodeService,
+  codeSenderFor,
+  DEFAULT_ACCOUNT_LIMITS,
+  type HashCost,
+  OutboxSender,
+  PasswordHasher,
+} from './domains/account';
+import { bankCardHandlers } from './domains/bank-cards';
+import { fundingHandlers } from './domains/funding';
+import { identityHandlers } from './domains/identity';
+import { marketHandlers, marketRealtime } from './domains/market';
+import { registerUploadRoutes, UploadStore, uploadHandlers } from './domains/uploads';
+import { walletHandlers } from './domains/wallet';
+import { walletAddressHandlers } from './domains/wallet-addresses';
+import { Ledger } from './ledger';
+import type { MarketFeed } from './market';
+import { PriceRecorder, type RecorderOptions } from './market';
+import type { DatabaseHandle } from './platform/db/connect';
+import { type CallHandlers, registerCalls } from './platform/http/calls';
+import { registerErrorHandling, replyNotFound } from './platform/http/errors';
+import { hasBuiltClient, registerSpa } from './platform/http/static';
+import { attachRealtime, type RealtimeServer } from './platform/realtime/gateway';
+import { PrivateChannels } from './platform/realtime/private-topics';
+import { accountTopic, type LocalRooms, socketSink, UserEventRelay } from './platform/realtime/user-events';
+import { RateLimiter } from './platform/security/rate-limit';
+import { Sessions } from './platform/security/sessions';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The socket.io server on this app's HTTP server. */
     io: RealtimeServer;
+    /** Private topics and socket commands (domains register theirs when the app is built). */
+    channels: PrivateChannels;
   }
 }
 
@@ -144,13 +152,27 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     recorder.start();
     app.addHook('onClose', () => recorder.close());
   }
-  const market = feed ? { feed, now, flushMs: options.market?.flushMs } : undefined;
-  app.decorate('io', await attachRealtime(app, { sessions, redisUrl: options.redisUrl, market }));
-  // Private per-user events (verification reviewed, ...), also those written by the ops CLI in another process.
-  const relay = new UserEventRelay(db, socketSink(app.io as unknown as LocalRooms), {
-    intervalMs: options.userEventsPollMs,
-    onError: (err) => app.log.error({ err }, 'user event relay failed'),
-  });
+  // Private topics and socket commands: each domain registers its own here.
+  const channels = new PrivateChannels(now);
+  channels.topic(accountTopic(db));
+  const realtimeModules = [channels.module()];
+  if (feed) realtimeModules.push(marketRealtime(feed, { now, flushMs: options.market?.flushMs }));
+  app.decorate('io', await attachRealtime(app, { sessions, redisUrl: options.redisUrl, modules: realtimeModules }));
+  app.decorate('channels', channels);
+  // Private per-user events (verification reviewed, ...), also those written by the ops CLI in another process:
+  // the legacy `account` event and the private topics that carry them.
+  const toRooms = socketSink(app.io as unknown as LocalRooms);
+  const relay = new UserEventRelay(
+    db,
+    (userId, event) => {
+      toRooms(userId, event);
+      channels.deliver(userId, event.kind, event.data);
+    },
+    {
+      intervalMs: options.userEventsPollMs,
+      onError: (err) => app.log.error({ err }, 'user event relay failed'),
+    },
+  );
   await relay.start();
   app.addHook('preClose', () => relay.close());
   return app;

@@ -2,17 +2,23 @@ import path from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { type AppOptions, buildApp } from './app';
 import { type Config, readConfig } from './config';
-import { openDatabase } from './db/connect';
-import { migrateToLatest } from './db/migrations';
-import { ensurePlatformInviteCode } from './domains/account/invite';
+import { ensurePlatformInviteCode } from './domains/account';
+import { uploadsDirOf } from './domains/uploads';
 import { isEntryPoint } from './entry';
-import { MarketFeed } from './market/feed';
-import { BINANCE_SPOT_URL, ExchangePriceSource, type MarketLogger } from './market/live/binance';
-import { CompositePriceSource } from './market/live/composite';
-import { connectSharedSource } from './market/shared/redis-bus';
-import { RedisTickSource } from './market/shared/redis-tick-source';
-import { MarketSimulator, type PriceSource, type SimulatorOptions } from './market/simulator';
-import { uploadsDirOf } from './uploads/store';
+import {
+  BINANCE_SPOT_URL,
+  CompositePriceSource,
+  connectSharedSource,
+  ExchangePriceSource,
+  MarketFeed,
+  type MarketLogger,
+  MarketSimulator,
+  type PriceSource,
+  RedisTickSource,
+  type SimulatorOptions,
+} from './market';
+import { migrateToLatest } from './migrations';
+import { openDatabase } from './platform/db/connect';
 
 export interface RunningServer {
   app: FastifyInstance;

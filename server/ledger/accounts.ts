@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { DialectKind } from '../db/connect';
-import type { Database } from '../db/schema';
+import type { DialectKind } from '../platform/db/connect';
+import type { Database } from '../platform/db/schema';
 import { isCurrency } from './amounts';
 import { LedgerError } from './errors';
 

@@ -1,4 +1,4 @@
-import { INSTRUMENTS } from '../market/instruments';
+import { INSTRUMENTS } from '../market';
 
 /**
  * Ledger amounts are integers of minor units (10^-scale of the currency), held in JS numbers that stay exact:

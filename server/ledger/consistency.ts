@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely';
-import type { Database } from '../db/schema';
+import type { Database } from '../platform/db/schema';
+import { snapshotTransaction } from '../platform/db/transaction';
 import type { LedgerAccountType, LedgerBook } from './accounts';
 import { formatAmount, isCurrency } from './amounts';
-import { snapshotTransaction } from './transaction';
 
 /**
  * The ledger audit (`npm run ops -- ledger check`, and the tests' invariant): recomputes every balance from the

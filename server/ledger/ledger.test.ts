@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../db/connect';
-import { insertUser, openMemoryDatabase } from '../db/testing';
+import type { DatabaseHandle } from '../platform/db/connect';
+import { insertUser, openMemoryDatabase } from '../testing';
 import { parseAmount } from './amounts';
 import { checkLedger, describeProblems } from './consistency';
 import { LedgerError } from './errors';

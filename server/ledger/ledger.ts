@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { EntryKind } from '../../protocol/wallet';
-import type { DatabaseHandle, DialectKind } from '../db/connect';
-import type { Database, LedgerHoldKind, LedgerHoldState } from '../db/schema';
-import { sha256 } from '../security/digest';
+import type { DatabaseHandle, DialectKind } from '../platform/db/connect';
+import type { Database, LedgerHoldKind, LedgerHoldState } from '../platform/db/schema';
+import { writeTransaction } from '../platform/db/transaction';
+import { sha256 } from '../platform/security/digest';
 import {
   AccountDirectory,
   type AccountKey,
@@ -16,7 +17,6 @@ import {
 } from './accounts';
 import { checkUnits, isCurrency } from './amounts';
 import { LedgerError } from './errors';
-import { writeTransaction } from './transaction';
 
 /** What an entry records (the list is part of the protocol: history rows carry it). */
 export { ENTRY_KINDS, type EntryKind } from '../../protocol/wallet';

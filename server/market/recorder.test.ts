@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { openMemoryDatabase } from '../db/testing';
+import { openMemoryDatabase } from '../testing';
 import { MarketFeed } from './feed';
 import { INSTRUMENTS } from './instruments';
 import { PriceRecorder } from './recorder';

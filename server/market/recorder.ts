@@ -1,5 +1,5 @@
-import type { DatabaseHandle } from '../db/connect';
-import type { NewPriceTick } from '../db/schema';
+import type { DatabaseHandle } from '../platform/db/connect';
+import type { NewPriceTick } from '../platform/db/schema';
 import type { MarketFeed } from './feed';
 import { formatUnits } from './instruments';
 

@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../db/connect';
-import { insertUser, openMemoryDatabase } from '../db/testing';
-import { Sessions } from '../domains/account/sessions';
 import { Ledger } from '../ledger/ledger';
+import type { DatabaseHandle } from '../platform/db/connect';
+import { Sessions } from '../platform/security/sessions';
+import { insertUser, openMemoryDatabase } from '../testing';
 import { runOps } from './cli';
 
 describe('ops cli', () => {

@@ -1,21 +1,21 @@
 import type { Kysely } from 'kysely';
 import { readConfig } from '../config';
-import { openDatabase } from '../db/connect';
-import { migrateToLatest } from '../db/migrations';
-import type { Database } from '../db/schema';
-import { ensurePlatformInviteCode } from '../domains/account/invite';
-import { Sessions } from '../domains/account/sessions';
-import { isEntryPoint } from '../entry';
-import { checkLedger, describeProblems, describeTotals } from '../ledger/consistency';
-import { runAuditCommand } from './audit';
+import { ensurePlatformInviteCode } from '../domains/account';
 import {
   runDepositAddressCommand,
   runDepositBankCommand,
   runDepositsCommand,
   runFeesCommand,
   runWithdrawalsCommand,
-} from './funding';
-import { runKycCommand, runUploadsCommand } from './identity';
+} from '../domains/funding';
+import { runKycCommand, runUploadsCommand } from '../domains/identity';
+import { isEntryPoint } from '../entry';
+import { checkLedger, describeProblems, describeTotals } from '../ledger';
+import { migrateToLatest } from '../migrations';
+import { runAuditCommand } from '../platform/audit';
+import { openDatabase } from '../platform/db/connect';
+import type { Database } from '../platform/db/schema';
+import { Sessions } from '../platform/security/sessions';
 
 /** `npm run ops -- <command>`: operator tasks against the configured database (same env as the server). */
 

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import { buildApp } from '../../server/app';
-import { openSqlite } from '../../server/db/connect';
-import { migrateToLatest } from '../../server/db/migrations';
+import { openSqlite } from '../../server/platform/db/connect';
+import { migrateToLatest } from '../../server/migrations';
 import { ensurePlatformInviteCode } from '../../server/domains/account/invite';
 import { PasswordHasher, PRODUCTION_HASH_COST } from '../../server/domains/account/passwords';
 

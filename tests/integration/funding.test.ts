@@ -23,8 +23,8 @@ import {
   runWithdrawalsCommand,
   setBankDetails,
   setDepositAddress,
-} from '../../server/ops/funding';
-import { approveVerification } from '../../server/ops/identity';
+} from '../../server/domains/funding/ops';
+import { approveVerification } from '../../server/domains/identity/ops';
 import { DATABASES, openTestDatabase, startTestApp, type TestApp, type TestDatabase, uniqueEmail } from './harness';
 import { fakeJpeg, upload, uploadedId } from './uploads-helpers';
 

@@ -6,9 +6,9 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll } from 'vitest';
 import { type CallPath, calls } from '../../protocol';
 import { type AppOptions, buildApp } from '../../server/app';
-import { type DatabaseHandle, openSqlite } from '../../server/db/connect';
-import { migrateToLatest } from '../../server/db/migrations';
-import { openPostgresSchema } from '../../server/db/testing';
+import { type DatabaseHandle, openSqlite } from '../../server/platform/db/connect';
+import { migrateToLatest } from '../../server/migrations';
+import { openPostgresSchema } from '../../server/testing';
 import { ensurePlatformInviteCode } from '../../server/domains/account/invite';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { errorEnvelope } from '../../protocol';
-import { openSqlite } from '../../server/db/connect';
-import { migrateToLatest } from '../../server/db/migrations';
+import { openSqlite } from '../../server/platform/db/connect';
+import { migrateToLatest } from '../../server/migrations';
 import { appPerSuite, DATABASES, startTestApp, type TestApp, uniqueEmail } from './harness';
 
 describe.each(DATABASES)('malformed requests on %s', (kind) => {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { approveVerification, listPendingVerifications, rejectVerification } from '../../server/ops/identity';
+import { approveVerification, listPendingVerifications, rejectVerification } from '../../server/domains/identity/ops';
 import { DATABASES, openTestDatabase, startTestApp, type TestApp, type TestDatabase, uniqueEmail } from './harness';
 import { uploadedId } from './uploads-helpers';
 

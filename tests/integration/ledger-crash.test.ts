@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DatabaseHandle, openSqlite } from '../../server/db/connect';
-import { insertUser } from '../../server/db/testing';
+import { type DatabaseHandle, openSqlite } from '../../server/platform/db/connect';
+import { insertUser } from '../../server/testing';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';
 import { DATABASES, openTestDatabase, type TestDatabase } from './harness';

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DatabaseHandle, openPostgres } from '../../server/db/connect';
-import { insertUser } from '../../server/db/testing';
+import { type DatabaseHandle, openPostgres } from '../../server/platform/db/connect';
+import { insertUser } from '../../server/testing';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { isLedgerError } from '../../server/ledger/errors';
 import { type CreditRequest, Ledger, type Receipt } from '../../server/ledger/ledger';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type CallData, type CallPath, calls, okEnvelope } from '../../protocol';
 import { formatValue, valueAt } from '../../server/domains/wallet/valuation';
-import { translate } from '../../server/i18n/messages';
+import { translate } from '../../server/platform/i18n/messages';
 import { parseAmount } from '../../server/ledger/amounts';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';

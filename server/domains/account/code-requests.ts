@@ -1,9 +1,9 @@
 import type { z } from 'zod';
 import type { CodeScene, codeSentResponse, Lang } from '../../../protocol';
-import { BusinessError } from '../../errors';
+import { BusinessError } from '../../platform/errors';
+import type { Session } from '../../platform/security/sessions';
 import { type Contact, contactOfUser, maskAddress } from './contact';
 import type { AccountServices } from './services';
-import type { Session } from './sessions';
 import { findUserByContact, sessionUser, takenError } from './users';
 
 type CodeSent = z.output<typeof codeSentResponse>;

@@ -1,8 +1,8 @@
 import nodemailer from 'nodemailer';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../db/connect';
-import { openMemoryDatabase } from '../../db/testing';
+import type { DatabaseHandle } from '../../platform/db/connect';
+import { openMemoryDatabase } from '../../testing';
 import {
   ChannelSender,
   type CodeMessage,

@@ -2,8 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import nodemailer from 'nodemailer';
 import type { CodeScene, Lang } from '../../../protocol';
-import type { CodeChannel, Database } from '../../db/schema';
-import { translate } from '../../i18n/messages';
+import type { CodeChannel, Database } from '../../platform/db/schema';
+import { translate } from '../../platform/i18n/messages';
 
 /** One verification code on its way to a person. */
 export interface CodeMessage {

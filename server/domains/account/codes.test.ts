@@ -1,9 +1,9 @@
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../db/connect';
-import { openMemoryDatabase } from '../../db/testing';
-import { BusinessError } from '../../errors';
-import { RateLimiter } from '../../security/rate-limit';
+import type { DatabaseHandle } from '../../platform/db/connect';
+import { BusinessError } from '../../platform/errors';
+import { RateLimiter } from '../../platform/security/rate-limit';
+import { openMemoryDatabase } from '../../testing';
 import type { CodeMessage, CodeSender } from './code-sender';
 import { CODE_MAX_TRIES, CODE_TTL_MS, CodeService } from './codes';
 import { emailContact } from './contact';

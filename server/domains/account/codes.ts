@@ -1,10 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { CodeScene, Lang } from '../../../protocol';
-import type { Database } from '../../db/schema';
-import { BusinessError } from '../../errors';
-import { DIGITS, randomString, sameDigest, sha256 } from '../../security/digest';
-import type { Limit, RateLimiter, Refusal } from '../../security/rate-limit';
+import type { Database } from '../../platform/db/schema';
+import { BusinessError } from '../../platform/errors';
+import { DIGITS, randomString, sameDigest, sha256 } from '../../platform/security/digest';
+import type { Limit, RateLimiter, Refusal } from '../../platform/security/rate-limit';
 import type { CodeSender } from './code-sender';
 import { type Contact, channelOf } from './contact';
 import type { AccountLimits } from './limits';

@@ -1,4 +1,4 @@
-import type { CodeChannel, UserRow } from '../../db/schema';
+import type { CodeChannel, UserRow } from '../../platform/db/schema';
 
 /** Where a code goes and what identifies an account: an e-mail address or a phone number. */
 export type Contact =

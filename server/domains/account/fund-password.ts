@@ -1,11 +1,11 @@
 import type { z } from 'zod';
 import type { fundPasswordRequest } from '../../../protocol';
-import type { UserRow } from '../../db/schema';
-import { BusinessError } from '../../errors';
+import type { UserRow } from '../../platform/db/schema';
+import { BusinessError } from '../../platform/errors';
+import type { Session } from '../../platform/security/sessions';
 import { contactOfUser } from './contact';
 import { verifyLoginPassword } from './login';
 import type { AccountServices } from './services';
-import type { Session } from './sessions';
 import { sessionUser } from './users';
 
 /**

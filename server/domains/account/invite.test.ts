@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../db/connect';
-import { insertUser, openMemoryDatabase } from '../../db/testing';
-import { BusinessError } from '../../errors';
+import type { DatabaseHandle } from '../../platform/db/connect';
+import { BusinessError } from '../../platform/errors';
+import { insertUser, openMemoryDatabase } from '../../testing';
 import {
   ensurePlatformInviteCode,
   INVITE_ALPHABET,

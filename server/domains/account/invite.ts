@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
-import { BusinessError } from '../../errors';
-import { randomString } from '../../security/digest';
+import type { Database } from '../../platform/db/schema';
+import { BusinessError } from '../../platform/errors';
+import { randomString } from '../../platform/security/digest';
 
 /** No 0/O or 1/I/L: invite codes are read aloud and typed from screenshots. */
 export const INVITE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';

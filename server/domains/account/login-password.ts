@@ -1,10 +1,10 @@
 import type { z } from 'zod';
 import type { forgetRequest, updatePasswordRequest } from '../../../protocol';
-import { BusinessError } from '../../errors';
+import { BusinessError } from '../../platform/errors';
+import type { Session } from '../../platform/security/sessions';
 import { contactOf } from './contact';
 import { clearLoginFailures, verifyLoginPassword } from './login';
 import type { AccountServices } from './services';
-import type { Session } from './sessions';
 import { findUserByContact, sessionUser } from './users';
 
 /**

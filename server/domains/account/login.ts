@@ -1,9 +1,9 @@
 import type { z } from 'zod';
 import { AREA_CODE_RE, type loginRequest, type SessionResponse } from '../../../protocol';
-import type { UserRow } from '../../db/schema';
-import { BusinessError } from '../../errors';
-import type { MessageKey } from '../../i18n/messages';
-import type { Limit } from '../../security/rate-limit';
+import type { UserRow } from '../../platform/db/schema';
+import { BusinessError } from '../../platform/errors';
+import type { MessageKey } from '../../platform/i18n/messages';
+import type { Limit } from '../../platform/security/rate-limit';
 import { nationalNumber } from './contact';
 import type { AccountServices } from './services';
 import { toUser } from './users';

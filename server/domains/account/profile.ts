@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { center2Response, Lang, User } from '../../../protocol';
+import type { Session } from '../../platform/security/sessions';
 import type { AccountServices } from './services';
-import type { Session } from './sessions';
 import { sessionUser, toUser } from './users';
 
 export async function center(s: AccountServices, session: Session): Promise<User> {

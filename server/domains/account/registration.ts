@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Lang, registerRequest, SessionResponse } from '../../../protocol';
-import { isUniqueViolation } from '../../db/connect';
-import { DIGITS, randomString } from '../../security/digest';
+import { isUniqueViolation } from '../../platform/db/connect';
+import { DIGITS, randomString } from '../../platform/security/digest';
 import { contactOf } from './contact';
 import { newUserInviteCode, referrerOf, unusedValue } from './invite';
 import type { AccountServices } from './services';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { User } from '../../../protocol';
-import type { Database, UserRow } from '../../db/schema';
-import { BusinessError, SessionRequiredError } from '../../errors';
+import type { Database, UserRow } from '../../platform/db/schema';
+import { BusinessError, SessionRequiredError } from '../../platform/errors';
 import { type Contact, fieldOf } from './contact';
 
 /** The protocol's view of a user: never the password hashes. */

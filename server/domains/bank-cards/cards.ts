@@ -1,10 +1,10 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { z } from 'zod';
 import { type BankCard, type cashSaveRequest, MAX_BANK_CARDS } from '../../../protocol/bank-cards';
-import { type DatabaseHandle, isUniqueViolation } from '../../db/connect';
-import type { BankCardsTable, Database } from '../../db/schema';
-import { BusinessError } from '../../errors';
-import { writeTransaction } from '../../ledger/transaction';
+import { type DatabaseHandle, isUniqueViolation } from '../../platform/db/connect';
+import type { BankCardsTable, Database } from '../../platform/db/schema';
+import { writeTransaction } from '../../platform/db/transaction';
+import { BusinessError } from '../../platform/errors';
 
 export interface BankCardServices {
   database: DatabaseHandle;

@@ -10,13 +10,13 @@ import {
   isHashOnChain,
   isWholeAmount,
 } from '../../../protocol/funding';
-import { isUniqueViolation } from '../../db/connect';
-import { BusinessError } from '../../errors';
-import { formatAmount, parseAmount } from '../../ledger/amounts';
-import { writeTransaction } from '../../ledger/transaction';
-import { recordUserEvent } from '../../realtime/user-events';
-import { sha256 } from '../../security/digest';
-import { assertUsableUploads, attachUploads } from '../../uploads/store';
+import { formatAmount, parseAmount } from '../../ledger';
+import { isUniqueViolation } from '../../platform/db/connect';
+import { writeTransaction } from '../../platform/db/transaction';
+import { BusinessError } from '../../platform/errors';
+import { recordUserEvent } from '../../platform/realtime/user-events';
+import { sha256 } from '../../platform/security/digest';
+import { assertUsableUploads, attachUploads } from '../uploads';
 import { depositRows, toDepositRecord } from './records';
 import type { FundingServices } from './services';
 import { allCoinLimits, bankDetails, coinInfo, coinLimits, platformAddress } from './settings';

@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { DepositRecord, FundingState, WithdrawalRecord } from '../../../protocol/funding';
-import type { Database, DepositsTable, FundingRowState, WithdrawalsTable } from '../../db/schema';
-import { formatAmount } from '../../ledger/amounts';
+import { formatAmount } from '../../ledger';
+import type { Database, DepositsTable, FundingRowState, WithdrawalsTable } from '../../platform/db/schema';
 
 /**
  * The user's own deposit and withdrawal records (charge_mention/log2, log3). Every query is scoped to the session

@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
-import type { DatabaseHandle } from '../../db/connect';
-import type { Database, FundingRowState } from '../../db/schema';
-import { Ledger } from '../../ledger/ledger';
-import { writeTransaction } from '../../ledger/transaction';
-import { recordAudit } from '../../ops/audit';
-import { recordUserEvent } from '../../realtime/user-events';
+import { Ledger } from '../../ledger';
+import { recordAudit } from '../../platform/audit';
+import type { DatabaseHandle } from '../../platform/db/connect';
+import type { Database, FundingRowState } from '../../platform/db/schema';
+import { writeTransaction } from '../../platform/db/transaction';
+import { recordUserEvent } from '../../platform/realtime/user-events';
 import { DEPOSIT_EVENT_KIND } from './deposits';
 import { WITHDRAWAL_EVENT_KIND } from './withdrawals';
 

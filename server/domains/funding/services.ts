@@ -1,7 +1,6 @@
-import type { DatabaseHandle } from '../../db/connect';
-import type { Ledger } from '../../ledger/ledger';
-import type { AccountServices } from '../account/services';
-import type { LedgerFields } from '../ledger-edge';
+import type { Ledger, LedgerFields } from '../../ledger';
+import type { DatabaseHandle } from '../../platform/db/connect';
+import type { AccountServices } from '../account';
 
 export interface FundingServices {
   account: AccountServices;

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import { CHAIN_COINS, CHAINS_BY_COIN, type Chain, type ChainCoin, COIN_IDS } from '../../../protocol/chains';
-import type { Database } from '../../db/schema';
-import { BusinessError } from '../../errors';
-import { currencyScale } from '../../ledger/amounts';
+import { currencyScale } from '../../ledger';
+import type { Database } from '../../platform/db/schema';
+import { BusinessError } from '../../platform/errors';
 
 /**
  * The platform's funding settings: per-coin minimums and withdrawal fee (`funding_coins`, defaults from migration

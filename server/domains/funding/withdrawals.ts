@@ -8,16 +8,14 @@ import {
   type WithdrawInfo,
   type withdrawRequest,
 } from '../../../protocol/funding';
-import type { Database } from '../../db/schema';
-import { BusinessError } from '../../errors';
-import { formatAmount, parseAmount } from '../../ledger/amounts';
-import { writeTransaction } from '../../ledger/transaction';
-import { recordUserEvent } from '../../realtime/user-events';
-import { sha256 } from '../../security/digest';
-import { verifyFundPassword } from '../account/fund-password';
-import { sessionUser } from '../account/users';
-import { verificationState } from '../identity/service';
-import { ledgerEdge } from '../ledger-edge';
+import { formatAmount, ledgerEdge, parseAmount } from '../../ledger';
+import type { Database } from '../../platform/db/schema';
+import { writeTransaction } from '../../platform/db/transaction';
+import { BusinessError } from '../../platform/errors';
+import { recordUserEvent } from '../../platform/realtime/user-events';
+import { sha256 } from '../../platform/security/digest';
+import { sessionUser, verifyFundPassword } from '../account';
+import { verificationState } from '../identity';
 import { toWithdrawalRecord } from './records';
 import { FUNDING_FIELDS, type FundingServices } from './services';
 import { allCoinLimits, coinInfo, coinLimits } from './settings';

@@ -7,13 +7,13 @@ import type {
   VerificationLevel,
   VerificationState,
 } from '../../../protocol/identity';
-import { type DatabaseHandle, isUniqueViolation } from '../../db/connect';
-import type { Database, IdentityState, IdentityVerificationsTable } from '../../db/schema';
-import { BusinessError } from '../../errors';
-import { writeTransaction } from '../../ledger/transaction';
-import { recordUserEvent } from '../../realtime/user-events';
-import { assertUsableUploads, attachUploads } from '../../uploads/store';
-import { AREA_CODES } from '../account/area-codes';
+import { type DatabaseHandle, isUniqueViolation } from '../../platform/db/connect';
+import type { Database, IdentityState, IdentityVerificationsTable } from '../../platform/db/schema';
+import { writeTransaction } from '../../platform/db/transaction';
+import { BusinessError } from '../../platform/errors';
+import { recordUserEvent } from '../../platform/realtime/user-events';
+import { AREA_CODES } from '../account';
+import { assertUsableUploads, attachUploads } from '../uploads';
 
 /**
  * Identity verification (SPEC 3, 4, 5): basic (country, name, ID number, contact address) and advanced (photos of

@@ -6,14 +6,12 @@ import {
   MAX_WITHDRAW_ADDRESSES,
   type WithdrawAddress,
 } from '../../../protocol/wallet-addresses';
-import { type DatabaseHandle, isUniqueViolation } from '../../db/connect';
-import type { Database } from '../../db/schema';
-import { BusinessError } from '../../errors';
-import { writeTransaction } from '../../ledger/transaction';
-import { contactOfUser } from '../account/contact';
-import { verifyFundPassword } from '../account/fund-password';
-import type { AccountServices } from '../account/services';
-import { sessionUser } from '../account/users';
+import { type DatabaseHandle, isUniqueViolation } from '../../platform/db/connect';
+import type { Database } from '../../platform/db/schema';
+import { writeTransaction } from '../../platform/db/transaction';
+import { BusinessError } from '../../platform/errors';
+import type { AccountServices } from '../account';
+import { contactOfUser, sessionUser, verifyFundPassword } from '../account';
 
 export interface AddressServices {
   account: AccountServices;

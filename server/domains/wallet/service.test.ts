@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Quote } from '../../../protocol/market';
 import { ACCOUNT_TYPES } from '../../../protocol/wallet';
-import type { DatabaseHandle } from '../../db/connect';
-import { insertUser, openMemoryDatabase } from '../../db/testing';
-import { BusinessError } from '../../errors';
 import { USER_ACCOUNT_TYPES } from '../../ledger/accounts';
 import { parseAmount } from '../../ledger/amounts';
 import { Ledger } from '../../ledger/ledger';
+import type { DatabaseHandle } from '../../platform/db/connect';
+import { BusinessError } from '../../platform/errors';
+import { insertUser, openMemoryDatabase } from '../../testing';
 import { assetDetail, ledgerLog, listAssets, transfer, transferHistory, type WalletServices } from './service';
 
 const units = (currency: string, text: string) => {

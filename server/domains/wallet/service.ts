@@ -12,12 +12,19 @@ import {
   type WalletDetail,
   type WalletList,
 } from '../../../protocol/wallet';
-import type { DatabaseHandle } from '../../db/connect';
-import { BusinessError } from '../../errors';
-import { CURRENCY_SCALES, currencyScale, formatAmount, isCurrency, parseAmount } from '../../ledger/amounts';
-import type { HistoryRow, Ledger } from '../../ledger/ledger';
-import type { MarketFeed } from '../../market/feed';
-import { type LedgerFields, ledgerEdge } from '../ledger-edge';
+import type { HistoryRow, Ledger } from '../../ledger';
+import {
+  CURRENCY_SCALES,
+  currencyScale,
+  formatAmount,
+  isCurrency,
+  type LedgerFields,
+  ledgerEdge,
+  parseAmount,
+} from '../../ledger';
+import type { MarketFeed } from '../../market';
+import type { DatabaseHandle } from '../../platform/db/connect';
+import { BusinessError } from '../../platform/errors';
 import { formatValue, valueAt } from './valuation';
 
 export interface WalletServices {

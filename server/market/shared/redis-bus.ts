@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { connectRedisPair, type RedisClient } from '../../realtime/redis';
+import { connectRedisPair, type RedisClient } from '../../platform/realtime/redis';
 import type { MarketLogger } from '../live/binance';
 import type { Tick } from '../simulator';
 import type { LeaseStore } from './leader';

@@ -1,0 +1,71 @@
+import { type CallHandlers, requireSession } from '../../platform/http/calls';
+import { AREA_CODES } from './area-codes';
+import { requestCode, requestOwnCode } from './code-requests';
+import { emailContact, mobileContact } from './contact';
+import { hasFundPassword, setFundPassword } from './fund-password';
+import { login } from './login';
+import { changePassword, resetForgottenPassword } from './login-password';
+import { center, center2, getLang, setLang } from './profile';
+import { register } from './registration';
+import type { AccountServices } from './services';
+import { assertContactFree } from './users';
+
+type AccountPath =
+  | 'email_send'
+  | 'sms_send'
+  | 'sms_other_mail'
+  | 'area_code'
+  | 'user/check_mobile'
+  | 'user/check_email'
+  | 'user/register'
+  | 'user/login'
+  | 'user/logout'
+  | 'user/forget'
+  | 'set/lang'
+  | 'get/lang'
+  | 'user/center'
+  | 'user/center2'
+  | 'safe/update_password'
+  | 'user/has_password'
+  | 'user/e_pwd';
+
+/** The account area's calls: codes, registration, login, sessions, passwords, fund password, language. */
+export function accountHandlers(s: AccountServices): Pick<CallHandlers, AccountPath> {
+  return {
+    email_send: (input, ctx) => requestCode(s, emailContact(input.email), input.scene, ctx),
+    sms_send: (input, ctx) => requestCode(s, mobileContact(input.area_code, input.mobile), input.scene, ctx),
+    sms_other_mail: (input, ctx) => requestOwnCode(s, requireSession(ctx), input.scene, ctx),
+    area_code: async () => [...AREA_CODES],
+    'user/check_mobile': async (input) => {
+      await assertContactFree(s.db, mobileContact(input.area_code, input.mobile));
+      return { available: true };
+    },
+    'user/check_email': async (input) => {
+      await assertContactFree(s.db, emailContact(input.email));
+      return { available: true };
+    },
+    'user/register': (input, ctx) => register(s, input, ctx),
+    'user/login': (input, ctx) => login(s, input, ctx),
+    'user/logout': async (_input, ctx) => {
+      await s.sessions.revoke(requireSession(ctx).id);
+      return {};
+    },
+    'user/forget': async (input) => {
+      await resetForgottenPassword(s, input);
+      return {};
+    },
+    'set/lang': async (input, ctx) => ({ lang: await setLang(s, ctx.session, input.lang) }),
+    'get/lang': async (_input, ctx) => ({ lang: await getLang(s, ctx.session, ctx.lang) }),
+    'user/center': (_input, ctx) => center(s, requireSession(ctx)),
+    'user/center2': (_input, ctx) => center2(s, requireSession(ctx)),
+    'safe/update_password': async (input, ctx) => {
+      await changePassword(s, requireSession(ctx), input);
+      return {};
+    },
+    'user/has_password': async (_input, ctx) => ({ has_password: await hasFundPassword(s, requireSession(ctx)) }),
+    'user/e_pwd': async (input, ctx) => {
+      await setFundPassword(s, requireSession(ctx), input);
+      return {};
+    },
+  };
+}

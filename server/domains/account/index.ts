@@ -1,0 +1,13 @@
+/** The public surface of this module: other code imports it only through this file. */
+export * from './area-codes';
+export * from './calls';
+export * from './code-sender';
+export * from './codes';
+export * from './contact';
+export * from './fund-password';
+export * from './invite';
+export * from './limits';
+export * from './migrations/0001_accounts';
+export * from './passwords';
+export * from './services';
+export * from './users';

@@ -1,0 +1,4 @@
+/** The public surface of this module: other code imports it only through this file. */
+export * from './calls';
+export * from './migrations/0007_deposits_withdrawals';
+export * from './ops';

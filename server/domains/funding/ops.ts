@@ -1,0 +1,360 @@
+import { type Kysely, PostgresAdapter } from 'kysely';
+import { CHAIN_COINS, canonicalAddress, isAddressOnChain, isChainCoin, isChainOf } from '../../../protocol/chains';
+import { formatAmount, parseAmount } from '../../ledger';
+import { recordAudit } from '../../platform/audit';
+import type { DatabaseHandle } from '../../platform/db/connect';
+import type { Database } from '../../platform/db/schema';
+import { writeTransaction } from '../../platform/db/transaction';
+import { approveDeposit, approveWithdrawal, type ReviewResult, rejectDeposit, rejectWithdrawal } from './review';
+import { BANK_DETAILS_KEY, BANK_DETAILS_MAX } from './settings';
+
+/**
+ * Operator commands for deposits and withdrawals (`npm run ops -- deposits|withdrawals|deposit-address|
+ * deposit-bank|fees ...`). Reviews go through server/domains/funding/review.ts; setting changes are audited in the
+ * transaction that makes them.
+ */
+
+type Out = (line: string) => void;
+
+/** The CLI hands over the Kysely instance only; the ledger needs to know the dialect too. */
+export function handleOf(db: Kysely<Database>): DatabaseHandle {
+  return { db, kind: db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite' };
+}
+
+const parseId = (raw: string | undefined): number | null => (raw && /^[1-9]\d{0,11}$/.test(raw) ? Number(raw) : null);
+const when = (ms: number) => new Date(ms).toISOString();
+
+export interface PendingDeposit {
+  id: number;
+  userId: number;
+  username: string;
+  method: 'crypto' | 'bank';
+  coin: string;
+  chain: string | null;
+  amount: string;
+  hash: string | null;
+  cardLast4: string | null;
+  proof: number;
+  state: string;
+  createdAt: number;
+}
+
+/** Deposits waiting for a decision (and any left half-decided, to resume), oldest first. */
+export async function listPendingDeposits(db: Kysely<Database>): Promise<PendingDeposit[]> {
+  const rows = await db
+    .selectFrom('deposits as d')
+    .innerJoin('users as u', 'u.id', 'd.user_id')
+    .leftJoin('bank_cards as c', 'c.id', 'd.bank_card_id')
+    .select([
+      'd.id',
+      'd.user_id',
+      'u.username',
+      'd.method',
+      'd.coin',
+      'd.chain',
+      'd.amount',
+      'd.hash',
+      'c.card_number',
+      'd.proof_upload_id',
+      'd.state',
+      'd.created_at',
+    ])
+    .where('d.state', 'in', ['pending', 'approving', 'rejecting'])
+    .orderBy('d.id')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    userId: r.user_id,
+    username: r.username,
+    method: r.method,
+    coin: r.coin,
+    chain: r.chain,
+    amount: formatAmount(r.coin, r.amount),
+    hash: r.hash,
+    cardLast4: r.card_number ? r.card_number.slice(-4) : null,
+    proof: r.proof_upload_id,
+    state: r.state,
+    createdAt: r.created_at,
+  }));
+}
+
+export interface PendingWithdrawal {
+  id: number;
+  userId: number;
+  username: string;
+  coin: string;
+  chain: string;
+  address: string;
+  amount: string;
+  fee: string;
+  remark: string | null;
+  state: string;
+  createdAt: number;
+}
+
+export async function listPendingWithdrawals(db: Kysely<Database>): Promise<PendingWithdrawal[]> {
+  const rows = await db
+    .selectFrom('withdrawals as w')
+    .innerJoin('users as u', 'u.id', 'w.user_id')
+    .select([
+      'w.id',
+      'w.user_id',
+      'u.username',
+      'w.coin',
+      'w.chain',
+      'w.address',
+      'w.amount',
+      'w.fee',
+      'w.remark',
+      'w.state',
+      'w.created_at',
+    ])
+    .where('w.state', 'in', ['pending', 'approving', 'rejecting'])
+    .orderBy('w.id')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    userId: r.user_id,
+    username: r.username,
+    coin: r.coin,
+    chain: r.chain,
+    address: r.address,
+    amount: formatAmount(r.coin, r.amount),
+    fee: formatAmount(r.coin, r.fee),
+    remark: r.remark,
+    state: r.state,
+    createdAt: r.created_at,
+  }));
+}
+
+function report(result: ReviewResult, noun: string, id: number, out: Out): number {
+  if (!result.ok) {
+    out(result.problem);
+    return 1;
+  }
+  out(`${noun} ${id} (user ${result.userId}) is now ${result.state}${result.resumed ? ' (resumed)' : ''}`);
+  return 0;
+}
+
+const DEPOSITS_USAGE = 'usage: npm run ops -- deposits list | deposits approve <id> | deposits reject <id> <reason...>';
+const WITHDRAWALS_USAGE =
+  'usage: npm run ops -- withdrawals list | withdrawals approve <id> | withdrawals reject <id> <reason...>';
+
+/** `deposits list | approve <id> | reject <id> <reason...>`. */
+export async function runDepositsCommand(args: readonly string[], db: Kysely<Database>, out: Out): Promise<number> {
+  const [sub, rawId, ...words] = args;
+  if (sub === 'list') {
+    const rows = await listPendingDeposits(db);
+    if (rows.length === 0) out('no deposits waiting for review');
+    for (const d of rows) {
+      const what = d.method === 'crypto' ? `${d.chain} hash ${d.hash}` : `bank card …${d.cardLast4}`;
+      out(
+        `#${d.id}  ${d.state.padEnd(9)}  user ${d.userId} (${d.username})  ${d.amount} ${d.coin}  ${what}  proof upload ${d.proof}  ${when(d.createdAt)}`,
+      );
+    }
+    return 0;
+  }
+  const id = parseId(rawId);
+  if ((sub !== 'approve' && sub !== 'reject') || id === null) {
+    out(DEPOSITS_USAGE);
+    return 2;
+  }
+  const handle = handleOf(db);
+  const result =
+    sub === 'approve' ? await approveDeposit(handle, id) : await rejectDeposit(handle, id, words.join(' '));
+  return report(result, 'deposit', id, out);
+}
+
+/** `withdrawals list | approve <id> | reject <id> <reason...>`. */
+export async function runWithdrawalsCommand(args: readonly string[], db: Kysely<Database>, out: Out): Promise<number> {
+  const [sub, rawId, ...words] = args;
+  if (sub === 'list') {
+    const rows = await listPendingWithdrawals(db);
+    if (rows.length === 0) out('no withdrawals waiting for review');
+    for (const w of rows) {
+      out(
+        `#${w.id}  ${w.state.padEnd(9)}  user ${w.userId} (${w.username})  ${w.amount} ${w.coin} + fee ${w.fee}  to ${w.chain} ${w.address}  ${when(w.createdAt)}${w.remark ? `  remark: ${w.remark}` : ''}`,
+      );
+    }
+    return 0;
+  }
+  const id = parseId(rawId);
+  if ((sub !== 'approve' && sub !== 'reject') || id === null) {
+    out(WITHDRAWALS_USAGE);
+    return 2;
+  }
+  const handle = handleOf(db);
+  const result =
+    sub === 'approve' ? await approveWithdrawal(handle, id) : await rejectWithdrawal(handle, id, words.join(' '));
+  return report(result, 'withdrawal', id, out);
+}
+
+/** Sets the platform's receiving address for a coin and chain (checked with the chain's address rules). */
+export async function setDepositAddress(
+  db: Kysely<Database>,
+  coinRaw: string,
+  chainRaw: string,
+  addressRaw: string,
+  options: { operator?: string; now?: () => number } = {},
+): Promise<{ ok: true; address: string } | { ok: false; problem: string }> {
+  const coin = coinRaw.trim().toUpperCase();
+  const chain = chainRaw.trim().toUpperCase();
+  const address = addressRaw.trim();
+  if (!isChainCoin(coin)) return { ok: false, problem: `coin must be one of ${CHAIN_COINS.join(', ')}` };
+  if (!isChainOf(coin, chain)) return { ok: false, problem: `${coin} does not move on ${chain}` };
+  if (!isAddressOnChain(chain, address)) return { ok: false, problem: `not a valid ${chain} address: ${address}` };
+  const canonical = canonicalAddress(chain, address);
+  const at = (options.now ?? Date.now)();
+  await writeTransaction(handleOf(db), async (trx) => {
+    await trx.deleteFrom('deposit_addresses').where('coin', '=', coin).where('chain', '=', chain).execute();
+    await trx.insertInto('deposit_addresses').values({ coin, chain, address: canonical, updated_at: at }).execute();
+    await recordAudit(trx, {
+      action: 'deposit_address.set',
+      subjectType: 'deposit_address',
+      subjectId: `${coin}/${chain}`,
+      detail: { address: canonical },
+      ...(options.operator ? { operator: options.operator } : {}),
+      at,
+    });
+  });
+  return { ok: true, address: canonical };
+}
+
+/** Sets the per-coin minimum deposit (whole), minimum withdrawal and withdrawal fee (decimal strings). */
+export async function setFees(
+  db: Kysely<Database>,
+  coinRaw: string,
+  minDeposit: string,
+  minWithdraw: string,
+  fee: string,
+  options: { operator?: string; now?: () => number } = {},
+): Promise<{ ok: true } | { ok: false; problem: string }> {
+  const coin = coinRaw.trim().toUpperCase();
+  if (!isChainCoin(coin)) return { ok: false, problem: `coin must be one of ${CHAIN_COINS.join(', ')}` };
+  if (!/^\d+$/.test(minDeposit)) return { ok: false, problem: 'the minimum deposit is a whole amount' };
+  const dep = parseAmount(coin, minDeposit);
+  const wd = parseAmount(coin, minWithdraw);
+  const zeroFee = /^0+(\.0+)?$/.test(fee.trim());
+  const f = zeroFee ? ({ ok: true, units: 0 } as const) : parseAmount(coin, fee);
+  if (!dep.ok) return { ok: false, problem: `minimum deposit: ${dep.error}` };
+  if (!wd.ok) return { ok: false, problem: `minimum withdrawal: ${wd.error}` };
+  if (!f.ok) return { ok: false, problem: `fee: ${f.error}` };
+  const at = (options.now ?? Date.now)();
+  await writeTransaction(handleOf(db), async (trx) => {
+    await trx
+      .updateTable('funding_coins')
+      .set({ min_deposit: dep.units, min_withdraw: wd.units, withdraw_fee: f.units, updated_at: at })
+      .where('coin', '=', coin)
+      .execute();
+    await recordAudit(trx, {
+      action: 'fees.set',
+      subjectType: 'funding_coin',
+      subjectId: coin,
+      detail: { min_deposit: minDeposit, min_withdraw: minWithdraw, withdraw_fee: fee },
+      ...(options.operator ? { operator: options.operator } : {}),
+      at,
+    });
+  });
+  return { ok: true };
+}
+
+/** Sets the bank details shown for bank-transfer deposits. */
+export async function setBankDetails(
+  db: Kysely<Database>,
+  text: string,
+  options: { operator?: string; now?: () => number } = {},
+): Promise<{ ok: true } | { ok: false; problem: string }> {
+  const details = text.trim().replace(/[ \t]+/g, ' ');
+  if (!details) return { ok: false, problem: 'the bank details are empty' };
+  if (details.length > BANK_DETAILS_MAX) return { ok: false, problem: `longer than ${BANK_DETAILS_MAX} characters` };
+  const at = (options.now ?? Date.now)();
+  await writeTransaction(handleOf(db), async (trx) => {
+    await trx.deleteFrom('platform_settings').where('key', '=', BANK_DETAILS_KEY).execute();
+    await trx.insertInto('platform_settings').values({ key: BANK_DETAILS_KEY, value: details }).execute();
+    await recordAudit(trx, {
+      action: 'deposit_bank.set',
+      subjectType: 'platform_setting',
+      subjectId: BANK_DETAILS_KEY,
+      detail: { details },
+      ...(options.operator ? { operator: options.operator } : {}),
+      at,
+    });
+  });
+  return { ok: true };
+}
+
+/** `deposit-address list | set <coin> <chain> <address>`. */
+export async function runDepositAddressCommand(
+  args: readonly string[],
+  db: Kysely<Database>,
+  out: Out,
+): Promise<number> {
+  const [sub, coin, chain, address] = args;
+  if (sub === 'list') {
+    const rows = await db.selectFrom('deposit_addresses').selectAll().orderBy('coin').orderBy('chain').execute();
+    if (rows.length === 0) out('no deposit addresses configured');
+    for (const r of rows) out(`${r.coin.padEnd(5)} ${r.chain.padEnd(6)} ${r.address}`);
+    return 0;
+  }
+  if (sub !== 'set' || !coin || !chain || !address) {
+    out('usage: npm run ops -- deposit-address list | deposit-address set <coin> <chain> <address>');
+    return 2;
+  }
+  const result = await setDepositAddress(db, coin, chain, address);
+  if (!result.ok) {
+    out(result.problem);
+    return 1;
+  }
+  out(`deposit address of ${coin.toUpperCase()} on ${chain.toUpperCase()} is now ${result.address}`);
+  return 0;
+}
+
+/** `deposit-bank show | set <details...>`. */
+export async function runDepositBankCommand(args: readonly string[], db: Kysely<Database>, out: Out): Promise<number> {
+  const [sub, ...words] = args;
+  if (sub === 'show') {
+    const row = await db
+      .selectFrom('platform_settings')
+      .select('value')
+      .where('key', '=', BANK_DETAILS_KEY)
+      .executeTakeFirst();
+    out(row?.value ?? 'no bank details configured');
+    return 0;
+  }
+  if (sub !== 'set' || words.length === 0) {
+    out('usage: npm run ops -- deposit-bank show | deposit-bank set <details...>');
+    return 2;
+  }
+  const result = await setBankDetails(db, words.join(' '));
+  if (!result.ok) {
+    out(result.problem);
+    return 1;
+  }
+  out('bank details for deposits saved');
+  return 0;
+}
+
+/** `fees list | set <coin> <min_deposit> <min_withdraw> <withdraw_fee>`. */
+export async function runFeesCommand(args: readonly string[], db: Kysely<Database>, out: Out): Promise<number> {
+  const [sub, coin, minDeposit, minWithdraw, fee] = args;
+  if (sub === 'list') {
+    const rows = await db.selectFrom('funding_coins').selectAll().orderBy('coin').execute();
+    for (const r of rows) {
+      out(
+        `${r.coin.padEnd(5)} min deposit ${formatAmount(r.coin, r.min_deposit)}  min withdrawal ${formatAmount(r.coin, r.min_withdraw)}  fee ${formatAmount(r.coin, r.withdraw_fee)}`,
+      );
+    }
+    return 0;
+  }
+  if (sub !== 'set' || !coin || !minDeposit || !minWithdraw || !fee) {
+    out('usage: npm run ops -- fees list | fees set <coin> <min_deposit> <min_withdraw> <withdraw_fee>');
+    return 2;
+  }
+  const result = await setFees(db, coin, minDeposit, minWithdraw, fee);
+  if (!result.ok) {
+    out(result.problem);
+    return 1;
+  }
+  out(`limits of ${coin.toUpperCase()} saved`);
+  return 0;
+}

@@ -1,0 +1,5 @@
+/** The public surface of this module: other code imports it only through this file. */
+export * from './calls';
+export * from './migrations/0004_uploads_identity';
+export * from './ops';
+export * from './service';

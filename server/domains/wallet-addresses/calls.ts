@@ -1,0 +1,17 @@
+import { type CallHandlers, requireSession } from '../../platform/http/calls';
+import { type AddressServices, addAddress, deleteAddress, listAddresses, verifyAddress } from './addresses';
+
+type AddressPath = 'wallet/get_address' | 'wallet/addaddress' | 'wallet/deladdress' | 'wallet/apv_address';
+
+/** Withdrawal addresses: list, save (fund password + code), delete, and the create form's live check. */
+export function walletAddressHandlers(s: AddressServices): Pick<CallHandlers, AddressPath> {
+  return {
+    'wallet/get_address': (input, ctx) => listAddresses(s.database.db, requireSession(ctx).userId, input.coin),
+    'wallet/addaddress': (input, ctx) => addAddress(s, requireSession(ctx).userId, input),
+    'wallet/deladdress': async (input, ctx) => {
+      await deleteAddress(s, requireSession(ctx).userId, input.id);
+      return {};
+    },
+    'wallet/apv_address': (input, ctx) => verifyAddress(s, requireSession(ctx).userId, input),
+  };
+}

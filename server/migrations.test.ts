@@ -1,0 +1,76 @@
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { migrateToLatest } from './migrations';
+import { type DatabaseHandle, isUniqueViolation, openSqlite } from './platform/db/connect';
+import { openPostgresSchema } from './testing';
+
+const TABLES = [
+  'bank_cards',
+  'code_outbox',
+  'deposit_addresses',
+  'deposits',
+  'favourites',
+  'funding_coins',
+  'identity_verifications',
+  'ledger_accounts',
+  'ledger_entries',
+  'ledger_holds',
+  'ledger_postings',
+  'ops_audit',
+  'platform_settings',
+  'price_ticks',
+  'rate_limit_hits',
+  'sessions',
+  'uploads',
+  'user_events',
+  'users',
+  'verification_codes',
+  'withdraw_addresses',
+  'withdrawals',
+];
+
+/** SQLite always; PostgreSQL in a throwaway schema when TEST_DATABASE_URL is set. */
+const targets: Array<[string, () => Promise<{ handle: DatabaseHandle; close: () => Promise<void> }>]> = [
+  [
+    'sqlite',
+    async () => {
+      const handle = openSqlite(':memory:');
+      return { handle, close: () => handle.db.destroy() };
+    },
+  ],
+];
+const pgUrl = process.env.TEST_DATABASE_URL;
+if (pgUrl) targets.push(['postgres', () => openPostgresSchema(pgUrl)]);
+
+describe.each(targets)('migrations on %s', (_name, open) => {
+  it('create every table, run twice without harm, and keep the dialects alike', async () => {
+    const { handle, close } = await open();
+    try {
+      await migrateToLatest(handle);
+      await migrateToLatest(handle);
+      const tables = (await handle.db.introspection.getTables()).map((t) => t.name).sort();
+      expect(tables).toEqual(TABLES);
+
+      // Millisecond times and counts come back as numbers in both dialects.
+      const at = 1_795_000_000_123;
+      await handle.db.insertInto('rate_limit_hits').values({ bucket: 'b', at }).execute();
+      const row = await handle.db.selectFrom('rate_limit_hits').select(['id', 'at']).executeTakeFirstOrThrow();
+      expect(row).toEqual({ id: 1, at });
+      const count = await handle.db
+        .selectFrom('rate_limit_hits')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      expect(count.n).toBe(1);
+
+      // Unique violations are recognised in both dialects.
+      await handle.db.insertInto('platform_settings').values({ key: 'k', value: 'v' }).execute();
+      const error = await sql`insert into platform_settings (key, value) values ('k', 'w')`
+        .execute(handle.db)
+        .catch((err: unknown) => err);
+      expect(isUniqueViolation(error)).toBe(true);
+      expect(isUniqueViolation(new Error('other'))).toBe(false);
+    } finally {
+      await close();
+    }
+  });
+});

@@ -1,0 +1,24 @@
+import { migration0001 } from './domains/account';
+import { migration0005 } from './domains/bank-cards';
+import { migration0007 } from './domains/funding';
+import { migration0004 } from './domains/identity';
+import { migration0003 } from './ledger';
+import { migration0002 } from './market';
+import type { DatabaseHandle } from './platform/db/connect';
+import type { DomainMigration } from './platform/db/migration-kit';
+import { runMigrations } from './platform/db/migrator';
+
+/** Every module's migrations; the migrator runs them in name order (see platform/db/migrator.ts). */
+export const MIGRATIONS: readonly DomainMigration[] = [
+  migration0001,
+  migration0002,
+  migration0003,
+  migration0004,
+  migration0005,
+  migration0007,
+];
+
+/** Brings the schema up to date; throws (with the failing migration's error) when one fails. */
+export function migrateToLatest(database: DatabaseHandle): Promise<void> {
+  return runMigrations(database, MIGRATIONS);
+}

@@ -1,0 +1,339 @@
+import type { Generated, Insertable, Selectable } from 'kysely';
+import type { CodeScene, Lang, UploadMime, VerificationLevel } from '../../../protocol';
+import type { Chain, ChainCoin } from '../../../protocol/chains';
+import type { LedgerAccountType, LedgerBook } from '../../ledger';
+
+/**
+ * Table types for Kysely. Shared by SQLite and PostgreSQL, so: times are integer milliseconds
+ * (bigint in PostgreSQL, read back as numbers), booleans would be 0/1 integers, ids are auto-increment integers.
+ */
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  /** Lowercased. */
+  email: string | null;
+  /** Calling code digits without '+', e.g. '49'. */
+  area_code: string | null;
+  /** National number digits without trunk zero, e.g. '15112345678'. */
+  mobile: string | null;
+  /** `+<area_code><mobile>`: the unique form of the phone number, also the code address. */
+  phone: string | null;
+  password_hash: string;
+  fund_password_hash: string | null;
+  invite_code: string;
+  /** User whose invite code was used; null when the platform code was used. */
+  referrer_id: number | null;
+  lang: Lang;
+  created_at: number;
+  last_login_at: number | null;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** sha256 of the token; the token itself is never stored. */
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+export type CodeChannel = 'email' | 'sms';
+
+export interface VerificationCodesTable {
+  id: Generated<number>;
+  channel: CodeChannel;
+  address: string;
+  scene: CodeScene;
+  code_hash: string;
+  created_at: number;
+  expires_at: number;
+  /** Wrong attempts so far; the code is dead at the limit. */
+  tries: number;
+  consumed_at: number | null;
+}
+
+/** Simulated delivery: where codes go when there is no SMTP (and always for SMS). Read by e2e tests and `ops codes`. */
+export interface CodeOutboxTable {
+  id: Generated<number>;
+  channel: CodeChannel;
+  address: string;
+  scene: CodeScene;
+  code: string;
+  created_at: number;
+}
+
+/** One row per counted event; a limit counts the rows of its bucket inside its window. */
+export interface RateLimitHitsTable {
+  id: Generated<number>;
+  bucket: string;
+  at: number;
+}
+
+export interface PlatformSettingsTable {
+  key: string;
+  value: string;
+}
+
+/** Every published price, so a settlement can be checked against the feed later (DESIGN "Fair outcomes"). */
+export interface PriceTicksTable {
+  id: Generated<number>;
+  instrument_id: number;
+  symbol: string;
+  /** Server ms of the price. */
+  ts: number;
+  /** Exact decimal string, as published. */
+  price: string;
+  /** The feed's per-instrument sequence number. */
+  seq: number;
+}
+
+/** A user's favourite instruments (currency/user_currency_list). */
+export interface FavouritesTable {
+  user_id: number;
+  symbol: string;
+  created_at: number;
+}
+
+/**
+ * One ledger account: a user's (user_id set) or the platform's (user_id null), per book, type and currency.
+ * balance and held are integer minor units (see server/ledger/amounts.ts), kept equal to the sums of the
+ * account's postings and open holds; `balance - held` is what the user can spend.
+ */
+export interface LedgerAccountsTable {
+  id: Generated<number>;
+  user_id: number | null;
+  book: LedgerBook;
+  type: LedgerAccountType;
+  currency: string;
+  balance: number;
+  held: number;
+  created_at: number;
+}
+
+/** One applied request: the unit of idempotency (user_id + request_id) and the parent of its postings. Append-only. */
+export interface LedgerEntriesTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: string;
+  /** The client's id for the request, unique per user. */
+  request_id: string;
+  /** sha256 of the request's body, so a reused id with another body is told apart from a retry. */
+  request_digest: string;
+  memo: string | null;
+  created_at: number;
+}
+
+/** A signed change of one account's balance; an entry's postings sum to zero per book and currency. Append-only. */
+export interface LedgerPostingsTable {
+  id: Generated<number>;
+  entry_id: number;
+  account_id: number;
+  amount: number;
+}
+
+export type LedgerHoldState = 'open' | 'posted' | 'voided';
+export type LedgerHoldKind = 'withdrawal' | 'c2c_escrow' | 'ieo_payment' | 'order';
+
+/** Frozen funds of one account. Leaves `open` exactly once, to `posted` or `voided`. */
+export interface LedgerHoldsTable {
+  id: Generated<number>;
+  account_id: number;
+  kind: LedgerHoldKind;
+  /** What the hold is for, in the caller's terms (a withdrawal id, an order number). */
+  ref: string | null;
+  amount: number;
+  state: LedgerHoldState;
+  /** The entry that placed it. */
+  entry_id: number;
+  resolved_entry_id: number | null;
+  created_at: number;
+  resolved_at: number | null;
+}
+
+/** An uploaded image. The file is `<uploads dir>/<file_name>`, a name the server chose; only its owner reads it. */
+export interface UploadsTable {
+  id: Generated<number>;
+  user_id: number;
+  file_name: string;
+  /** From the file's first bytes, not from what the client said. */
+  mime: UploadMime;
+  size: number;
+  sha256: string;
+  created_at: number;
+  /** Set when the owner removed it (the file is gone then). */
+  deleted_at: number | null;
+  /** What uses the image, e.g. `identity:12`; an attached image can no longer be deleted. */
+  attached_to: string | null;
+}
+
+export type IdentityState = 'pending' | 'verified' | 'rejected';
+
+/** One submission of identity verification. At most one pending or verified row per user and level. */
+export interface IdentityVerificationsTable {
+  id: Generated<number>;
+  user_id: number;
+  level: VerificationLevel;
+  state: IdentityState;
+  /** Basic level: ISO 3166 alpha-2 country, full name, ID number, contact address. */
+  country: string | null;
+  name: string | null;
+  id_number: string | null;
+  address: string | null;
+  /** Advanced level: the three photos. */
+  front_upload_id: number | null;
+  back_upload_id: number | null;
+  hold_upload_id: number | null;
+  /** The operator's reason for a rejection. */
+  reason: string | null;
+  created_at: number;
+  reviewed_at: number | null;
+}
+
+/** One operator action (`npm run ops`); append-only. `detail` is JSON. */
+export interface OpsAuditTable {
+  id: Generated<number>;
+  at: number;
+  /** OPS_OPERATOR, else the OS user who ran the command. */
+  operator: string;
+  action: string;
+  subject_type: string;
+  subject_id: string;
+  detail: string;
+}
+
+/** A private event for one user, relayed to the sockets of that user. `payload` is JSON. */
+export interface UserEventsTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: string;
+  payload: string;
+  created_at: number;
+}
+
+/** A saved withdrawal address (SPEC 3). `address` is canonical for its chain (protocol/chains.ts). */
+export interface WithdrawAddressesTable {
+  id: Generated<number>;
+  user_id: number;
+  coin: ChainCoin;
+  chain: Chain;
+  address: string;
+  label: string | null;
+  created_at: number;
+  /** Set when the owner deleted it; deleted rows are never shown or used again. */
+  deleted_at: number | null;
+}
+
+/** A bound bank card (SPEC 3). Card number digits only, IBAN and SWIFT upper case without spaces. */
+export interface BankCardsTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  bank_name: string;
+  branch_name: string;
+  branch_number: string;
+  card_number: string;
+  bank_address: string;
+  swift_code: string;
+  cardholder_name: string;
+  bank_account: string;
+  iban: string;
+  payee_address: string;
+  postal_code: string;
+  created_at: number;
+  updated_at: number | null;
+  deleted_at: number | null;
+}
+
+/** Per-coin deposit and withdrawal limits (minor units); `ops fees set` changes them. */
+export interface FundingCoinsTable {
+  coin: ChainCoin;
+  min_deposit: number;
+  min_withdraw: number;
+  withdraw_fee: number;
+  updated_at: number;
+}
+
+/** The platform's receiving address per coin and chain; `ops deposit-address set` changes it. */
+export interface DepositAddressesTable {
+  coin: ChainCoin;
+  chain: Chain;
+  address: string;
+  updated_at: number;
+}
+
+/** `approving` / `rejecting`: claimed by an operator, the ledger step not yet confirmed (shown as under review). */
+export type FundingRowState = 'pending' | 'approving' | 'rejecting' | 'passed' | 'rejected';
+
+/** A deposit under or after review (crypto: chain, platform address, hash; bank: the user's card). */
+export interface DepositsTable {
+  id: Generated<number>;
+  user_id: number;
+  method: 'crypto' | 'bank';
+  coin: ChainCoin;
+  chain: Chain | null;
+  address: string | null;
+  /** Lower case. */
+  hash: string | null;
+  bank_card_id: number | null;
+  amount: number;
+  proof_upload_id: number;
+  request_id: string;
+  request_digest: string;
+  state: FundingRowState;
+  reason: string | null;
+  /** The ledger entry that credited it. */
+  entry_id: number | null;
+  created_at: number;
+  reviewed_at: number | null;
+}
+
+/** A withdrawal request; `hold_id` freezes amount + fee until review. */
+export interface WithdrawalsTable {
+  id: Generated<number>;
+  user_id: number;
+  coin: ChainCoin;
+  chain: Chain;
+  address_id: number;
+  address: string;
+  amount: number;
+  fee: number;
+  remark: string | null;
+  request_id: string;
+  request_digest: string;
+  hold_id: number;
+  state: FundingRowState;
+  reason: string | null;
+  created_at: number;
+  reviewed_at: number | null;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  verification_codes: VerificationCodesTable;
+  code_outbox: CodeOutboxTable;
+  rate_limit_hits: RateLimitHitsTable;
+  platform_settings: PlatformSettingsTable;
+  price_ticks: PriceTicksTable;
+  favourites: FavouritesTable;
+  ledger_accounts: LedgerAccountsTable;
+  ledger_entries: LedgerEntriesTable;
+  ledger_postings: LedgerPostingsTable;
+  ledger_holds: LedgerHoldsTable;
+  uploads: UploadsTable;
+  identity_verifications: IdentityVerificationsTable;
+  ops_audit: OpsAuditTable;
+  user_events: UserEventsTable;
+  withdraw_addresses: WithdrawAddressesTable;
+  bank_cards: BankCardsTable;
+  funding_coins: FundingCoinsTable;
+  deposit_addresses: DepositAddressesTable;
+  deposits: DepositsTable;
+  withdrawals: WithdrawalsTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type SessionRow = Selectable<SessionsTable>;
+export type NewPriceTick = Insertable<PriceTicksTable>;

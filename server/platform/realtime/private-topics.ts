@@ -1,0 +1,185 @@
+import type { Socket } from 'socket.io';
+import type { z } from 'zod';
+import {
+  COMMAND_EVENT,
+  type CommandAnswer,
+  commandRequest,
+  isPrivateTopic,
+  PRIVATE_EVENT,
+  PRIVATE_PREFIX,
+  type PrivateMessage,
+  privateTopicName,
+} from '../../../protocol/realtime';
+import type { RealtimeModule, SocketData } from './gateway';
+
+/**
+ * Private per-user topics and socket commands (protocol/realtime.ts has the wire format).
+ *
+ * A domain registers a topic with its zod schema, a snapshot of one user's state and the user event kinds that
+ * update it. Updates travel as `user_events` rows written in the transaction of the change (user-events.ts), so
+ * an update exists exactly when its change committed, and every server process relays them to its own sockets:
+ * that is what makes a private topic work with several processes. Each subscription numbers its own messages
+ * (the snapshot 0, then +1 per update), so a client seeing a jump resubscribes for a fresh snapshot.
+ */
+
+export interface PrivateTopic<T> {
+  /** Without the `me:` prefix: `account`, `orders`, ... */
+  name: string;
+  schema: z.ZodType<T>;
+  /** The user's state at subscription. */
+  snapshot(userId: number): Promise<T>;
+  /** The user event kinds this topic carries ('all': every kind); the update is the event as `fromEvent` makes it. */
+  events: readonly string[] | 'all';
+  fromEvent(kind: string, data: unknown): T;
+}
+
+export interface Command<A, R> {
+  name: string;
+  args: z.ZodType<A>;
+  /** Runs the command for a logged-in user; throw a BusinessError-like `{ key }` to answer with an error key. */
+  run(userId: number, args: A): Promise<R>;
+}
+
+/** How long a command's answer is kept for a retry with the same client id. */
+export const COMMAND_ANSWER_TTL_MS = 10 * 60_000;
+const MAX_REMEMBERED_ANSWERS = 10_000;
+
+type AnySocket = Socket<never, never, never, SocketData>;
+type Ack = (answer: unknown) => void;
+
+interface Subscription {
+  topic: PrivateTopic<unknown>;
+  seq: number;
+}
+
+/** The registry of private topics and commands, one per app; `module()` plugs it into the gateway. */
+export class PrivateChannels {
+  private readonly topics = new Map<string, PrivateTopic<unknown>>();
+  private readonly commands = new Map<string, Command<unknown, unknown>>();
+  /** Per connected socket: its private subscriptions by topic name. */
+  private readonly subscriptions = new Map<AnySocket, Map<string, Subscription>>();
+  /** Sockets per user on this process. */
+  private readonly sockets = new Map<number, Set<AnySocket>>();
+  /** Answers of recent commands by user and client id (a retry gets the first answer back). */
+  private readonly answers = new Map<string, { at: number; answer: Promise<CommandAnswer> }>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  topic<T>(topic: PrivateTopic<T>): void {
+    if (this.topics.has(topic.name)) throw new Error(`private topic ${topic.name} registered twice`);
+    this.topics.set(topic.name, topic as PrivateTopic<unknown>);
+  }
+
+  command<A, R>(command: Command<A, R>): void {
+    if (this.commands.has(command.name)) throw new Error(`command ${command.name} registered twice`);
+    this.commands.set(command.name, command as Command<unknown, unknown>);
+  }
+
+  /** Delivers one user event to this process's subscribers of the topics that carry it. */
+  deliver(userId: number, kind: string, data: unknown): void {
+    const sockets = this.sockets.get(userId);
+    if (!sockets) return;
+    for (const topic of this.topics.values()) {
+      if (topic.events !== 'all' && !topic.events.includes(kind)) continue;
+      const update = topic.schema.parse(topic.fromEvent(kind, data));
+      for (const socket of sockets) {
+        const subscription = this.subscriptions.get(socket)?.get(topic.name);
+        if (!subscription) continue;
+        subscription.seq += 1;
+        this.emit(socket, { topic: privateTopicName(topic.name), kind: 'update', seq: subscription.seq, data: update });
+      }
+    }
+  }
+
+  module(): RealtimeModule {
+    return { attach: (socket) => this.attach(socket as unknown as AnySocket) };
+  }
+
+  private attach(socket: AnySocket): void {
+    const userId = socket.data.userId;
+    if (userId !== null) {
+      const set = this.sockets.get(userId) ?? new Set();
+      set.add(socket);
+      this.sockets.set(userId, set);
+    }
+    const on = socket.on.bind(socket) as (event: string, listener: (...args: unknown[]) => void) => void;
+    on('subscribe', (raw, ack) => void this.subscribe(socket, raw, ack));
+    on('unsubscribe', (raw, ack) => {
+      if (typeof raw !== 'string' || !isPrivateTopic(raw)) return;
+      this.subscriptions.get(socket)?.delete(raw.slice(PRIVATE_PREFIX.length));
+      if (typeof ack === 'function') (ack as Ack)({ ok: true, topic: raw });
+    });
+    on(COMMAND_EVENT, (raw, ack) => {
+      if (typeof ack !== 'function') return;
+      void this.runCommand(socket, raw).then((answer) => (ack as Ack)(answer));
+    });
+    on('disconnect', () => {
+      this.subscriptions.delete(socket);
+      if (userId === null) return;
+      const set = this.sockets.get(userId);
+      set?.delete(socket);
+      if (set?.size === 0) this.sockets.delete(userId);
+    });
+  }
+
+  private async subscribe(socket: AnySocket, raw: unknown, ack: unknown): Promise<void> {
+    if (typeof raw !== 'string' || !isPrivateTopic(raw)) return;
+    const reply: Ack = typeof ack === 'function' ? (ack as Ack) : () => {};
+    const name = raw.slice(PRIVATE_PREFIX.length);
+    const topic = this.topics.get(name);
+    if (!topic) return reply({ ok: false, topic: raw, error: 'invalidTopic' });
+    const userId = socket.data.userId;
+    if (userId === null) return reply({ ok: false, topic: raw, error: 'notLoggedIn' });
+    const subs = this.subscriptions.get(socket) ?? new Map<string, Subscription>();
+    this.subscriptions.set(socket, subs);
+    // Register before the snapshot is read, so an event committed meanwhile is not lost (it may arrive twice:
+    // once inside the snapshot and once as an update; topics carry state that is idempotent to apply).
+    const subscription: Subscription = { topic, seq: 0 };
+    subs.set(name, subscription);
+    reply({ ok: true, topic: raw });
+    const snapshot = topic.schema.parse(await topic.snapshot(userId));
+    if (subs.get(name) !== subscription || !socket.connected) return;
+    this.emit(socket, { topic: raw, kind: 'snapshot', seq: 0, data: snapshot });
+  }
+
+  private emit(socket: AnySocket, message: Omit<PrivateMessage, 'ts'>): void {
+    const full: PrivateMessage = { ...message, ts: this.now() };
+    (socket.emit as unknown as (event: string, payload: unknown) => void).call(socket, PRIVATE_EVENT, full);
+  }
+
+  private runCommand(socket: AnySocket, raw: unknown): Promise<CommandAnswer> {
+    const parsed = commandRequest.safeParse(raw);
+    if (!parsed.success) return Promise.resolve({ ok: false, error: 'invalidInput' });
+    const userId = socket.data.userId;
+    if (userId === null) return Promise.resolve({ ok: false, error: 'notLoggedIn' });
+    const command = this.commands.get(parsed.data.name);
+    if (!command) return Promise.resolve({ ok: false, error: 'invalidInput' });
+    const key = `${userId}:${parsed.data.name}:${parsed.data.id}`;
+    this.forgetOldAnswers();
+    const known = this.answers.get(key);
+    if (known) return known.answer;
+    const args = command.args.safeParse(parsed.data.args);
+    const answer: Promise<CommandAnswer> = args.success
+      ? command.run(userId, args.data).then(
+          (data): CommandAnswer => ({ ok: true, data }),
+          (err: unknown): CommandAnswer => ({ ok: false, error: errorKeyOf(err) }),
+        )
+      : Promise.resolve({ ok: false, error: args.error.issues[0]?.message ?? 'invalidInput' });
+    this.answers.set(key, { at: this.now(), answer });
+    return answer;
+  }
+
+  private forgetOldAnswers(): void {
+    const cutoff = this.now() - COMMAND_ANSWER_TTL_MS;
+    for (const [key, { at }] of this.answers) {
+      if (at >= cutoff && this.answers.size <= MAX_REMEMBERED_ANSWERS) break;
+      this.answers.delete(key);
+    }
+  }
+}
+
+/** A refusal the user can read (BusinessError carries a message key); anything else is a server error. */
+function errorKeyOf(err: unknown): string {
+  if (err && typeof err === 'object' && 'key' in err && typeof err.key === 'string') return err.key;
+  return 'serverError';
+}

@@ -1,0 +1,103 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import { newToken, sha256 } from './digest';
+
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60_000;
+
+export interface Session {
+  id: number;
+  userId: number;
+}
+
+/** What a request's token amounts to: none sent, sent but not (or no longer) valid, or a live session. */
+export type SessionLookup = { state: 'none' } | { state: 'invalid' } | { state: 'valid'; session: Session };
+
+/**
+ * The token from an Authorization header, plain or `Bearer <token>`. Clients that keep a logged-out state
+ * sometimes send '', 'null' or 'undefined'; those mean no token.
+ */
+export function tokenFromHeader(header: string | undefined): string | undefined {
+  const token = header
+    ?.trim()
+    .replace(/^bearer(\s+|$)/i, '')
+    .trim();
+  if (!token || token === 'null' || token === 'undefined') return undefined;
+  return token;
+}
+
+/** Login sessions. Only sha256(token) is stored, so a database leak yields no usable tokens. */
+export class Sessions {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly now: () => number,
+  ) {}
+
+  /** Starts a session (inside the caller's transaction when given one) and returns its token. */
+  async create(userId: number, db: Kysely<Database> = this.db): Promise<string> {
+    const token = newToken();
+    const at = this.now();
+    await db
+      .insertInto('sessions')
+      .values({ user_id: userId, token_hash: sha256(token), created_at: at, expires_at: at + SESSION_TTL_MS })
+      .execute();
+    return token;
+  }
+
+  async resolve(token: string | undefined): Promise<SessionLookup> {
+    // Real tokens are 43 characters; refusing absurd ones early keeps junk out of the hash and the query.
+    if (token === undefined) return { state: 'none' };
+    if (token.length > 200) return { state: 'invalid' };
+    const row = await this.db
+      .selectFrom('sessions')
+      .select(['id', 'user_id', 'expires_at', 'revoked_at'])
+      .where('token_hash', '=', sha256(token))
+      .executeTakeFirst();
+    if (!row || row.revoked_at !== null || row.expires_at <= this.now()) return { state: 'invalid' };
+    return { state: 'valid', session: { id: row.id, userId: row.user_id } };
+  }
+
+  /** Of `ids`, the sessions still live (not revoked, not expired). */
+  async liveIds(ids: readonly number[]): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('sessions')
+      .select('id')
+      .where('id', 'in', [...ids])
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', this.now())
+      .execute();
+    return new Set(rows.map((r) => r.id));
+  }
+
+  async revoke(sessionId: number): Promise<void> {
+    await this.db
+      .updateTable('sessions')
+      .set({ revoked_at: this.now() })
+      .where('id', '=', sessionId)
+      .where('revoked_at', 'is', null)
+      .execute();
+  }
+
+  /** Ends every live session of a user except `keep` (the caller's own, after a password change). */
+  async revokeAll(userId: number, options: { keep?: number; db?: Kysely<Database> } = {}): Promise<number> {
+    let query = (options.db ?? this.db)
+      .updateTable('sessions')
+      .set({ revoked_at: this.now() })
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null);
+    if (options.keep !== undefined) query = query.where('id', '!=', options.keep);
+    const result = await query.executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  async countActive(userId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('sessions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', this.now())
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+}
