@@ -28,8 +28,11 @@ import type { DatabaseHandle } from './platform/db/connect';
 import { type CallHandlers, registerCalls } from './platform/http/calls';
 import { registerErrorHandling, replyNotFound } from './platform/http/errors';
 import { hasBuiltClient, registerSpa } from './platform/http/static';
-import { attachRealtime, type RealtimeServer } from './platform/realtime/gateway';
+import { type LeaseStore, LocalLeases, RedisLeases } from './platform/jobs/leases';
+import { JobRunner } from './platform/jobs/runner';
+import { attachRealtime, dropEndedSessions, type RealtimeServer, SESSION_CHECK_MS } from './platform/realtime/gateway';
 import { PrivateChannels } from './platform/realtime/private-topics';
+import { connectRedis } from './platform/realtime/redis';
 import { accountTopic, type LocalRooms, socketSink, UserEventRelay } from './platform/realtime/user-events';
 import { RateLimiter } from './platform/security/rate-limit';
 import { Sessions } from './platform/security/sessions';
@@ -69,6 +72,8 @@ export interface AppOptions {
   uploadsDir?: string;
   /** Largest accepted upload in bytes (default MAX_UPLOAD_BYTES, 5 MiB). */
   maxUploadBytes?: number;
+  /** Where cluster jobs take their leases; default Redis with `redisUrl`, else this process alone. */
+  leases?: LeaseStore;
   /** How often this process relays new user events to its sockets (default 1000 ms). */
   userEventsPollMs?: number;
 }
@@ -102,6 +107,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandling(app);
 
   const { db } = options.database;
+  // Background work of every module runs here: cluster jobs in one process at a time, process jobs in each.
+  const jobs = new JobRunner({
+    leases: options.leases ?? (options.redisUrl ? await redisLeases(app, options.redisUrl) : new LocalLeases(now)),
+    onError: (job, err) => app.log.error({ err, job }, 'job round failed'),
+  });
   const limits = { ...DEFAULT_ACCOUNT_LIMITS, ...options.limits };
   const limiter = new RateLimiter(options.database, now);
   const sessions = new Sessions(db, now);
@@ -149,7 +159,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       onError: (err) => app.log.error({ err }, 'price_ticks flush failed'),
       ...(typeof record === 'object' ? record : {}),
     });
-    recorder.start();
+    jobs.register(recorder.job());
     app.addHook('onClose', () => recorder.close());
   }
   // Private topics and socket commands: each domain registers its own here.
@@ -168,14 +178,33 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       toRooms(userId, event);
       channels.deliver(userId, event.kind, event.data);
     },
-    {
-      intervalMs: options.userEventsPollMs,
-      onError: (err) => app.log.error({ err }, 'user event relay failed'),
-    },
+    { intervalMs: options.userEventsPollMs },
   );
   await relay.start();
-  app.addHook('preClose', () => relay.close());
+  jobs.register({
+    name: 'user-events',
+    scope: 'process',
+    everyMs: relay.everyMs,
+    run: async () => void (await relay.poll()),
+  });
+  jobs.register({
+    name: 'socket-sessions',
+    scope: 'process',
+    everyMs: SESSION_CHECK_MS,
+    run: async () => void (await dropEndedSessions(app.io, sessions)),
+  });
+  jobs.start();
+  app.addHook('preClose', () => jobs.close());
   return app;
+}
+
+/** Job leases in Redis, on a connection closed with the app. */
+async function redisLeases(app: FastifyInstance, url: string): Promise<RedisLeases> {
+  const client = await connectRedis(url, (err) => app.log.error({ err }, 'redis connection error (job leases)'));
+  app.addHook('onClose', async () => {
+    await client.close();
+  });
+  return new RedisLeases(client);
 }
 
 /** Calls without fields may come as JSON with an empty body; read that as `{}` instead of failing. */

@@ -1,5 +1,6 @@
 import type { DatabaseHandle } from '../platform/db/connect';
 import type { NewPriceTick } from '../platform/db/schema';
+import type { Job } from '../platform/jobs/runner';
 import type { MarketFeed } from './feed';
 import { formatUnits } from './instruments';
 
@@ -21,7 +22,8 @@ const BATCH = 500;
  */
 export class PriceRecorder {
   private buffer: NewPriceTick[] = [];
-  private timer: NodeJS.Timeout | undefined;
+  /** Told by the job that another process writes the record: this one writes nothing, not even when closing. */
+  private following = false;
   private flushing: Promise<void> = Promise.resolve();
   private lastPrune = 0;
   private readonly unsubscribe: () => void;
@@ -54,10 +56,26 @@ export class PriceRecorder {
     return this.buffer.length;
   }
 
-  start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => void this.flush(), this.flushMs);
-    this.timer.unref();
+  /**
+   * Writing the record is a cluster job: with several processes sharing one market, only the lease holder writes
+   * (the others drop what they buffered, or every tick would be recorded once per process).
+   */
+  job(): Job {
+    return {
+      name: 'price-record',
+      scope: 'cluster',
+      everyMs: this.flushMs,
+      runWhenFollowing: true,
+      run: ({ leading }) => {
+        this.following = !leading;
+        return leading ? this.flush() : this.drop();
+      },
+    };
+  }
+
+  /** Forgets what is buffered (a process that does not write the record). */
+  drop(): void {
+    this.buffer = [];
   }
 
   /** Writes what is buffered; flushes run one after another, never in parallel. */
@@ -68,10 +86,9 @@ export class PriceRecorder {
 
   /** Stops listening and writes what is left. */
   async close(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
     this.unsubscribe();
-    await this.flush();
+    if (this.following) this.drop();
+    else await this.flush();
   }
 
   private async write(): Promise<void> {

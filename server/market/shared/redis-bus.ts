@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { RedisLeases } from '../../platform/jobs/leases';
 import { connectRedisPair, type RedisClient } from '../../platform/realtime/redis';
 import type { MarketLogger } from '../live/binance';
 import type { Tick } from '../simulator';
@@ -29,34 +30,30 @@ export function marketKeys(prefix = '') {
 
 type MarketKeys = ReturnType<typeof marketKeys>;
 
-const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end`;
-const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
-
-/** The lease as `SET NX PX`, extended and deleted only by its holder (Lua compare-and-extend / -delete). */
+/** The market leader's single lease, on the platform's Redis leases (one implementation of the Lua scripts). */
 export class RedisLeaseStore implements LeaseStore {
+  private readonly leases: RedisLeases;
+
   constructor(
-    private readonly client: RedisClient,
+    client: RedisClient,
     private readonly key: string,
-  ) {}
-
-  async acquire(id: string, ttlMs: number): Promise<boolean> {
-    const reply = await this.client.set(this.key, id, {
-      condition: 'NX',
-      expiration: { type: 'PX', value: ttlMs },
-    });
-    return reply === 'OK';
+  ) {
+    this.leases = new RedisLeases(client, '');
   }
 
-  async renew(id: string, ttlMs: number): Promise<boolean> {
-    return (await this.client.eval(RENEW, { keys: [this.key], arguments: [id, String(ttlMs)] })) === 1;
+  acquire(id: string, ttlMs: number): Promise<boolean> {
+    return this.leases.take(this.key, id, ttlMs);
   }
 
-  async release(id: string): Promise<void> {
-    await this.client.eval(RELEASE, { keys: [this.key], arguments: [id] });
+  renew(id: string, ttlMs: number): Promise<boolean> {
+    return this.leases.extend(this.key, id, ttlMs);
+  }
+
+  release(id: string): Promise<void> {
+    return this.leases.release(this.key, id);
   }
 }
 
-/** Ticks as JSON on a pub/sub channel, the last RECENT_TICKS in a list (newest first), the origin under a key. */
 export class RedisTickBus implements TickBus {
   constructor(
     private readonly client: RedisClient,

@@ -44,7 +44,6 @@ export async function attachRealtime(
     redisUrl?: string | undefined;
     /** What modules offer on every socket: topics (market, private), commands; started and closed with the app. */
     modules?: RealtimeModule[];
-    sessionCheckMs?: number;
   },
 ): Promise<RealtimeServer> {
   const io: RealtimeServer = new Server(app.server, { path: '/socket.io', serveClient: false });
@@ -80,19 +79,8 @@ export async function attachRealtime(
     for (const module of modules) module.attach(socket);
   });
 
-  // A session can end while its socket stays open (logout elsewhere, password change, `ops sessions revoke`, possibly
-  // in another process): such sockets are dropped, so a revoked token stops receiving the user's private events.
-  // The client reconnects with whatever token it now holds and gets what that token allows.
-  const sessionCheck = setInterval(() => {
-    void dropEndedSessions(io, options.sessions).catch((err: unknown) =>
-      app.log.error({ err }, 'session check failed'),
-    );
-  }, options.sessionCheckMs ?? SESSION_CHECK_MS);
-  sessionCheck.unref();
-
   // Disconnect sockets before Fastify closes the HTTP server, which would otherwise wait for them.
   app.addHook('preClose', async () => {
-    clearInterval(sessionCheck);
     for (const module of modules) module.close?.();
     io.disconnectSockets(true);
     io.engine.close();
@@ -100,7 +88,13 @@ export async function attachRealtime(
   return io;
 }
 
-/** Disconnects this process's sockets whose session has been revoked or has expired since the handshake. */
+/**
+ * Disconnects this process's sockets whose session has been revoked or has expired since the handshake. A session
+ * can end while its socket stays open (logout elsewhere, password change, `ops sessions revoke`, possibly in another
+ * process): such sockets are dropped, so a revoked token stops receiving the user's private events. The client
+ * reconnects with whatever token it now holds and gets what that token allows. Every process runs it for its own
+ * sockets (a `process` job, every SESSION_CHECK_MS).
+ */
 export async function dropEndedSessions(io: RealtimeServer, sessions: Sessions): Promise<number> {
   const authenticated = [...io.of('/').sockets.values()].filter((s) => s.data.sessionId !== null);
   const live = await sessions.liveIds([...new Set(authenticated.map((s) => s.data.sessionId as number))]);

@@ -16,7 +16,17 @@ export async function connectRedisPair(
 ): Promise<[RedisClient, RedisClient]> {
   const pub = createClient({ url });
   const sub = pub.duplicate();
-  for (const client of [pub, sub]) {
+  return connectAll([pub, sub], onError) as Promise<[RedisClient, RedisClient]>;
+}
+
+/** One connection, with the same time limit and error reporting. */
+export async function connectRedis(url: string, onError: (err: Error) => void): Promise<RedisClient> {
+  const [client] = await connectAll([createClient({ url })], onError);
+  return client as RedisClient;
+}
+
+async function connectAll(clients: RedisClient[], onError: (err: Error) => void): Promise<RedisClient[]> {
+  for (const client of clients) {
     let last = '';
     client.on('error', (err: Error) => {
       if (err.message === last) return;
@@ -35,11 +45,10 @@ export async function connectRedisPair(
     );
   });
   try {
-    await Promise.race([Promise.all([pub.connect(), sub.connect()]), timeout]);
-    return [pub, sub];
+    await Promise.race([Promise.all(clients.map((c) => c.connect())), timeout]);
+    return clients;
   } catch (err) {
-    pub.destroy();
-    sub.destroy();
+    for (const client of clients) client.destroy();
     throw err;
   } finally {
     clearTimeout(timer);

@@ -27,7 +27,6 @@ describe('user event relay', () => {
     relay = new UserEventRelay(handle.db, sink, { intervalMs: 60_000, gapWaitMs: 1000, clock: () => time });
   });
   afterEach(async () => {
-    await relay.close();
     await handle.db.destroy();
   });
 

@@ -74,8 +74,6 @@ export class UserEventRelay {
   private readonly delivered = new Set<number>();
   /** Missing ids above the cursor, with when the hole was first seen. */
   private readonly holes = new Map<number, number>();
-  private timer: ReturnType<typeof setInterval> | undefined;
-  private running: Promise<number> | null = null;
   private readonly intervalMs: number;
   private readonly gapWaitMs: number;
   private readonly batch: number;
@@ -92,35 +90,21 @@ export class UserEventRelay {
     this.clock = options.clock ?? Date.now;
   }
 
-  /** Starts after the newest existing row (events from before the start are old news) and polls. */
+  /**
+   * Starts after the newest existing row (events from before the start are old news). The jobs runner then calls
+   * `poll` in every process (a `process` job: each process serves its own sockets).
+   */
   async start(): Promise<void> {
     const row = await this.db
       .selectFrom('user_events')
       .select((eb) => eb.fn.max('id').as('top'))
       .executeTakeFirst();
     this.cursor = Number(row?.top ?? 0);
-    this.timer = setInterval(() => void this.tick(), this.intervalMs);
-    this.timer.unref?.();
   }
 
-  /** Waits for a poll in progress; no more polls afterwards. */
-  async close(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running?.catch(() => 0);
-  }
-
-  private tick(): Promise<number> {
-    if (this.running) return this.running;
-    this.running = this.poll()
-      .catch((err: unknown) => {
-        this.options.onError?.(err);
-        return 0;
-      })
-      .finally(() => {
-        this.running = null;
-      });
-    return this.running;
+  /** How often the runner should poll. */
+  get everyMs(): number {
+    return this.intervalMs;
   }
 
   /** Reads and delivers the rows above the cursor; returns how many were delivered. */

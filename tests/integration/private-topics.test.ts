@@ -1,0 +1,144 @@
+import type { AddressInfo } from 'node:net';
+import { io as connect, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  COMMAND_EVENT,
+  type CommandAnswer,
+  PRIVATE_EVENT,
+  type PrivateMessage,
+  privateMessage,
+} from '../../protocol/realtime';
+import { recordUserEvent } from '../../server/platform/realtime/user-events';
+import { DATABASES, openTestDatabase, startTestApp, type TestApp, type TestDatabase, uniqueEmail } from './harness';
+
+describe.each(DATABASES)('private topics and commands over socket.io on %s', (kind) => {
+  let database: TestDatabase;
+  let t: TestApp;
+  let url: string;
+  const sockets: Socket[] = [];
+  /** How often the test command really ran, per user. */
+  const ran = new Map<number, number>();
+  beforeAll(async () => {
+    database = await openTestDatabase(kind);
+    t = await startTestApp(database.handle, { userEventsPollMs: 50 });
+    t.app.channels.command({
+      name: 'test.echo',
+      args: z.object({ text: z.string().min(1, 'invalidInput') }),
+      run: async (userId, args) => {
+        ran.set(userId, (ran.get(userId) ?? 0) + 1);
+        return { echo: args.text, userId };
+      },
+    });
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.disconnect();
+    await t?.close();
+    await database?.close();
+  });
+
+  async function open(auth: Record<string, unknown>): Promise<Socket> {
+    const socket = connect(url, { auth, transports: ['websocket'], reconnection: false });
+    sockets.push(socket);
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', resolve);
+      socket.once('connect_error', reject);
+    });
+    return socket;
+  }
+
+  /** Resolves with the next `count` private messages of `topic`. */
+  function nextMessages(socket: Socket, topic: string, count: number): Promise<PrivateMessage[]> {
+    const got: PrivateMessage[] = [];
+    return new Promise((resolve) => {
+      const listener = (raw: unknown) => {
+        const message = privateMessage.parse(raw);
+        if (message.topic !== topic) return;
+        got.push(message);
+        if (got.length === count) {
+          socket.off(PRIVATE_EVENT, listener);
+          resolve(got);
+        }
+      };
+      socket.on(PRIVATE_EVENT, listener);
+    });
+  }
+
+  const subscribe = (socket: Socket, topic: string) => socket.emitWithAck('subscribe', topic);
+
+  it('gives a logged-in user a snapshot of their own account events, then numbered updates', async () => {
+    const me = await t.registerByEmail(uniqueEmail());
+    const other = await t.registerByEmail(uniqueEmail());
+    const at = Date.now();
+    await recordUserEvent(t.db, { userId: me.user.id, kind: 'kyc', data: { state: 'review' }, at });
+    await recordUserEvent(t.db, { userId: other.user.id, kind: 'kyc', data: { state: 'secret' }, at });
+
+    const socket = await open({ token: me.token });
+    const snapshot = nextMessages(socket, 'me:account', 1);
+    await expect(subscribe(socket, 'me:account')).resolves.toEqual({ ok: true, topic: 'me:account' });
+    const [first] = await snapshot;
+    expect(first).toMatchObject({ kind: 'snapshot', seq: 0 });
+    // Events from before the subscription are the snapshot; nobody else's are in it.
+    expect(JSON.stringify(first?.data)).not.toContain('secret');
+
+    // The snapshot may overlap an event the relay had not delivered yet (it then comes once more as an update), so
+    // read updates until the last event, then check numbering and content.
+    const updates: PrivateMessage[] = [];
+    const sawLast = new Promise<void>((resolve) => {
+      socket.on(PRIVATE_EVENT, (raw: unknown) => {
+        const message = privateMessage.parse(raw);
+        updates.push(message);
+        if (JSON.stringify(message.data).includes('withdrawal')) resolve();
+      });
+    });
+    await recordUserEvent(t.db, { userId: other.user.id, kind: 'deposit', data: { id: 1 }, at });
+    await recordUserEvent(t.db, { userId: me.user.id, kind: 'deposit', data: { id: 2 }, at });
+    await recordUserEvent(t.db, { userId: me.user.id, kind: 'withdrawal', data: { id: 3 }, at });
+    await sawLast;
+    expect(updates.map((u) => u.seq)).toEqual(updates.map((_, i) => i + 1));
+    expect(updates.every((u) => u.kind === 'update' && u.topic === 'me:account')).toBe(true);
+    expect(updates.slice(-2).map((u) => u.data)).toEqual([
+      [{ kind: 'deposit', data: { id: 2 } }],
+      [{ kind: 'withdrawal', data: { id: 3 } }],
+    ]);
+    expect(JSON.stringify(updates)).not.toContain('secret');
+    expect(JSON.stringify(updates)).not.toContain('"id":1');
+  });
+
+  it('refuses private topics to anonymous sockets and unknown private topics to anyone', async () => {
+    const anonymous = await open({});
+    await expect(subscribe(anonymous, 'me:account')).resolves.toEqual({
+      ok: false,
+      topic: 'me:account',
+      error: 'notLoggedIn',
+    });
+    const { token } = await t.registerByEmail(uniqueEmail());
+    const socket = await open({ token });
+    await expect(subscribe(socket, 'me:nothing')).resolves.toMatchObject({ ok: false, error: 'invalidTopic' });
+  });
+
+  it('answers a command once per client id: a retry gets the first answer and does not act twice', async () => {
+    const { token, user } = await t.registerByEmail(uniqueEmail());
+    const socket = await open({ token });
+    const send = (id: string, args: unknown): Promise<CommandAnswer> =>
+      socket.emitWithAck(COMMAND_EVENT, { name: 'test.echo', id, args });
+    const first = await send('client-0001', { text: 'hi' });
+    expect(first).toEqual({ ok: true, data: { echo: 'hi', userId: user.id } });
+    await expect(send('client-0001', { text: 'hi' })).resolves.toEqual(first);
+    expect(ran.get(user.id)).toBe(1);
+    await send('client-0002', { text: 'again' });
+    expect(ran.get(user.id)).toBe(2);
+
+    await expect(send('client-0003', { text: '' })).resolves.toEqual({ ok: false, error: 'invalidInput' });
+    await expect(socket.emitWithAck(COMMAND_EVENT, { name: 'no.such', id: 'client-0004' })).resolves.toEqual({
+      ok: false,
+      error: 'invalidInput',
+    });
+    const anonymous = await open({});
+    await expect(
+      anonymous.emitWithAck(COMMAND_EVENT, { name: 'test.echo', id: 'client-0005', args: { text: 'x' } }),
+    ).resolves.toEqual({ ok: false, error: 'notLoggedIn' });
+  });
+});
