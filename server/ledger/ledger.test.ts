@@ -1,11 +1,22 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../platform/db/connect';
+import { writeTransaction } from '../platform/db/transaction';
 import { insertUser, openMemoryDatabase } from '../testing';
 import { parseAmount } from './amounts';
 import { checkLedger, describeProblems } from './consistency';
 import { LedgerError } from './errors';
 import { Ledger } from './ledger';
+
+/** A row of another table, standing for the product's own state change in the same transaction. */
+const auditRow = (action: string) => ({
+  at: 1,
+  operator: 'test',
+  action,
+  subject_type: 'test',
+  subject_id: '1',
+  detail: '{}',
+});
 
 const usdt = (text: string) => {
   const parsed = parseAmount('USDT', text);
@@ -268,6 +279,58 @@ describe('ledger', () => {
     for (let i = 0; i < 9; i++) await deposit(alice, big);
     expect(await refusal(deposit(alice, big))).toBe('amountTooLarge');
     expect(await available(alice)).toBe(9 * big);
+  });
+
+  it("joins a caller's transaction: its postings commit with the caller's change or roll back with it", async () => {
+    await deposit(alice, usdt('100'));
+    const transfer = (trx: Parameters<Ledger['within']>[0], requestId: string) =>
+      ledger
+        .within(trx)
+        .transfer({ userId: alice, requestId, currency: 'USDT', amount: usdt('30'), from: 'coin', to: 'option' });
+
+    // The caller fails after the ledger call: nothing of either stays.
+    await expect(
+      writeTransaction(handle, async (trx) => {
+        await transfer(trx, 'joined-1');
+        await trx.insertInto('ops_audit').values(auditRow('kept?')).execute();
+        throw new Error('the product step failed');
+      }),
+    ).rejects.toThrow('the product step failed');
+    expect(await available(alice)).toBe(usdt('100'));
+    expect(await available(alice, 'option')).toBe(0);
+    expect(await handle.db.selectFrom('ops_audit').select('id').execute()).toHaveLength(0);
+
+    // A ledger refusal inside the caller's transaction rolls back the caller's own writes too.
+    expect(
+      await refusal(
+        writeTransaction(handle, async (trx) => {
+          await trx.insertInto('ops_audit').values(auditRow('before the refusal')).execute();
+          return ledger
+            .within(trx)
+            .transfer({
+              userId: alice,
+              requestId: 'joined-2',
+              currency: 'USDT',
+              amount: usdt('1000'),
+              from: 'coin',
+              to: 'option',
+            });
+        }),
+      ),
+    ).toBe('insufficientBalance');
+    expect(await handle.db.selectFrom('ops_audit').select('id').execute()).toHaveLength(0);
+
+    // Both commit together; the same request id later replays, inside a transaction or not.
+    await writeTransaction(handle, async (trx) => {
+      await transfer(trx, 'joined-3');
+      await trx.insertInto('ops_audit').values(auditRow('committed')).execute();
+    });
+    expect(await available(alice)).toBe(usdt('70'));
+    expect(await available(alice, 'option')).toBe(usdt('30'));
+    const again = await writeTransaction(handle, (trx) => transfer(trx, 'joined-3'));
+    expect(again.replayed).toBe(true);
+    expect(await available(alice)).toBe(usdt('70'));
+    expect(describeProblems(await checkLedger(handle.db))).toEqual([]);
   });
 
   it('refuses edits of history in the database itself', async () => {

@@ -167,10 +167,26 @@ export class Ledger {
   constructor(
     private readonly handle: DatabaseHandle,
     private readonly now: () => number = Date.now,
+    /** Set by `within`: the caller's open write transaction, which every change of this instance joins. */
+    private readonly bound?: Kysely<Database>,
   ) {
-    this.db = handle.db;
+    this.db = bound ?? handle.db;
     this.kind = handle.kind;
-    this.accounts = new AccountDirectory(handle.db, now);
+    this.accounts = new AccountDirectory(this.db, now);
+  }
+
+  /**
+   * This ledger inside the caller's write transaction (opened with `writeTransaction`): a product's state change and
+   * its postings commit together or not at all. Its changes neither open nor commit a transaction of their own; a
+   * refusal (LedgerError) leaves the caller to roll back. Accounts are then created inside that transaction too.
+   */
+  within(trx: Kysely<Database>): Ledger {
+    return new Ledger(this.handle, this.now, trx);
+  }
+
+  /** Where this ledger reads: the bound transaction, or the database. */
+  get database(): Kysely<Database> {
+    return this.db;
   }
 
   /** Moves money between two of a user's accounts of one currency (assets/transfer). */
@@ -382,7 +398,9 @@ export class Ledger {
     const memo = request.memo ?? null;
     if (memo !== null && memo.length > MEMO_MAX) throw new Error(`memo longer than ${MEMO_MAX} characters`);
     const digest = sha256(JSON.stringify([...body, memo]));
-    return writeTransaction(this.handle, async (trx) => {
+    const inTransaction = <T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> =>
+      this.bound ? work(this.bound) : writeTransaction(this.handle, work);
+    return inTransaction(async (trx) => {
       const at = this.now();
       // Claiming the request id is the first write: a concurrent request with the same id waits here (PostgreSQL)
       // or ran entirely before (SQLite), and then finds the id taken.

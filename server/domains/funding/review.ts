@@ -11,15 +11,13 @@ import { WITHDRAWAL_EVENT_KIND } from './withdrawals';
 /**
  * Operator review of deposits and withdrawals (`npm run ops -- deposits|withdrawals ...`).
  *
- * The ledger runs each posting in its own transaction, so a decision that moves money takes three steps:
- *   1. claim: `pending` → `approving` (or `rejecting`) by a conditional update. Only one operator can claim a row,
- *      and an approval and a rejection can never both proceed.
- *   2. the ledger call, under a request id fixed by the row (`deposit:<id>`, `withdrawal:<id>:post|void`), so
- *      running it twice applies it once.
- *   3. settle: `approving` → `passed` (or `rejecting` → `rejected`) together with the audit entry and the user's
- *      event, in one transaction.
- * A crash after step 1 or 2 leaves the row in `approving`/`rejecting` (shown to the user as under review);
- * repeating the same command resumes it from there. A deposit rejection moves no money and is one transaction.
+ * A decision is one write transaction: the row moves from `pending` to its final state, the ledger posts inside the
+ * same transaction (`ledger.within`), and the audit entry and the user's event are written with them. A crash
+ * anywhere rolls all of it back and the row is still pending; two operators (or an approval and a rejection) cannot
+ * both decide, since the state change is conditional on the state read. Rows left in `approving` / `rejecting` by
+ * the earlier three-step review (claim, ledger call, settle) are finished by deciding them again the same way:
+ * the ledger call keeps its request id fixed by the row (`deposit:<id>`, `withdrawal:<id>:post|void`), so a step
+ * that had already been applied is replayed, never applied twice.
  */
 
 export interface ReviewOptions {
@@ -43,180 +41,145 @@ function cleanReason(reason: string): { reason: string } | { problem: string } {
 
 type Table = 'deposits' | 'withdrawals';
 
-/**
- * Step 1: moves a `pending` row to `claim` (with the reason of a rejection). A row already in `claim` is handed
- * back for resuming; anything else is a problem for the operator.
- */
-async function claim(
-  handle: DatabaseHandle,
-  table: Table,
-  id: number,
-  to: FundingRowState,
-  reason: string | null,
-): Promise<{ ok: true; resumed: boolean } | { ok: false; problem: string }> {
-  return writeTransaction(handle, async (trx) => {
-    const updated = await trx
-      .updateTable(table)
-      .set({ state: to, reason })
-      .where('id', '=', id)
-      .where('state', '=', 'pending')
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) > 0) return { ok: true as const, resumed: false };
-    const row = await trx.selectFrom(table).select('state').where('id', '=', id).executeTakeFirst();
-    if (row?.state === to) return { ok: true as const, resumed: true };
-    const noun = table === 'deposits' ? 'deposit' : 'withdrawal';
-    return {
-      ok: false as const,
-      problem: row ? `${noun} ${id} is ${row.state}, not pending` : `no ${noun} ${id}`,
-    };
-  });
-}
-
-interface Settle {
+interface Decision {
   table: Table;
   id: number;
-  from: FundingRowState;
+  /** The state of an interrupted earlier review that this decision finishes. */
+  resumes: FundingRowState;
   to: 'passed' | 'rejected';
+  reason: string | null;
   action: string;
   eventKind: string;
-  entryId?: number;
   options: ReviewOptions;
+  /** The money of the decision, inside its transaction; returns the ledger entry of a deposit's credit. */
+  move(ledger: Ledger, row: DecidedRow): Promise<number | undefined>;
 }
 
-/** Step 3: the final state, the audit entry and the user's event, in one transaction. */
-async function settle(handle: DatabaseHandle, s: Settle, resumed: boolean): Promise<ReviewResult> {
-  const at = (s.options.now ?? Date.now)();
+interface DecidedRow {
+  user_id: number;
+  coin: string;
+  amount: number;
+  reason: string | null;
+}
+
+const nounOf = (table: Table) => (table === 'deposits' ? 'deposit' : 'withdrawal');
+
+/** Takes one decision whole: state, postings, audit and the user's event commit together. */
+async function decide(handle: DatabaseHandle, d: Decision): Promise<ReviewResult> {
+  const now = d.options.now ?? Date.now;
+  const at = now();
   return writeTransaction(handle, async (trx) => {
+    const before = await trx.selectFrom(d.table).select('state').where('id', '=', d.id).executeTakeFirst();
+    if (!before) return { ok: false as const, problem: `no ${nounOf(d.table)} ${d.id}` };
+    if (before.state !== 'pending' && before.state !== d.resumes) {
+      return { ok: false as const, problem: `${nounOf(d.table)} ${d.id} is ${before.state}, not pending` };
+    }
     const updated = await trx
-      .updateTable(s.table)
-      .set({ state: s.to, reviewed_at: at })
-      .where('id', '=', s.id)
-      .where('state', '=', s.from)
+      .updateTable(d.table)
+      .set({ state: d.to, reviewed_at: at, ...(d.reason !== null ? { reason: d.reason } : {}) })
+      .where('id', '=', d.id)
+      .where('state', '=', before.state)
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) === 0) {
-      return { ok: false as const, problem: `${s.table} ${s.id} was settled meanwhile` };
-    }
-    if (s.table === 'deposits' && s.entryId !== undefined) {
-      await trx.updateTable('deposits').set({ entry_id: s.entryId }).where('id', '=', s.id).execute();
+      return { ok: false as const, problem: `${d.table} ${d.id} was settled meanwhile` };
     }
     const row = await trx
-      .selectFrom(s.table)
+      .selectFrom(d.table)
       .select(['user_id', 'coin', 'amount', 'reason'])
-      .where('id', '=', s.id)
+      .where('id', '=', d.id)
       .executeTakeFirstOrThrow();
-    const reason = s.to === 'rejected' ? row.reason : null;
+    const entryId = await d.move(new Ledger(handle, now).within(trx), row);
+    if (d.table === 'deposits' && entryId !== undefined) {
+      await trx.updateTable('deposits').set({ entry_id: entryId }).where('id', '=', d.id).execute();
+    }
+    const reason = d.to === 'rejected' ? row.reason : null;
     await recordAudit(trx, {
-      action: s.action,
-      subjectType: s.table === 'deposits' ? 'deposit' : 'withdrawal',
-      subjectId: s.id,
+      action: d.action,
+      subjectType: nounOf(d.table),
+      subjectId: d.id,
       detail: { user_id: row.user_id, coin: row.coin, amount: row.amount, ...(reason ? { reason } : {}) },
-      ...(s.options.operator ? { operator: s.options.operator } : {}),
+      ...(d.options.operator ? { operator: d.options.operator } : {}),
       at,
     });
-    await recordUserEvent(trx, {
-      userId: row.user_id,
-      kind: s.eventKind,
-      data: { id: s.id, state: s.to, reason },
-      at,
-    });
-    return { ok: true as const, id: s.id, userId: row.user_id, state: s.to, resumed };
+    await recordUserEvent(trx, { userId: row.user_id, kind: d.eventKind, data: { id: d.id, state: d.to, reason }, at });
+    return { ok: true as const, id: d.id, userId: row.user_id, state: d.to, resumed: before.state === d.resumes };
   });
 }
 
 /** Approves a deposit: the amount goes from deposits clearing to the user's coin account. */
-export async function approveDeposit(handle: DatabaseHandle, id: number, options: ReviewOptions = {}) {
-  const claimed = await claim(handle, 'deposits', id, 'approving', null);
-  if (!claimed.ok) return claimed;
-  const row = await handle.db
-    .selectFrom('deposits')
-    .select(['user_id', 'coin', 'amount'])
-    .where('id', '=', id)
-    .executeTakeFirstOrThrow();
-  const receipt = await new Ledger(handle, options.now).credit({
-    userId: row.user_id,
-    requestId: `deposit:${id}`,
-    kind: 'deposit',
-    currency: row.coin,
-    amount: row.amount,
-    from: 'deposits_clearing',
-    to: 'coin',
-    memo: `deposit ${id}`,
-  });
-  return settle(
-    handle,
-    {
-      table: 'deposits',
-      id,
-      from: 'approving',
-      to: 'passed',
-      action: 'deposit.approve',
-      eventKind: DEPOSIT_EVENT_KIND,
-      entryId: receipt.entryId,
-      options,
+export function approveDeposit(handle: DatabaseHandle, id: number, options: ReviewOptions = {}) {
+  return decide(handle, {
+    table: 'deposits',
+    id,
+    resumes: 'approving',
+    to: 'passed',
+    reason: null,
+    action: 'deposit.approve',
+    eventKind: DEPOSIT_EVENT_KIND,
+    options,
+    move: async (ledger, row) => {
+      const receipt = await ledger.credit({
+        userId: row.user_id,
+        requestId: `deposit:${id}`,
+        kind: 'deposit',
+        currency: row.coin,
+        amount: row.amount,
+        from: 'deposits_clearing',
+        to: 'coin',
+        memo: `deposit ${id}`,
+      });
+      return receipt.entryId;
     },
-    claimed.resumed,
-  );
+  });
 }
 
 /** Rejects a deposit with a reason the user sees; nothing was credited, so only the row changes. */
 export async function rejectDeposit(handle: DatabaseHandle, id: number, reason: string, options: ReviewOptions = {}) {
   const clean = cleanReason(reason);
   if ('problem' in clean) return { ok: false as const, problem: clean.problem };
-  const claimed = await claim(handle, 'deposits', id, 'rejecting', clean.reason);
-  if (!claimed.ok) return claimed;
-  return settle(
-    handle,
-    {
-      table: 'deposits',
-      id,
-      from: 'rejecting',
-      to: 'rejected',
-      action: 'deposit.reject',
-      eventKind: DEPOSIT_EVENT_KIND,
-      options,
-    },
-    claimed.resumed,
-  );
+  return decide(handle, {
+    table: 'deposits',
+    id,
+    resumes: 'rejecting',
+    to: 'rejected',
+    reason: clean.reason,
+    action: 'deposit.reject',
+    eventKind: DEPOSIT_EVENT_KIND,
+    options,
+    move: async () => undefined,
+  });
 }
 
-async function withdrawalRow(db: Kysely<Database>, id: number) {
-  return db
-    .selectFrom('withdrawals')
-    .select(['user_id', 'amount', 'fee', 'hold_id'])
-    .where('id', '=', id)
-    .executeTakeFirstOrThrow();
+async function holdOfWithdrawal(db: Kysely<Database>, id: number) {
+  return db.selectFrom('withdrawals').select(['fee', 'hold_id']).where('id', '=', id).executeTakeFirstOrThrow();
 }
 
 /** Approves a withdrawal: the hold is paid out, the amount to withdrawals clearing and the fee to fees. */
-export async function approveWithdrawal(handle: DatabaseHandle, id: number, options: ReviewOptions = {}) {
-  const claimed = await claim(handle, 'withdrawals', id, 'approving', null);
-  if (!claimed.ok) return claimed;
-  const row = await withdrawalRow(handle.db, id);
-  const ledger = new Ledger(handle, options.now);
-  // A resumed run finds its request id taken and gets the first receipt back: the hold is paid out once.
-  await ledger.postHold({
-    userId: row.user_id,
-    requestId: `withdrawal:${id}:post`,
-    holdId: row.hold_id,
-    to: [
-      { owner: { platform: 'withdrawals_clearing' }, amount: row.amount },
-      ...(row.fee > 0 ? [{ owner: { platform: 'fees' as const }, amount: row.fee }] : []),
-    ],
-    memo: `withdrawal ${id}`,
-  });
-  return settle(
-    handle,
-    {
-      table: 'withdrawals',
-      id,
-      from: 'approving',
-      to: 'passed',
-      action: 'withdrawal.approve',
-      eventKind: WITHDRAWAL_EVENT_KIND,
-      options,
+export function approveWithdrawal(handle: DatabaseHandle, id: number, options: ReviewOptions = {}) {
+  return decide(handle, {
+    table: 'withdrawals',
+    id,
+    resumes: 'approving',
+    to: 'passed',
+    reason: null,
+    action: 'withdrawal.approve',
+    eventKind: WITHDRAWAL_EVENT_KIND,
+    options,
+    move: async (ledger, row) => {
+      const { fee, hold_id } = await holdOfWithdrawal(ledger.database, id);
+      await ledger.postHold({
+        userId: row.user_id,
+        requestId: `withdrawal:${id}:post`,
+        holdId: hold_id,
+        to: [
+          { owner: { platform: 'withdrawals_clearing' }, amount: row.amount },
+          ...(fee > 0 ? [{ owner: { platform: 'fees' as const }, amount: fee }] : []),
+        ],
+        memo: `withdrawal ${id}`,
+      });
+      return undefined;
     },
-    claimed.resumed,
-  );
+  });
 }
 
 /** Rejects a withdrawal with a reason: the hold is voided, the frozen amount is available again. */
@@ -228,26 +191,24 @@ export async function rejectWithdrawal(
 ) {
   const clean = cleanReason(reason);
   if ('problem' in clean) return { ok: false as const, problem: clean.problem };
-  const claimed = await claim(handle, 'withdrawals', id, 'rejecting', clean.reason);
-  if (!claimed.ok) return claimed;
-  const row = await withdrawalRow(handle.db, id);
-  await new Ledger(handle, options.now).voidHold({
-    userId: row.user_id,
-    requestId: `withdrawal:${id}:void`,
-    holdId: row.hold_id,
-    memo: `withdrawal ${id} rejected`,
-  });
-  return settle(
-    handle,
-    {
-      table: 'withdrawals',
-      id,
-      from: 'rejecting',
-      to: 'rejected',
-      action: 'withdrawal.reject',
-      eventKind: WITHDRAWAL_EVENT_KIND,
-      options,
+  return decide(handle, {
+    table: 'withdrawals',
+    id,
+    resumes: 'rejecting',
+    to: 'rejected',
+    reason: clean.reason,
+    action: 'withdrawal.reject',
+    eventKind: WITHDRAWAL_EVENT_KIND,
+    options,
+    move: async (ledger, row) => {
+      const { hold_id } = await holdOfWithdrawal(ledger.database, id);
+      await ledger.voidHold({
+        userId: row.user_id,
+        requestId: `withdrawal:${id}:void`,
+        holdId: hold_id,
+        memo: `withdrawal ${id} rejected`,
+      });
+      return undefined;
     },
-    claimed.resumed,
-  );
+  });
 }

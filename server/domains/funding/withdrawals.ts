@@ -169,25 +169,8 @@ export async function withdraw(
     throw new BusinessError('withdrawDailyLimit');
   }
 
+  // The hold and the withdrawal row commit together (ledger.within): a crash between them leaves neither.
   const ledgerRequestId = holdRequestId(input.request_id);
-  const receipt = await ledgerEdge(
-    () =>
-      s.ledger.placeHold({
-        userId,
-        requestId: ledgerRequestId,
-        kind: 'withdrawal',
-        book: BOOK,
-        currency: coin,
-        type: ACCOUNT,
-        amount: amount + fee,
-        ref: ledgerRequestId,
-        memo: `withdrawal ${coin} ${chain}`,
-      }),
-    FUNDING_FIELDS,
-  );
-  const holdId = receipt.holdId;
-  if (holdId === null) throw new Error('placeHold returned no hold');
-
   const at = s.now();
   const outcome = await writeTransaction(s.database, async (trx) => {
     await lockUser(trx, kind, userId);
@@ -198,14 +181,24 @@ export async function withdraw(
       .where('request_id', '=', input.request_id)
       .executeTakeFirst();
     if (same) return { kind: 'replayed' as const, row: same };
-    const hold = await trx
-      .selectFrom('ledger_holds')
-      .select('state')
-      .where('id', '=', holdId)
-      .executeTakeFirstOrThrow();
-    // This request id was refused before (its hold released): it stays refused.
-    if (hold.state !== 'open') return { kind: 'stale' as const };
     if ((await requestsInWindow(trx, userId, at)) >= WITHDRAWALS_PER_DAY) return { kind: 'limit' as const };
+    const receipt = await ledgerEdge(
+      () =>
+        s.ledger.within(trx).placeHold({
+          userId,
+          requestId: ledgerRequestId,
+          kind: 'withdrawal',
+          book: BOOK,
+          currency: coin,
+          type: ACCOUNT,
+          amount: amount + fee,
+          ref: ledgerRequestId,
+          memo: `withdrawal ${coin} ${chain}`,
+        }),
+      FUNDING_FIELDS,
+    );
+    const holdId = receipt.holdId;
+    if (holdId === null) throw new Error('placeHold returned no hold');
     const row = await trx
       .insertInto('withdrawals')
       .values({
@@ -240,11 +233,7 @@ export async function withdraw(
       return { ...toWithdrawalRecord(outcome.row), replayed: false };
     case 'replayed':
       return { ...toWithdrawalRecord(outcome.row), replayed: true };
-    case 'stale':
-      throw new BusinessError('withdrawDailyLimit');
     case 'limit':
-      // Lost the race for the last request of the day: give the frozen amount back.
-      await s.ledger.voidHold({ userId, requestId: `${ledgerRequestId}:void`, holdId });
       throw new BusinessError('withdrawDailyLimit');
   }
 }
