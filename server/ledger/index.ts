@@ -5,3 +5,4 @@ export * from './consistency';
 export * from './edge';
 export * from './ledger';
 export * from './migrations/0003_ledger';
+export * from './ops';

@@ -22,6 +22,13 @@ describe('ops cli', () => {
     expect(await run()).toBe(0);
     expect(await run('frobnicate')).toBe(2);
     expect(lines.at(-1)).toContain('unknown command: frobnicate');
+    // Options are read by util.parseArgs: help anywhere, anything else is a usage mistake; `--` ends options.
+    expect(await run('kyc', '--help')).toBe(0);
+    expect(lines.at(-1)).toContain('kyc reject <id> <reason...>');
+    expect(await run('kyc', 'list', '--force')).toBe(2);
+    expect(lines.at(-1)).toContain("Unknown option '--force'");
+    expect(await run('audit', '--', '-5')).toBe(2);
+    expect(lines.at(-1)).toBe('usage: npm run ops -- audit [count]');
   });
 
   it('invite prints the platform code, creating it on first use', async () => {

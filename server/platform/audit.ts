@@ -1,6 +1,7 @@
 import os from 'node:os';
 import type { Kysely } from 'kysely';
 import type { Database } from './db/schema';
+import type { OpsCommand } from './ops/commands';
 
 /**
  * The operators' audit log (`ops_audit`): every review or other operator action, written in the same transaction
@@ -75,3 +76,10 @@ export async function runAuditCommand(
   }
   return 0;
 }
+
+/** The audit log's operator command. */
+export const auditOps: OpsCommand = {
+  name: 'audit',
+  help: [['audit [count]', 'the newest operator actions (append-only log)']],
+  run: (words, { db, out }) => runAuditCommand(words, db, out),
+};

@@ -8,6 +8,7 @@ export * from './fund-password';
 export * from './invite';
 export * from './limits';
 export * from './migrations/0001_accounts';
+export * from './ops';
 export * from './passwords';
 export * from './services';
 export * from './users';

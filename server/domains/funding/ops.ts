@@ -5,6 +5,7 @@ import { recordAudit } from '../../platform/audit';
 import type { DatabaseHandle } from '../../platform/db/connect';
 import type { Database } from '../../platform/db/schema';
 import { writeTransaction } from '../../platform/db/transaction';
+import type { OpsCommand } from '../../platform/ops/commands';
 import { approveDeposit, approveWithdrawal, type ReviewResult, rejectDeposit, rejectWithdrawal } from './review';
 import { BANK_DETAILS_KEY, BANK_DETAILS_MAX } from './settings';
 
@@ -358,3 +359,44 @@ export async function runFeesCommand(args: readonly string[], db: Kysely<Databas
   out(`limits of ${coin.toUpperCase()} saved`);
   return 0;
 }
+
+/** The funding module's operator commands. */
+export const fundingOps: OpsCommand[] = [
+  {
+    name: 'deposits',
+    help: [
+      ['deposits list', 'deposits waiting for review'],
+      ['deposits approve <id>', "credit one to the user's coin account (seen live)"],
+      ['deposits reject <id> <reason...>', 'reject one with a reason shown to the user'],
+    ],
+    run: (words, { db, out }) => runDepositsCommand(words, db, out),
+  },
+  {
+    name: 'withdrawals',
+    help: [
+      ['withdrawals list', 'withdrawals waiting for review'],
+      ['withdrawals approve <id>', 'pay one out (frozen amount and fee leave the account)'],
+      ['withdrawals reject <id> <reason...>', 'reject one; the frozen amount is released'],
+    ],
+    run: (words, { db, out }) => runWithdrawalsCommand(words, db, out),
+  },
+  {
+    name: 'deposit-address',
+    help: [
+      ['deposit-address list | set <coin> <chain> <address>', "the platform's receiving address per coin and chain"],
+    ],
+    run: (words, { db, out }) => runDepositAddressCommand(words, db, out),
+  },
+  {
+    name: 'deposit-bank',
+    help: [['deposit-bank show | set <details...>', 'the bank details shown for bank-transfer deposits']],
+    run: (words, { db, out }) => runDepositBankCommand(words, db, out),
+  },
+  {
+    name: 'fees',
+    help: [
+      ['fees list | set <coin> <min_deposit> <min_withdraw> <withdraw_fee>', 'per-coin minimums and withdrawal fee'],
+    ],
+    run: (words, { db, out }) => runFeesCommand(words, db, out),
+  },
+];

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { readConfig } from '../../config';
 import { recordAudit } from '../../platform/audit';
 import type { Database, IdentityState } from '../../platform/db/schema';
+import type { OpsCommand } from '../../platform/ops/commands';
 import { recordUserEvent } from '../../platform/realtime/user-events';
 import { uploadsDirOf } from '../uploads';
 import { VERIFICATION_EVENT } from './service';
@@ -216,3 +217,21 @@ export async function runUploadsCommand(
   out(`  user ${row.user_id}, ${row.mime}, ${row.size} bytes${row.attached_to ? `, used by ${row.attached_to}` : ''}`);
   return 0;
 }
+
+/** The identity module's operator commands (uploads belong to verifications today). */
+export const identityOps: OpsCommand[] = [
+  {
+    name: 'kyc',
+    help: [
+      ['kyc list', 'identity verifications waiting for review'],
+      ['kyc approve <id>', 'approve one (the user sees it live)'],
+      ['kyc reject <id> <reason...>', 'reject one with a reason shown to the user'],
+    ],
+    run: (words, { db, out }) => runKycCommand(words, db, out),
+  },
+  {
+    name: 'uploads',
+    help: [['uploads path <id>', 'where an uploaded image is stored']],
+    run: (words, { db, out }) => runUploadsCommand(words, db, out),
+  },
+];
