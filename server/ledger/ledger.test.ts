@@ -305,16 +305,14 @@ describe('ledger', () => {
       await refusal(
         writeTransaction(handle, async (trx) => {
           await trx.insertInto('ops_audit').values(auditRow('before the refusal')).execute();
-          return ledger
-            .within(trx)
-            .transfer({
-              userId: alice,
-              requestId: 'joined-2',
-              currency: 'USDT',
-              amount: usdt('1000'),
-              from: 'coin',
-              to: 'option',
-            });
+          return ledger.within(trx).transfer({
+            userId: alice,
+            requestId: 'joined-2',
+            currency: 'USDT',
+            amount: usdt('1000'),
+            from: 'coin',
+            to: 'option',
+          });
         }),
       ),
     ).toBe('insufficientBalance');
