@@ -7,7 +7,7 @@ const serverTarget = `http://127.0.0.1:${serverPort}`;
 
 export default defineConfig({
   plugins: [react()],
-  build: { outDir: 'dist', sourcemap: true, chunkSizeWarningLimit: 900 },
+  build: { outDir: 'dist', sourcemap: true, manifest: true, chunkSizeWarningLimit: 900 },
   server: {
     port: Number(process.env.VITE_PORT ?? 5173),
     proxy: {
@@ -25,6 +25,7 @@ export default defineConfig({
           environment: 'jsdom',
           include: [
             'src/**/*.test.{ts,tsx}',
+            'core/**/*.test.ts',
             'protocol/**/*.test.ts',
             'machines/**/*.test.ts',
             'streams/**/*.test.ts',

@@ -26,7 +26,7 @@ import type { MarketFeed } from './market';
 import { PriceRecorder, type RecorderOptions } from './market';
 import type { DatabaseHandle } from './platform/db/connect';
 import { type CallHandlers, registerCalls } from './platform/http/calls';
-import { registerErrorHandling, replyNotFound } from './platform/http/errors';
+import { envelopeServerOptions, registerErrorHandling, replyNotFound } from './platform/http/errors';
 import { hasBuiltClient, registerSpa } from './platform/http/static';
 import { type LeaseStore, LocalLeases, RedisLeases } from './platform/jobs/leases';
 import { JobRunner } from './platform/jobs/runner';
@@ -76,6 +76,8 @@ export interface AppOptions {
   leases?: LeaseStore;
   /** How often this process relays new user events to its sockets (default 1000 ms). */
   userEventsPollMs?: number;
+  /** The key that encrypts bank card data at rest (main.ts: DATA_KEY or DATA_DIR/data.key); tests may leave it out. */
+  dataKey?: Uint8Array;
 }
 
 export interface MarketOptions {
@@ -98,6 +100,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: options.logger ?? false,
     bodyLimit: BODY_LIMIT,
     trustProxy: options.trustProxy ?? false,
+    // Errors before any route (Node's parser, bad URL encoding) are answered in the envelope too.
+    ...envelopeServerOptions,
   });
 
   await app.register(formbody, { bodyLimit: BODY_LIMIT });
@@ -139,7 +143,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...accountHandlers(account),
     ...marketHandlers({ feed, database: options.database, now }),
     ...walletAddressHandlers({ account, database: options.database }),
-    ...bankCardHandlers({ database: options.database, now }),
+    ...bankCardHandlers({ database: options.database, now, dataKey: options.dataKey }),
     ...uploadHandlers(uploads),
     ...identityHandlers({ database: options.database, now }),
     ...walletHandlers({ ledger, feed, database: options.database }),

@@ -20,6 +20,11 @@ export interface Config {
    * see clients, not the proxy: a hop count ('1'), proxy addresses ('10.0.0.1, 10.0.0.0/8'), or 'true' for any.
    */
   trustProxy: boolean | number | string;
+  /**
+   * DATA_KEY: the key that encrypts bank card data at rest, 32 bytes as hex or base64 (checked where it is used,
+   * domains/bank-cards/data-key.ts). Unset: the key file DATA_DIR/data.key, created on first start.
+   */
+  dataKey: string | undefined;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -43,6 +48,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     inviteCode: optional(env.INVITE_CODE),
     logLevel,
     trustProxy: readTrustProxy(optional(env.TRUST_PROXY)),
+    dataKey: optional(env.DATA_KEY),
   };
 }
 

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { type AppOptions, buildApp } from './app';
 import { type Config, readConfig } from './config';
 import { ensurePlatformInviteCode } from './domains/account';
+import { assertDataKey, CardVault, loadDataKey } from './domains/bank-cards';
 import { uploadsDirOf } from './domains/uploads';
 import { isEntryPoint } from './entry';
 import {
@@ -131,7 +132,11 @@ export async function startServer(
   let log: FastifyBaseLogger | undefined;
   const marketLogger: MarketLogger = { info: (m) => log?.info(m), warn: (m) => log?.warn(m) };
   try {
+    // The key of the bank card data at rest; created (DATA_DIR/data.key) on first start when DATA_KEY is unset.
+    const dataKey = loadDataKey({ dataKey: config.dataKey, dataDir: config.dataDir });
     await migrateToLatest(database);
+    // A wrong key (another DATA_KEY, a forgotten rotation) stops the start instead of failing every card call.
+    await assertDataKey(database.db, new CardVault(dataKey.key));
     const settings = overrides.market ? undefined : readMarketSettings();
     const market = overrides.market ?? {
       feed: config.redisUrl
@@ -146,6 +151,7 @@ export async function startServer(
       redisUrl: config.redisUrl,
       trustProxy: proxyTrust(config.trustProxy),
       uploadsDir: uploadsDirOf(config.dataDir),
+      dataKey: dataKey.key,
       ...overrides,
       market,
     });
@@ -155,6 +161,9 @@ export async function startServer(
         ? 'database: PostgreSQL (DATABASE_URL)'
         : `database: SQLite ${path.join(config.dataDir, 'app.db')}`,
     );
+    if (dataKey.created) {
+      app.log.warn(`data key: created ${dataKey.file}; keep a copy: without it the stored bank card numbers are lost`);
+    }
     if (!config.smtpUrl) app.log.info('no SMTP_URL: verification codes go to the code_outbox table');
     app.log.info(`Platform invite code: ${await ensurePlatformInviteCode(database.db, config.inviteCode)}`);
 

@@ -1,5 +1,5 @@
 import { migration0001 } from './domains/account';
-import { migration0005 } from './domains/bank-cards';
+import { migration0005, migration0008 } from './domains/bank-cards';
 import { migration0007 } from './domains/funding';
 import { migration0004 } from './domains/identity';
 import { migration0003 } from './ledger';
@@ -16,6 +16,7 @@ export const MIGRATIONS: readonly DomainMigration[] = [
   migration0004,
   migration0005,
   migration0007,
+  migration0008,
 ];
 
 /** Brings the schema up to date; throws (with the failing migration's error) when one fails. */

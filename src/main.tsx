@@ -1,20 +1,19 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
 import { subscribeKey } from 'valtio/utils';
 import { configureRealtime, refreshRealtimeAuth } from '../streams/socket';
+import { connectApi } from './app/api-wiring';
 import { setNavigator } from './app/navigation';
 import { createAppRouter } from './app/router';
+import { invalidateOnAccountEvents } from './data/account-events';
+import { forgetUserData, queryClient } from './data/query';
 import { i18n, startI18n } from './lib/i18n';
 import { session } from './state/session';
 import { applyTheme, initialLang, settings, storeLang } from './state/settings';
 import './app/theme.css';
-import './app/market.css';
-import './app/assets.css';
-import './app/identity.css';
-import './app/wallet.css';
-import './app/funding.css';
 
 const router = createAppRouter();
 
@@ -28,9 +27,28 @@ setNavigator((target, replace) => {
   void router.navigate({ to: target.to, search: target.search ?? {}, replace });
 });
 
+// core/api gets the session token and language from here, and the shell turns its events into toasts, the loading
+// bar and the logout on a dead session.
+connectApi();
+
 // The socket's handshake carries the session token; a login or logout reconnects it as the new user.
 configureRealtime({ token: () => session.token });
-subscribeKey(session, 'token', refreshRealtimeAuth);
+
+// While logged in, the user's account events keep the fetched data current (src/data/account-events.ts).
+let stopAccountEvents: (() => void) | null = null;
+const followSession = () => {
+  if (session.token && !stopAccountEvents) stopAccountEvents = invalidateOnAccountEvents();
+  else if (!session.token && stopAccountEvents) {
+    stopAccountEvents();
+    stopAccountEvents = null;
+  }
+};
+followSession();
+subscribeKey(session, 'token', () => {
+  refreshRealtimeAuth();
+  forgetUserData();
+  followSession();
+});
 
 applyTheme(settings.theme);
 // Keep lang and language-mark in storage from the first start on (SPEC 3).
@@ -42,9 +60,11 @@ startI18n(lang).then(() => {
   if (!root) throw new Error('index.html has no #root');
   createRoot(root).render(
     <StrictMode>
-      <I18nextProvider i18n={i18n}>
-        <RouterProvider router={router} />
-      </I18nextProvider>
+      <QueryClientProvider client={queryClient}>
+        <I18nextProvider i18n={i18n}>
+          <RouterProvider router={router} />
+        </I18nextProvider>
+      </QueryClientProvider>
     </StrictMode>,
   );
 });

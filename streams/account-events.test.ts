@@ -1,6 +1,12 @@
 import { BehaviorSubject, Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { accountEvents, type VerificationChange, verificationChanges } from './account-events';
+import {
+  accountEvents,
+  type FundingChange,
+  fundingChanges,
+  type VerificationChange,
+  verificationChanges,
+} from './account-events';
 import type { ConnectionState } from './socket';
 import { RealtimeSocket } from './socket';
 import { FakeSocket } from './testing';
@@ -52,6 +58,25 @@ describe('account events', () => {
     expect(got).toEqual([
       { kind: 'resync' },
       { kind: 'changed', level: 'advanced', state: 'rejected', reason: 'blurred' },
+      { kind: 'resync' },
+    ]);
+  });
+
+  it('turns deposit and withdrawal events into changes with their id, and resyncs after each reconnect', () => {
+    const { source, events, state } = fakeSource();
+    const got: FundingChange[] = [];
+    fundingChanges(source).subscribe((c) => got.push(c));
+    state.next('connected');
+    events.next({ kind: 'deposit', data: { id: 4, state: 'passed', reason: null } });
+    events.next({ kind: 'withdrawal', data: { id: 9, state: 'rejected', reason: 'limit' } });
+    events.next({ kind: 'withdrawal', data: { id: 'x' } });
+    events.next({ kind: 'verification', data: { level: 'basic', state: 'verified', reason: null } });
+    state.next('reconnecting');
+    state.next('connected');
+    expect(got).toEqual([
+      { kind: 'resync' },
+      { kind: 'deposit', id: 4 },
+      { kind: 'withdrawal', id: 9 },
       { kind: 'resync' },
     ]);
   });

@@ -1,4 +1,5 @@
 import { filter, map, merge, type Observable, pairwise, share } from 'rxjs';
+import { DEPOSIT_EVENT, fundingEventData, WITHDRAWAL_EVENT } from '../protocol/funding';
 import {
   ACCOUNT_EVENT,
   type AccountEvent,
@@ -34,6 +35,15 @@ export type VerificationChange =
   /** The socket came back: events may have been missed, read the state again. */
   | { kind: 'resync' };
 
+/** One value each time the socket comes back after being down (events sent meanwhile are lost: read again). */
+export function reconnects(source: Pick<AccountEventSource, 'state$'>): Observable<{ kind: 'resync' }> {
+  return source.state$.pipe(
+    pairwise(),
+    filter(([before, now]) => now === 'connected' && before !== 'connected'),
+    map(() => ({ kind: 'resync' as const })),
+  );
+}
+
 /** Verification state changes, plus a resync after every reconnect (events are not replayed). */
 export function verificationChanges(source: AccountEventSource = realtime()): Observable<VerificationChange> {
   const changed = accountEvents(source).pipe(
@@ -42,10 +52,21 @@ export function verificationChanges(source: AccountEventSource = realtime()): Ob
     filter((r) => r.success),
     map((r): VerificationChange => ({ kind: 'changed', ...r.data })),
   );
-  const resync = source.state$.pipe(
-    pairwise(),
-    filter(([before, now]) => now === 'connected' && before !== 'connected'),
-    map((): VerificationChange => ({ kind: 'resync' })),
+  return merge(changed, reconnects(source));
+}
+
+export type FundingChange = { kind: 'deposit' | 'withdrawal'; id: number } | { kind: 'resync' };
+
+/**
+ * One of the user's deposits or withdrawals changed state (reviewed, credited, paid out), plus a resync after every
+ * reconnect (events are not replayed).
+ */
+export function fundingChanges(source: AccountEventSource = realtime()): Observable<FundingChange> {
+  const changed = accountEvents(source).pipe(
+    filter((e) => e.kind === DEPOSIT_EVENT || e.kind === WITHDRAWAL_EVENT),
+    map((e) => ({ kind: e.kind as 'deposit' | 'withdrawal', parsed: fundingEventData.safeParse(e.data) })),
+    filter((e) => e.parsed.success),
+    map((e): FundingChange => ({ kind: e.kind, id: e.parsed.data?.id ?? 0 })),
   );
-  return merge(changed, resync);
+  return merge(changed, reconnects(source));
 }

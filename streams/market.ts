@@ -1,5 +1,5 @@
+import { fetchCandles, type InstrumentKind, pollQuotes, pollStockQuotes } from '../core/api/market';
 import type { Period } from '../protocol/market';
-import { fetchCandles, type InstrumentKind, pollQuotes, pollStockQuotes } from '../src/api/market';
 import { type CandleStream, createCandleStream } from './candles';
 import { createQuoteStream, type QuoteStream } from './quotes';
 import { realtime } from './socket';

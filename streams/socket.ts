@@ -1,5 +1,8 @@
-import { BehaviorSubject, distinctUntilChanged, Observable, type Subscriber } from 'rxjs';
+import { BehaviorSubject, distinctUntilChanged, filter, first, map, Observable, type Subscriber } from 'rxjs';
 import { io } from 'socket.io-client';
+import { z } from 'zod';
+import { type ServerClock, serverClock } from '../core/clock';
+import { newRequestId } from '../core/ids';
 import {
   MARKET_EVENT,
   type MarketMessage,
@@ -7,12 +10,25 @@ import {
   SUBSCRIBE_EVENT,
   UNSUBSCRIBE_EVENT,
 } from '../protocol/market';
+import {
+  COMMAND_EVENT,
+  type CommandRequest,
+  isPrivateTopic,
+  PRIVATE_EVENT,
+  privateMessage,
+  privateTopicName,
+} from '../protocol/realtime';
 
 /**
  * The one socket of this tab (DESIGN "Realtime"): the only importer of socket.io-client. It owns the connection,
  * reconnects with capped exponential backoff and jitter, keeps a registry of topics that is replayed after every
  * reconnect, checks each topic's sequence numbers and asks for a fresh snapshot on a gap, and resyncs every topic
  * when the tab becomes visible again (browsers throttle or freeze hidden tabs, so updates may have been missed).
+ *
+ * The same registry carries the user's private topics (`me:<name>`, protocol/realtime.ts: messages on the `private`
+ * event, subscribed with an acknowledgement) and sends commands that need an answer (`command` with an
+ * acknowledgement, retried with the same id after a timeout). Every message's server time feeds the tab's clock
+ * (core/clock.ts).
  */
 
 export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'closed';
@@ -36,7 +52,49 @@ export interface RealtimeOptions {
   backoff?: BackoffPolicy;
   /** Where visibility changes come from; defaults to the page's document. */
   visibility?: VisibilitySource | null;
+  /** Fed with the server time of every message; defaults to the tab's clock (null: none). */
+  clock?: ServerClock | null;
+  /** Makes the client ids of commands. */
+  newId?: () => string;
 }
+
+/** One message of a private topic, its `data` parsed with the topic's schema. */
+export interface PrivateTopicMessage<T> {
+  kind: 'snapshot' | 'update';
+  seq: number;
+  /** Server time of the message (ms). */
+  ts: number;
+  data: T;
+}
+
+/**
+ * What a command answers: the server's result (protocol/realtime.ts CommandAnswer, `error` a key of the `errors`
+ * namespace), or one of the client's own failures: `timeout` (no acknowledgement after every attempt), `closed`
+ * (the socket was closed), `badAnswer` (the acknowledgement broke the contract).
+ */
+export type CommandResult<T> = { ok: true; data: T } | { ok: false; error: string };
+
+export interface CommandOptions<T> {
+  /** Parses the result's data; a result that does not match is `badAnswer`. */
+  result?: z.ZodType<T>;
+  /** How long one attempt waits for its acknowledgement (while disconnected, for the connection and then it). */
+  timeoutMs?: number;
+  /** Attempts in all, each with the same id, so the server acts once however many arrive. */
+  attempts?: number;
+  /** The command's client id; made once per call when not given. */
+  id?: string;
+}
+
+export const COMMAND_TIMEOUT_MS = 10_000;
+export const COMMAND_ATTEMPTS = 3;
+
+/** The answer to a private subscribe (the market topics' TopicAck, with `notLoggedIn` for an anonymous socket). */
+const topicAck = z.object({ ok: z.boolean(), topic: z.string().optional(), error: z.string().optional() });
+
+const commandAnswer = z.union([
+  z.object({ ok: z.literal(true), data: z.unknown() }),
+  z.object({ ok: z.literal(false), error: z.string() }),
+]);
 
 export interface BackoffPolicy {
   baseMs: number;
@@ -63,6 +121,10 @@ interface TopicEntry {
   observers: Set<Subscriber<MarketMessage>>;
   /** Sequence of the last message delivered; undefined while waiting for a snapshot. */
   seq: number | undefined;
+  /** A private topic (`me:<name>`): its messages come on the `private` event, its subscribe wants an answer. */
+  private: boolean;
+  /** Why the server refused the last subscribe (e.g. `notLoggedIn`); cleared by the next one. */
+  refused?: string | undefined;
 }
 
 export class RealtimeSocket {
@@ -74,6 +136,10 @@ export class RealtimeSocket {
   private readonly random: () => number;
   private readonly backoff: BackoffPolicy;
   private readonly stopVisibility: () => void;
+  private readonly clock: ServerClock | null;
+  private readonly newId: () => string;
+  /** Commands waiting to be answered, to fail them on close. */
+  private readonly pendingCommands = new Set<(result: CommandResult<never>) => void>();
   private attempt = 0;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private closed = false;
@@ -86,6 +152,8 @@ export class RealtimeSocket {
   constructor(options: RealtimeOptions = {}) {
     this.random = options.random ?? Math.random;
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
+    this.clock = options.clock === undefined ? serverClock : options.clock;
+    this.newId = options.newId ?? newRequestId;
     const auth = (): Record<string, string> => {
       const token = options.token?.();
       return token ? { token } : {};
@@ -94,7 +162,8 @@ export class RealtimeSocket {
     this.socket.on('connect', () => this.onConnect());
     this.socket.on('disconnect', (reason: string) => this.onDisconnect(reason));
     this.socket.on('connect_error', () => this.scheduleReconnect());
-    this.socket.on(MARKET_EVENT, (raw: unknown) => this.onMessage(raw));
+    this.socket.on(MARKET_EVENT, (raw: unknown) => this.onMessage(raw, false));
+    this.socket.on(PRIVATE_EVENT, (raw: unknown) => this.onMessage(raw, true));
     const visibility = options.visibility === undefined ? documentVisibility() : options.visibility;
     this.stopVisibility = visibility?.onChange(() => visibility.isVisible() && this.onVisible()) ?? (() => {});
     this.socket.connect();
@@ -109,12 +178,91 @@ export class RealtimeSocket {
    * observers share one server subscription; the last to leave unsubscribes.
    */
   topic(name: string): Observable<MarketMessage> {
+    return this.registered(name, false);
+  }
+
+  /**
+   * The logged-in user's private topic `me:<name>` (protocol/realtime.ts): a snapshot after every (re)subscribe, then
+   * updates in sequence, each with `data` parsed by `schema` (a message whose data does not match is dropped). Same
+   * registry as the market topics: shared by its observers, replayed after a reconnect (so after login, whose
+   * reconnect carries the new token), resynced on a gap. A refused subscribe (anonymous socket) delivers nothing; see
+   * `refusal`.
+   */
+  privateTopic<T>(name: string, schema: z.ZodType<T>): Observable<PrivateTopicMessage<T>> {
+    return this.registered(privateTopicName(name), true).pipe(
+      map((m) => ({ m, parsed: schema.safeParse(m.data) })),
+      filter(({ parsed }) => parsed.success),
+      map(({ m, parsed }) => ({ kind: m.kind, seq: m.seq, ts: m.ts, data: parsed.data as T })),
+    );
+  }
+
+  /** Why the server refused the last subscribe of a private topic (e.g. `notLoggedIn`), if it did. */
+  refusal(name: string): string | undefined {
+    return this.topics.get(privateTopicName(name))?.refused;
+  }
+
+  /**
+   * Sends a command (protocol/realtime.ts) and resolves with its answer. The client id is made once per call: an
+   * attempt that gets no acknowledgement within `timeoutMs` (a lost packet, a dropped connection) is sent again with
+   * the same id, which the server answers with the first answer instead of acting twice. While the socket is down an
+   * attempt waits for it. Never rejects.
+   */
+  command<T = unknown>(name: string, args: unknown, options: CommandOptions<T> = {}): Promise<CommandResult<T>> {
+    const request: CommandRequest = { name, id: options.id ?? this.newId(), args };
+    const timeoutMs = options.timeoutMs ?? COMMAND_TIMEOUT_MS;
+    const attempts = Math.max(1, options.attempts ?? COMMAND_ATTEMPTS);
+    return new Promise<CommandResult<T>>((resolve) => {
+      let tries = 0;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let waiting: { unsubscribe(): void } | undefined;
+      let done = false;
+      const finish = (result: CommandResult<T>) => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        waiting?.unsubscribe();
+        this.pendingCommands.delete(finish as (r: CommandResult<never>) => void);
+        resolve(result);
+      };
+      const onAnswer = (raw: unknown) => {
+        const answer = commandAnswer.safeParse(raw);
+        if (!answer.success) return finish({ ok: false, error: 'badAnswer' });
+        if (!answer.data.ok) return finish({ ok: false, error: answer.data.error });
+        if (!options.result) return finish({ ok: true, data: answer.data.data as T });
+        const data = options.result.safeParse(answer.data.data);
+        finish(data.success ? { ok: true, data: data.data } : { ok: false, error: 'badAnswer' });
+      };
+      const emit = () => {
+        if (!done) this.socket.emit(COMMAND_EVENT, request, onAnswer);
+      };
+      const attempt = () => {
+        if (done) return;
+        tries += 1;
+        waiting?.unsubscribe();
+        if (this.socket.connected) emit();
+        else {
+          waiting = this.state
+            .pipe(
+              filter((s) => s === 'connected'),
+              first(),
+            )
+            .subscribe(emit);
+        }
+        timer = setTimeout(() => (tries >= attempts ? finish({ ok: false, error: 'timeout' }) : attempt()), timeoutMs);
+      };
+      this.pendingCommands.add(finish as (r: CommandResult<never>) => void);
+      if (this.closed) finish({ ok: false, error: 'closed' });
+      else attempt();
+    });
+  }
+
+  private registered(name: string, isPrivate: boolean): Observable<MarketMessage> {
     return new Observable<MarketMessage>((subscriber) => {
       let entry = this.topics.get(name);
       if (!entry) {
-        entry = { observers: new Set(), seq: undefined };
+        entry = { observers: new Set(), seq: undefined, private: isPrivate };
         this.topics.set(name, entry);
-        if (this.socket.connected) this.socket.emit(SUBSCRIBE_EVENT, name);
+        this.sendSubscribe(name, entry);
       } else if (entry.seq !== undefined) {
         // A late observer has no snapshot of its own: ask the server for a fresh one for everybody.
         this.resubscribe(name, entry);
@@ -181,6 +329,7 @@ export class RealtimeSocket {
     this.topics.clear();
     for (const observers of this.events.values()) for (const o of observers) o.complete();
     this.events.clear();
+    for (const fail of [...this.pendingCommands]) fail({ ok: false, error: 'closed' });
   }
 
   private onConnect(): void {
@@ -220,13 +369,30 @@ export class RealtimeSocket {
 
   private resubscribe(name: string, entry: TopicEntry): void {
     entry.seq = undefined;
-    if (this.socket.connected) this.socket.emit(SUBSCRIBE_EVENT, name);
+    this.sendSubscribe(name, entry);
   }
 
-  private onMessage(raw: unknown): void {
-    const parsed = marketMessage.safeParse(raw);
+  private sendSubscribe(name: string, entry: TopicEntry): void {
+    if (!this.socket.connected) return;
+    if (!entry.private) {
+      this.socket.emit(SUBSCRIBE_EVENT, name);
+      return;
+    }
+    entry.refused = undefined;
+    this.socket.emit(SUBSCRIBE_EVENT, name, (raw: unknown) => {
+      const ack = topicAck.safeParse(raw);
+      // The entry may have been replaced (left and registered again) meanwhile.
+      if (ack.success && !ack.data.ok && this.topics.get(name) === entry) entry.refused = ack.data.error ?? 'refused';
+    });
+  }
+
+  private onMessage(raw: unknown, fromPrivate: boolean): void {
+    const parsed = (fromPrivate ? privateMessage : marketMessage).safeParse(raw);
     if (!parsed.success) return;
     const message = parsed.data;
+    this.clock?.observePush(message.ts);
+    // A topic's messages come on its own event only.
+    if (isPrivateTopic(message.topic) !== fromPrivate) return;
     const entry = this.topics.get(message.topic);
     if (!entry) return;
     if (message.kind === 'snapshot') {
@@ -292,4 +458,18 @@ export function realtime(): RealtimeSocket {
 /** After login or logout: reconnect the tab's socket (if open) so its handshake carries the current token. */
 export function refreshRealtimeAuth(): void {
   shared?.reconnectNow();
+}
+
+/** The logged-in user's private topic `me:<name>` on the tab's socket (see RealtimeSocket.privateTopic). */
+export function topic<T>(name: string, schema: z.ZodType<T>): Observable<PrivateTopicMessage<T>> {
+  return realtime().privateTopic(name, schema);
+}
+
+/** A command on the tab's socket (see RealtimeSocket.command). */
+export function command<T = unknown>(
+  name: string,
+  args: unknown,
+  options?: CommandOptions<T>,
+): Promise<CommandResult<T>> {
+  return realtime().command(name, args, options);
 }

@@ -7,6 +7,8 @@ export class FakeSocket implements SocketPort {
   connected = false;
   connects = 0;
   readonly emitted: [string, unknown][] = [];
+  /** Emits that asked for an acknowledgement, in order; `ack` answers one. */
+  readonly acks: { event: string; payload: unknown; ack: (answer: unknown) => void }[] = [];
   private readonly handlers = new Map<string, ((...args: never[]) => void)[]>();
 
   connect(): void {
@@ -25,6 +27,26 @@ export class FakeSocket implements SocketPort {
 
   emit(event: string, ...args: unknown[]): void {
     this.emitted.push([event, args[0]]);
+    const ack = args.find((a): a is (answer: unknown) => void => typeof a === 'function');
+    if (ack) this.acks.push({ event, payload: args[0], ack });
+  }
+
+  /** Plays the server's acknowledgement of the `index`-th emit of `event` that asked for one (-1: the last). */
+  ack(event: string, answer: unknown, index = -1): void {
+    const of = this.acks.filter((a) => a.event === event);
+    const entry = of.at(index);
+    if (!entry) throw new Error(`no acknowledgement pending for ${event}`);
+    entry.ack(answer);
+  }
+
+  /** Commands sent so far, in order (retries included). */
+  commands(): unknown[] {
+    return this.emitted.filter(([e]) => e === 'command').map(([, request]) => request);
+  }
+
+  /** A message on a private topic (`private` event). */
+  pushPrivate(message: MarketMessage): void {
+    this.fire('private', message);
   }
 
   /** The server accepted the connection. */

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { readConfig } from '../config';
 import { accountOps } from '../domains/account';
+import { bankCardOps } from '../domains/bank-cards';
 import { fundingOps } from '../domains/funding';
 import { identityOps } from '../domains/identity';
 import { isEntryPoint } from '../entry';
@@ -14,9 +15,16 @@ import { type OpsCommand, type Out, runCommandLine } from '../platform/ops/comma
 /** `npm run ops -- <command>`: operator tasks against the configured database (same env as the server). */
 
 /** Every module's operator commands, in the order the help lists them. */
-export const COMMANDS: readonly OpsCommand[] = [...accountOps, ...ledgerOps, ...identityOps, auditOps, ...fundingOps];
+export const COMMANDS: readonly OpsCommand[] = [
+  ...accountOps,
+  ...ledgerOps,
+  ...identityOps,
+  auditOps,
+  ...fundingOps,
+  ...bankCardOps,
+];
 
-const FOOTER = 'The database is DATABASE_URL when set, else ${DATA_DIR:-./data}/app.db.';
+const FOOTER = 'The database is DATABASE_URL when set, else DATA_DIR/app.db (DATA_DIR defaults to ./data).';
 
 /** Runs one command line and returns the process exit code; `out` receives the output lines. */
 export function runOps(args: readonly string[], db: Kysely<Database>, out: Out, inviteCode?: string): Promise<number> {

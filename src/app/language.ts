@@ -1,5 +1,5 @@
+import { setServerLang } from '../../core/api/account';
 import type { Lang } from '../../protocol/lang';
-import { setServerLang } from '../api/account';
 import { setI18nLanguage } from '../lib/i18n';
 import { storeLang } from '../state/settings';
 

@@ -1,10 +1,13 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryHistory, RouterProvider } from '@tanstack/react-router';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createQueryClient } from '../data/query';
 import { i18n, startI18n } from '../lib/i18n';
 import { clearSession, session } from '../state/session';
 import { setMenuOpen } from '../state/ui';
+import { connectApi } from './api-wiring';
 import { visibleMenu } from './menu';
 import { pageExists } from './pages';
 import { createAppRouter } from './router';
@@ -12,15 +15,18 @@ import { createAppRouter } from './router';
 function renderAt(path: string) {
   const router = createAppRouter(createMemoryHistory({ initialEntries: [path] }));
   render(
-    <I18nextProvider i18n={i18n}>
-      <RouterProvider router={router} />
-    </I18nextProvider>,
+    <QueryClientProvider client={createQueryClient()}>
+      <I18nextProvider i18n={i18n}>
+        <RouterProvider router={router} />
+      </I18nextProvider>
+    </QueryClientProvider>,
   );
   return router;
 }
 
 beforeAll(async () => {
   await startI18n('en');
+  connectApi();
 });
 
 beforeEach(() => {

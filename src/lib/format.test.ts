@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { formatNumber, truncatedFixed } from './format';
+import { formatChange, formatNumber, formatPrice, formatVolume, truncatedFixed } from './format';
 import { Decimal } from './money';
 
 afterEach(() => {
@@ -33,7 +33,42 @@ describe('formatNumber (SPEC 9)', () => {
 
   it('uses the locale of other languages', () => {
     expect(formatNumber('1234.5', 'ja')).toBe('1,234.50');
-    expect(formatNumber('1234.5', 'es')).toMatch(/^1\.?234,50$/);
+    expect(formatNumber('1234.5', 'th')).toBe('1,234.50');
+    expect(formatNumber('1234.5', 'zh')).toBe('1,234.50');
+    expect(formatNumber('1234.5', 'ko')).toBe('1,234.50');
+    // Spanish CLDR data (minimumGroupingDigits 2): no group separator in a four-digit number, from five digits on.
+    expect(formatNumber('1234.5', 'es')).toBe('1234,50');
+    expect(formatNumber('12345.5', 'es')).toBe('12.345,50');
+    expect(formatNumber('1234567.5', 'es')).toBe('1.234.567,50');
+  });
+
+  it('can leave out grouping and accepts numbers and Decimals as input', () => {
+    expect(formatNumber('1234567.5', 'de', { grouping: false })).toBe('1234567,50');
+    expect(formatNumber(1234.5, 'en')).toBe('1,234.50');
+    expect(formatNumber(new Decimal('1234.56789'), 'de', { min: 0, max: 2 })).toBe('1.234,56');
+  });
+
+  it('falls back to en-US for a language tag Intl cannot take', () => {
+    expect(formatNumber('1234.5', 'not_a_tag')).toBe('1,234.50');
+  });
+
+  it('builds one Intl.NumberFormat per language and options', () => {
+    const Real = Intl.NumberFormat;
+    let made = 0;
+    Intl.NumberFormat = new Proxy(Real, {
+      construct(target, args) {
+        made += 1;
+        return Reflect.construct(target, args);
+      },
+    });
+    try {
+      expect(formatNumber('1.5', 'ko', { min: 3, max: 7 })).toBe('1.500');
+      expect(formatNumber('2.25', 'ko', { min: 3, max: 7 })).toBe('2.250');
+      expect(formatNumber('2.25', 'th', { min: 3, max: 7 })).toBe('2.250');
+    } finally {
+      Intl.NumberFormat = Real;
+    }
+    expect(made).toBe(2);
   });
 
   it('logs and returns 0 when formatting fails', () => {
@@ -44,6 +79,58 @@ describe('formatNumber (SPEC 9)', () => {
     expect(formatNumber(Number.NaN, 'en')).toBe('0');
     expect(formatNumber('Infinity', 'en')).toBe('0');
     expect(warn).toHaveBeenCalledTimes(5);
+  });
+});
+
+describe('formatPrice (SPEC 9)', () => {
+  it("shows the instrument's scale within 2 to 4 decimals, cut", () => {
+    expect(formatPrice('65432.1987', 'de', 2)).toBe('65.432,19');
+    expect(formatPrice('0.123456', 'en', 8)).toBe('0.1234');
+    expect(formatPrice('3', 'en', 0)).toBe('3.00');
+  });
+});
+
+describe('formatChange', () => {
+  it("uses the locale's percent pattern with a plus above zero", () => {
+    // de and es put a no-break space before the percent sign; en and ja none.
+    expect(formatChange('1.25', 'de')).toBe('+1,25\u00a0%');
+    expect(formatChange('1.25', 'es')).toBe('+1,25\u00a0%');
+    expect(formatChange('1.25', 'en')).toBe('+1.25%');
+    expect(formatChange('-3.5', 'ja')).toBe('-3.50%');
+    expect(formatChange('1234.5', 'de')).toBe('+1.234,50\u00a0%');
+  });
+
+  it('cuts to two decimals and shows zero without a minus', () => {
+    expect(formatChange('1.259', 'en')).toBe('+1.25%');
+    expect(formatChange('-1.259', 'en')).toBe('-1.25%');
+    expect(formatChange('0', 'en')).toBe('0.00%');
+    expect(formatChange('-0.001', 'en')).toBe('0.00%');
+    expect(formatChange('0.001', 'en')).toBe('+0.00%');
+    expect(formatChange(null, 'en')).toBe('0.00%');
+  });
+});
+
+describe('formatVolume', () => {
+  it("shortens with the locale's compact notation, cut to two decimals", () => {
+    expect(formatVolume('1234567', 'en')).toBe('1.23M');
+    expect(formatVolume('1239999', 'en')).toBe('1.23M');
+    expect(formatVolume('999999', 'en')).toBe('999.99K');
+    expect(formatVolume('1234567890', 'en')).toBe('1.23B');
+    expect(formatVolume('1234567', 'de')).toBe('1,23\u00a0Mio.');
+    expect(formatVolume('1234567', 'ja')).toBe('123.45万');
+    expect(formatVolume('1234567', 'zh')).toBe('123.45万');
+  });
+
+  it('shows small values as they are, up to two decimals', () => {
+    expect(formatVolume('999.999', 'en')).toBe('999.99');
+    expect(formatVolume('12.5', 'de')).toBe('12,5');
+    expect(formatVolume('0', 'en')).toBe('0');
+  });
+
+  it('logs and returns 0 on bad input', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    expect(formatVolume('abc', 'en')).toBe('0');
+    expect(warn).toHaveBeenCalledOnce();
   });
 });
 

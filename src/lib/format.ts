@@ -1,4 +1,4 @@
-import { type Decimal, type DecimalInput, toDecimal, truncatedString } from './money';
+import { type DecimalInput, toDecimal, truncatedString } from './money';
 
 /** BCP 47 locale per interface language (the stored language-mark); other codes pass through. */
 export const LOCALE_OF: Record<string, string> = {
@@ -13,84 +13,90 @@ export const LOCALE_OF: Record<string, string> = {
 
 export const localeOf = (lang: string): string => LOCALE_OF[lang] ?? lang;
 
-interface Separators {
-  group: string;
-  decimal: string;
-}
+/** Intl's limit for fraction digits. */
+const MAX_FRACTION_DIGITS = 100;
 
-const separatorCache = new Map<string, Separators>();
+const formatters = new Map<string, Intl.NumberFormat>();
 
-/** The locale's grouping and decimal symbols (read from Intl once; the digits themselves never pass through a float). */
-function separatorsFor(lang: string): Separators {
-  const cached = separatorCache.get(lang);
-  if (cached) return cached;
-  let group = ',';
-  let decimal = '.';
-  try {
-    for (const part of new Intl.NumberFormat(localeOf(lang)).formatToParts(1234567.5)) {
-      if (part.type === 'group') group = part.value;
-      if (part.type === 'decimal') decimal = part.value;
+/**
+ * One cached Intl.NumberFormat per (language, options). A language Intl cannot take (a malformed tag) falls back to
+ * en-US; a well-formed but unknown one gets Intl's own default locale.
+ */
+function numberFormat(lang: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = `${lang}|${JSON.stringify(options)}`;
+  let nf = formatters.get(key);
+  if (!nf) {
+    try {
+      nf = new Intl.NumberFormat(localeOf(lang), options);
+    } catch {
+      nf = new Intl.NumberFormat('en-US', options);
     }
-  } catch {
-    // Unknown locale: keep the en symbols.
+    formatters.set(key, nf);
   }
-  const found = { group, decimal };
-  separatorCache.set(lang, found);
-  return found;
+  return nf;
 }
 
-function groupDigits(int: string, group: string): string {
-  let out = '';
-  for (let i = 0; i < int.length; i++) {
-    if (i > 0 && (int.length - i) % 3 === 0) out += group;
-    out += int[i];
+/**
+ * Formats an exact decimal string. Intl.NumberFormat (v3: Chromium 106, Safari 15.4, Node 20) reads a string as an
+ * exact decimal, never through a float, and `roundingMode: 'trunc'` cuts instead of rounding.
+ */
+function formatExact(decimal: string, lang: string, options: Intl.NumberFormatOptions, what: string): string {
+  try {
+    return numberFormat(lang, options).format(decimal as Intl.StringNumericLiteral);
+  } catch (err) {
+    console.warn(`${what}: formatting failed`, decimal, err);
+    return '0';
   }
-  return out;
 }
+
+const clampDigits = (n: number): number => Math.min(MAX_FRACTION_DIGITS, Math.max(0, Math.trunc(n)));
 
 export interface NumberFormatOptions {
   /** Fewest fraction digits shown (default 2). */
   min?: number;
   /** Most fraction digits shown; further digits are cut, never rounded (default 4). */
   max?: number;
-  /** Group thousands (default true). */
+  /** Group thousands as the locale does (default true). */
   grouping?: boolean;
 }
 
 /**
- * Locale display of a price or amount: 1.234,56 for de, 1,234.56 for en; 2 to 4 fraction digits by default.
- * Exact: works on the decimal string. On bad input it logs and returns '0' (SPEC 8).
+ * Locale display of a price or amount: 1.234,56 for de, 1,234.56 for en, 1234,56 for es (CLDR: no grouping below
+ * five digits); 2 to 4 fraction digits by default, cut. Exact: Intl formats the decimal string. A value that is cut
+ * to zero shows no minus sign. On bad input it logs and returns '0' (SPEC 8).
  */
 export function formatNumber(
   value: DecimalInput | null | undefined,
   lang: string,
   opts: NumberFormatOptions = {},
 ): string {
-  const min = opts.min ?? 2;
-  const max = Math.max(opts.max ?? 4, min);
+  const min = clampDigits(opts.min ?? 2);
+  const max = Math.max(clampDigits(opts.max ?? 4), min);
   const d = toDecimal(value);
   if (!d) {
     console.warn('formatNumber: not a number', value);
     return '0';
   }
-  const fixed = truncatedString(d, max);
-  const negative = fixed.startsWith('-');
-  const [intPart = '0', rawFrac = ''] = (negative ? fixed.slice(1) : fixed).split('.');
-  let frac = rawFrac;
-  while (frac.length > min && frac.endsWith('0')) frac = frac.slice(0, -1);
-  const { group, decimal } = separatorsFor(lang);
-  const int = opts.grouping === false ? intPart : groupDigits(intPart, group);
-  const isZero = /^0*$/.test(intPart + frac);
-  const sign = negative && !isZero ? '-' : '';
-  return frac ? `${sign}${int}${decimal}${frac}` : `${sign}${int}`;
+  return formatExact(
+    d.toString(),
+    lang,
+    {
+      minimumFractionDigits: min,
+      maximumFractionDigits: max,
+      roundingMode: 'trunc',
+      useGrouping: opts.grouping === false ? false : 'auto',
+      signDisplay: 'negative',
+    },
+    'formatNumber',
+  );
 }
 
 /**
  * SPEC 9's truncating fixed-decimals helper, on decimal.js (not Number#toFixed, which rounds a float): exactly
- * `places` fraction digits, cut, no grouping, '.' as decimal: for inputs and wire values.
+ * `places` fraction digits, cut, no grouping, '.' as decimal: for inputs and wire values (not locale display).
  */
 export function truncatedFixed(value: DecimalInput | null | undefined, places: number): string {
-  const d: Decimal | null = toDecimal(value);
+  const d = toDecimal(value);
   if (!d) {
     console.warn('truncatedFixed: not a number', value);
     return '0';
@@ -122,26 +128,49 @@ export function formatPrice(value: DecimalInput | null | undefined, lang: string
   return formatNumber(value, lang, { min: places, max: places });
 }
 
-/** A signed percentage with two decimals: '+1,25 %' in de, '+1.25%' in en. */
+/**
+ * A signed percentage (the value is in percent: '1.25' is 1.25 %) with two decimals, cut, in the locale's percent
+ * pattern: '+1,25 %' in de and es (no-break space), '+1.25%' in en. A plus only above zero; a value cut to zero
+ * shows no minus. A missing or bad value shows as zero percent.
+ */
 export function formatChange(value: DecimalInput | null | undefined, lang: string): string {
   const d = toDecimal(value);
-  const text = formatNumber(d ?? 0, lang, { min: 2, max: 2 });
-  const sign = d?.gt(0) ? '+' : '';
-  return lang === 'de' ? `${sign}${text} %` : `${sign}${text}%`;
+  // Intl's percent style multiplies by 100; the exponent suffix divides the exact string by 100 without arithmetic.
+  const fraction = d ? `${d.toString()}e-2` : '0';
+  return formatExact(
+    fraction,
+    lang,
+    {
+      style: 'percent',
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 2,
+      roundingMode: 'trunc',
+      signDisplay: d?.gt(0) ? 'always' : 'negative',
+    },
+    'formatChange',
+  );
 }
 
-const COMPACT: readonly [string, number][] = [
-  ['B', 9],
-  ['M', 6],
-  ['K', 3],
-];
-
-/** A volume shortened with K, M or B and up to two decimals, cut: 1234567 gives 1.23M (en) or 1,23M (de). */
+/**
+ * A volume in the locale's compact notation with up to two decimals, cut: 1234567 gives 1.23M (en), 1,23 Mio. (de),
+ * 123.45万 (ja, zh). Small values are shown whole as the locale does. On bad input it logs and returns '0'.
+ */
 export function formatVolume(value: DecimalInput | null | undefined, lang: string): string {
   const d = toDecimal(value);
-  if (!d) return formatNumber(value, lang);
-  for (const [suffix, exp] of COMPACT) {
-    if (d.abs().gte(10 ** exp)) return `${formatNumber(d.div(10 ** exp), lang, { min: 0, max: 2 })}${suffix}`;
+  if (!d) {
+    console.warn('formatVolume: not a number', value);
+    return '0';
   }
-  return formatNumber(d, lang, { min: 0, max: 2 });
+  return formatExact(
+    d.toString(),
+    lang,
+    {
+      notation: 'compact',
+      minimumFractionDigits: 0,
+      maximumFractionDigits: 2,
+      roundingMode: 'trunc',
+      signDisplay: 'negative',
+    },
+    'formatVolume',
+  );
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import errorsDe from '../../locales/de/errors.json';
 import errorsEn from '../../locales/en/errors.json';
 import { fundPasswordRequest, registerRequest, updatePasswordRequest } from '../../protocol/account';
-import { registerValues } from '../routes/user/register';
+import { registerValues } from '../features/account/pages/user/register';
 import { check } from './validation';
 
 const contact = { type: 'email' as const, areaIso: '', dial: '', mobile: '', email: 'ann@example.com', code: '123456' };

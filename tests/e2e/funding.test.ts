@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { type DatabaseHandle, openSqlite } from '../../server/db/connect';
+import { setDepositAddress } from '../../server/domains/funding/ops';
 import { approveDeposit, approveWithdrawal } from '../../server/domains/funding/review';
-import { setDepositAddress } from '../../server/ops/funding';
-import { approveVerification } from '../../server/ops/identity';
+import { approveVerification } from '../../server/domains/identity/ops';
+import { type DatabaseHandle, openSqlite } from '../../server/platform/db/connect';
 import { browserPerTest, type RunningServer, shot, startServer, withDb } from './harness';
 import { text } from './locale';
 import { loggedInUser, postApi } from './users';

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { okEnvelope } from '../../protocol';
 import { bankCard, cashInfoResponse, MAX_BANK_CARDS } from '../../protocol/bank-cards';
+import { CardVault } from '../../server/domains/bank-cards';
 import { appPerSuite, DATABASES, type TestApp, uniqueEmail } from './harness';
+
+/** The data key the suite's app gets (the server reads DATA_KEY or DATA_DIR/data.key). */
+const DATA_KEY = new Uint8Array(32).map((_, i) => 200 - i);
 
 const CARD = {
   name: 'Erika Mustermann',
@@ -33,9 +37,13 @@ const OTHER_CARDS = [
 
 describe.each(DATABASES)('bank cards on %s', (kind) => {
   let t: TestApp;
-  appPerSuite(kind, (app) => {
-    t = app;
-  });
+  appPerSuite(
+    kind,
+    (app) => {
+      t = app;
+    },
+    { dataKey: DATA_KEY },
+  );
 
   const user = () => t.registerByEmail(uniqueEmail('bank'));
   const cards = async (token: string) =>
@@ -64,9 +72,23 @@ describe.each(DATABASES)('bank cards on %s', (kind) => {
     expect(text).not.toContain('4111111111111111');
     expect(text).not.toContain('DE89370400440532013000');
     expect(text).not.toContain('0532013000');
-    // Stored normalised.
+    // Stored normalised and encrypted under the data key, bound to the user: no clear number in the row.
     const [row] = await rows(u.id);
-    expect(row).toMatchObject({ card_number: '4111111111111111', iban: 'DE89370400440532013000', deleted_at: null });
+    if (!row) throw new Error('no row');
+    expect(JSON.stringify(row)).not.toMatch(/4111111111111111|DE89370400440532013000|0532013000/);
+    expect(row).not.toHaveProperty('card_number');
+    expect(row).not.toHaveProperty('iban');
+    expect(row).toMatchObject({ card_last4: '1111', deleted_at: null });
+    const vault = new CardVault(DATA_KEY);
+    expect(vault.open('card_number', u.id, row.card_number_enc)).toBe('4111111111111111');
+    expect(vault.open('iban', u.id, row.iban_enc)).toBe('DE89370400440532013000');
+    expect(vault.open('bank_account', u.id, row.bank_account_enc)).toBe('0532013000');
+    expect(row.card_number_hash).toBe(vault.cardNumberHash(u.id, '4111111111111111'));
+    // Another user's copy of the same number has another hash: the table does not show who shares a card.
+    const other = await user();
+    expect((await t.call('user/cash_save', CARD, { token: other.token })).body.type).toBe('ok');
+    const [theirs] = await rows(other.user.id);
+    expect(theirs?.card_number_hash).not.toBe(row.card_number_hash);
   });
 
   it('requires every bank field and refuses malformed ones, saving nothing', async () => {

@@ -148,7 +148,7 @@ describe.each(DATABASES)('fund password on %s', (kind) => {
       { mode: 'password', login_password: 'secret1', password: '123456', repassword: '123456' },
       { token },
     );
-    expect(locked.body.message).toBe('Too many login attempts – please try again later');
+    expect(locked.body.message).toBe('Too many requests – please try again shortly');
     expect((await t.call('user/login', { account: email, password: 'secret1' })).body.type).toBe('error');
   });
 

@@ -6,10 +6,10 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll } from 'vitest';
 import { type CallPath, calls } from '../../protocol';
 import { type AppOptions, buildApp } from '../../server/app';
-import { type DatabaseHandle, openSqlite } from '../../server/platform/db/connect';
-import { migrateToLatest } from '../../server/migrations';
-import { openPostgresSchema } from '../../server/testing';
 import { ensurePlatformInviteCode } from '../../server/domains/account/invite';
+import { migrateToLatest } from '../../server/migrations';
+import { type DatabaseHandle, openSqlite } from '../../server/platform/db/connect';
+import { openPostgresSchema } from '../../server/testing';
 
 /**
  * Shared set-up for the integration tests: a fresh database per test file (SQLite always, PostgreSQL too when

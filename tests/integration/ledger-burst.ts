@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type DatabaseHandle, openPostgres, openSqlite } from '../../server/platform/db/connect';
 import { isEntryPoint } from '../../server/entry';
 import { isLedgerError } from '../../server/ledger/errors';
 import { Ledger } from '../../server/ledger/ledger';
+import { type DatabaseHandle, openPostgres, openSqlite } from '../../server/platform/db/connect';
 
 /**
  * A separate process that hammers the ledger, for the crash and cross-process tests:

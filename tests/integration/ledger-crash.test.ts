@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DatabaseHandle, openSqlite } from '../../server/platform/db/connect';
-import { insertUser } from '../../server/testing';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';
+import { type DatabaseHandle, openSqlite } from '../../server/platform/db/connect';
+import { insertUser } from '../../server/testing';
 import { DATABASES, openTestDatabase, type TestDatabase } from './harness';
 import { type BurstConfig, startBurst } from './ledger-burst';
 

@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DatabaseHandle, openPostgres } from '../../server/platform/db/connect';
-import { insertUser } from '../../server/testing';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { isLedgerError } from '../../server/ledger/errors';
 import { type CreditRequest, Ledger, type Receipt } from '../../server/ledger/ledger';
+import { type DatabaseHandle, openPostgres } from '../../server/platform/db/connect';
+import { insertUser } from '../../server/testing';
 import { DATABASES, openTestDatabase, type TestDatabase } from './harness';
 
 /** A retried request (same user, same request id, same body) applies once; the same id with another body is refused. */

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertUser } from '../../server/testing';
 import { type LedgerBook, USER_ACCOUNT_TYPES, type UserAccountType } from '../../server/ledger/accounts';
 import { checkUnits, MAX_AMOUNT_UNITS } from '../../server/ledger/amounts';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { isLedgerError, type LedgerErrorKey } from '../../server/ledger/errors';
 import { Ledger, type Receipt } from '../../server/ledger/ledger';
+import { insertUser } from '../../server/testing';
 import { DATABASES, openTestDatabase, type TestDatabase } from './harness';
 
 /**

@@ -78,37 +78,105 @@ describe.each(DATABASES)('login on %s', (kind) => {
     });
   });
 
-  it('locks an account after 5 failures in 15 minutes, even for the right password', async () => {
+  const WRONG = 'Wrong account or password';
+  const WAIT = 'Too many requests – please try again shortly';
+  const retryAfter = (body: { data?: unknown }) => (body.data as { retry_after?: number } | undefined)?.retry_after;
+
+  it('throttles a guessing source with growing delays while the owner logs in from another IP at once', async () => {
+    // (This replaces the old rule, 5 failures locking the account for everyone for 15 minutes.)
     const email = uniqueEmail();
     const { user } = await t.registerByEmail(email);
-    for (let i = 0; i < 5; i++) {
-      // Different spellings of the same account share one lock.
+    const attacker = { ip: '198.51.100.7' };
+    for (let i = 0; i < 3; i++) {
+      // Different spellings of the same account count alike.
       const account = i % 2 ? email : user.username;
-      expect((await t.call('user/login', { account, password: 'wrong-pass' })).body.message).toBe(
-        'Wrong account or password',
-      );
+      expect((await t.call('user/login', { account, password: 'wrong-pass' }, attacker)).body.message).toBe(WRONG);
     }
-    const locked = await t.call('user/login', { account: email, password: 'secret1' });
-    expect(locked.body).toMatchObject({
-      type: 'error',
-      message: 'Too many login attempts – please try again later',
-    });
-    expect((locked.body.data as { retry_after: number }).retry_after).toBeGreaterThan(0);
+    // After 3 failures this source waits 1 s before its next try counts, even with the right password.
     const sessions = await t.count('sessions');
-    expect((await t.call('user/login', { account: user.username, password: 'secret1' })).body.type).toBe('error');
+    const held = await t.call('user/login', { account: email, password: 'secret1' }, attacker);
+    expect(held.body).toMatchObject({ type: 'error', message: WAIT, data: { retry_after: 1 } });
     expect(await t.count('sessions')).toBe(sessions);
 
-    t.clock.advance(15 * 60_000 + 1);
-    expect((await t.call('user/login', { account: email, password: 'secret1' })).body.type).toBe('ok');
+    // The owner, on a fresh device elsewhere, is not held up at all.
+    const owner = await t.call('user/login', { account: email, password: 'secret1' }, { ip: '203.0.113.50' });
+    expect(owner.body.type).toBe('ok');
+
+    // Each further failure from the attacker's source doubles its wait, up to 15 minutes; refused tries do not count.
+    for (const seconds of [1, 2, 4, 8, 16, 32, 64, 128, 256, 512]) {
+      const early = await t.call('user/login', { account: email, password: 'wrong-pass' }, attacker);
+      expect(retryAfter(early.body), `wait ${seconds}`).toBe(seconds);
+      t.clock.advance(seconds * 1000);
+      expect((await t.call('user/login', { account: email, password: 'wrong-pass' }, attacker)).body.message).toBe(
+        WRONG,
+      );
+    }
+    expect(retryAfter((await t.call('user/login', { account: email, password: 'x' }, attacker)).body)).toBe(900);
+    t.clock.advance(900_000);
+    expect(
+      (await t.call('user/login', { account: email, password: 'secret1' }, { ip: '203.0.113.51' })).body.type,
+    ).toBe('ok');
   });
 
-  it('a successful login clears earlier failures', async () => {
+  it('throttles logins to unknown accounts the same way, so the wait tells nothing', async () => {
+    const ghost = uniqueEmail('ghost');
+    const ip = { ip: '198.51.100.8' };
+    for (let i = 0; i < 3; i++) {
+      expect((await t.call('user/login', { account: ghost, password: 'wrong-pass' }, ip)).body.message).toBe(WRONG);
+    }
+    expect((await t.call('user/login', { account: ghost, password: 'x' }, ip)).body).toMatchObject({
+      message: WAIT,
+      data: { retry_after: 1 },
+    });
+  });
+
+  it("a right password forgets that source's failures", async () => {
     const email = uniqueEmail();
     await t.registerByEmail(email);
-    for (let i = 0; i < 4; i++) await t.call('user/login', { account: email, password: 'wrong-pass' });
-    expect((await t.call('user/login', { account: email, password: 'secret1' })).body.type).toBe('ok');
-    for (let i = 0; i < 4; i++) await t.call('user/login', { account: email, password: 'wrong-pass' });
-    expect((await t.call('user/login', { account: email, password: 'secret1' })).body.type).toBe('ok');
+    const ip = { ip: '198.51.100.9' };
+    for (let i = 0; i < 3; i++) await t.call('user/login', { account: email, password: 'wrong-pass' }, ip);
+    t.clock.advance(1000);
+    expect((await t.call('user/login', { account: email, password: 'secret1' }, ip)).body.type).toBe('ok');
+    for (let i = 0; i < 3; i++) {
+      expect((await t.call('user/login', { account: email, password: 'wrong-pass' }, ip)).body.message).toBe(WRONG);
+    }
+    t.clock.advance(1000);
+    expect((await t.call('user/login', { account: email, password: 'secret1' }, ip)).body.type).toBe('ok');
+  });
+
+  it('parallel guesses from one source cannot slip through the same gap', async () => {
+    const email = uniqueEmail();
+    await t.registerByEmail(email);
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        t.call('user/login', { account: email, password: 'wrong-pass' }, { ip: '198.51.100.10' }),
+      ),
+    );
+    const messages = results.map((r) => r.body.message);
+    expect(messages.filter((m) => m === WRONG)).toHaveLength(3);
+    expect(messages.filter((m) => m === WAIT)).toHaveLength(7);
+  });
+
+  it('slows, never locks, an account hammered from many sources', async () => {
+    const email = uniqueEmail();
+    await t.registerByEmail(email);
+    // 20 sources, one guess each: none of them is throttled on its own.
+    for (let i = 0; i < 20; i++) {
+      const guess = await t.call('user/login', { account: email, password: 'wrong-pass' }, { ip: `192.0.2.${i + 1}` });
+      expect(guess.body.message).toBe(WRONG);
+    }
+    // Now every source waits a moment after the newest failure: a new attacker, and the owner on a fresh device too.
+    const next = await t.call('user/login', { account: email, password: 'wrong-pass' }, { ip: '192.0.2.100' });
+    expect(next.body).toMatchObject({ message: WAIT, data: { retry_after: 1 } });
+    t.clock.advance(1000);
+    expect(
+      (await t.call('user/login', { account: email, password: 'wrong-pass' }, { ip: '192.0.2.101' })).body.message,
+    ).toBe(WRONG);
+    const owner = { ip: '203.0.113.60' };
+    expect(retryAfter((await t.call('user/login', { account: email, password: 'secret1' }, owner)).body)).toBe(2);
+    // Slowed, not locked: once the wait is over the owner gets in.
+    t.clock.advance(2000);
+    expect((await t.call('user/login', { account: email, password: 'secret1' }, owner)).body.type).toBe('ok');
   });
 
   it('caps login attempts per IP', async () => {

@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Sessions } from '../../server/platform/security/sessions';
 import { dropEndedSessions, userRoom } from '../../server/platform/realtime/gateway';
+import { Sessions } from '../../server/platform/security/sessions';
 import { DATABASES, openTestDatabase, startTestApp, type TestApp, type TestDatabase, uniqueEmail } from './harness';
 
 describe.each(DATABASES)('socket.io gateway on %s', (kind) => {

@@ -1,10 +1,11 @@
 import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_UPLOAD_BYTES } from '../../protocol/identity';
 import { appPerSuite, DATABASES, type Envelope, type TestApp, uniqueEmail } from './harness';
-import { fakeJpeg, pngBytes, upload, uploadedId } from './uploads-helpers';
+import { fakeJpeg, multipart, pngBytes, upload, uploadedId } from './uploads-helpers';
 
 /**
  * Uploads over real HTTP: multipart, a size limit, images told by their bytes, names chosen by the server, files
@@ -91,6 +92,50 @@ describe.each(DATABASES)('uploads on %s', (kind) => {
 
     expect(await rows()).toBe(before + 1);
     expect(files().length).toBe(filesBefore + 1);
+  });
+
+  it('answers a body cut off inside the file part with a 400 envelope and stores nothing', async () => {
+    const { token } = await t.registerByEmail(uniqueEmail());
+    const [before, filesBefore] = [await rows(), files().length];
+    const { body, contentType } = multipart([
+      { name: 'file', filename: 'id.jpg', type: 'image/jpeg', data: fakeJpeg(8192) },
+    ]);
+    const send = (payload: Buffer, type = contentType) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/upload/image',
+        headers: { authorization: token, lang: 'en', 'content-type': type },
+        payload,
+      });
+    // Inside the bytes of the file, and just before its closing boundary.
+    for (const cut of [4096, body.length - 20]) {
+      const response = await send(body.subarray(0, cut));
+      expect(response.statusCode, String(cut)).toBe(400);
+      expect(response.json<Envelope>()).toEqual({ type: 'error', code: 0, message: 'The request could not be read' });
+    }
+    // Multipart without a boundary cannot be read either.
+    const noBoundary = await send(body, 'multipart/form-data');
+    expect(noBoundary.statusCode).toBe(400);
+    expect(noBoundary.json<Envelope>().message).toBe('The request could not be read');
+
+    // The same over a real connection: the client says how long its (cut) body is and sends exactly that.
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as AddressInfo;
+    const cut = new Uint8Array(body.subarray(0, 4096));
+    const response = await fetch(`http://127.0.0.1:${port}/api/upload/image`, {
+      method: 'POST',
+      headers: { authorization: token, lang: 'de', 'content-type': contentType },
+      body: cut,
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      type: 'error',
+      code: 0,
+      message: 'Die Anfrage konnte nicht gelesen werden',
+    });
+
+    expect(await rows()).toBe(before);
+    expect(files().length).toBe(filesBefore);
   });
 
   it('needs a session for uploading and reading', async () => {

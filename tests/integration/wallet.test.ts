@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type CallData, type CallPath, calls, okEnvelope } from '../../protocol';
 import { formatValue, valueAt } from '../../server/domains/wallet/valuation';
-import { translate } from '../../server/platform/i18n/messages';
 import { parseAmount } from '../../server/ledger/amounts';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';
 import { MarketFeed } from '../../server/market/feed';
 import { MarketSimulator } from '../../server/market/simulator';
+import { translate } from '../../server/platform/i18n/messages';
 import { appPerSuite, DATABASES, type TestApp, uniqueEmail } from './harness';
 
 /**

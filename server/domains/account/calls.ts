@@ -59,12 +59,12 @@ export function accountHandlers(s: AccountServices): Pick<CallHandlers, AccountP
     'user/center': (_input, ctx) => center(s, requireSession(ctx)),
     'user/center2': (_input, ctx) => center2(s, requireSession(ctx)),
     'safe/update_password': async (input, ctx) => {
-      await changePassword(s, requireSession(ctx), input);
+      await changePassword(s, requireSession(ctx), input, ctx.ip);
       return {};
     },
     'user/has_password': async (_input, ctx) => ({ has_password: await hasFundPassword(s, requireSession(ctx)) }),
     'user/e_pwd': async (input, ctx) => {
-      await setFundPassword(s, requireSession(ctx), input);
+      await setFundPassword(s, requireSession(ctx), input, ctx.ip);
       return {};
     },
   };

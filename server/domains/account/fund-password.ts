@@ -16,11 +16,16 @@ export async function setFundPassword(
   s: AccountServices,
   session: Session,
   input: z.output<typeof fundPasswordRequest>,
+  /** The caller's IP: wrong login passwords are throttled per account and source. */
+  source: string,
 ): Promise<void> {
   const user = await sessionUser(s.db, session.userId);
   let codeId: number | undefined;
   if (input.mode === 'password') {
-    await verifyLoginPassword(s, user, input.login_password, { key: 'loginPasswordWrong', field: 'login_password' });
+    await verifyLoginPassword(s, user, input.login_password, source, {
+      key: 'loginPasswordWrong',
+      field: 'login_password',
+    });
   } else {
     const contact = contactOfUser(user);
     if (!contact) throw new BusinessError('codeWrong', { field: 'code' });

@@ -15,9 +15,11 @@ export async function changePassword(
   s: AccountServices,
   session: Session,
   input: z.output<typeof updatePasswordRequest>,
+  /** The caller's IP: wrong guesses are throttled per account and source. */
+  source: string,
 ): Promise<void> {
   const user = await sessionUser(s.db, session.userId);
-  await verifyLoginPassword(s, user, input.old_password, { key: 'oldPasswordWrong', field: 'old_password' });
+  await verifyLoginPassword(s, user, input.old_password, source, { key: 'oldPasswordWrong', field: 'old_password' });
   const passwordHash = await s.hasher.hash(input.password);
   await s.db.transaction().execute(async (trx) => {
     await trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', user.id).execute();

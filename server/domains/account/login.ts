@@ -3,7 +3,8 @@ import { AREA_CODE_RE, type loginRequest, type SessionResponse } from '../../../
 import type { UserRow } from '../../platform/db/schema';
 import { BusinessError } from '../../platform/errors';
 import type { MessageKey } from '../../platform/i18n/messages';
-import type { Limit } from '../../platform/security/rate-limit';
+import { sha256 } from '../../platform/security/digest';
+import type { BackoffLimit } from '../../platform/security/rate-limit';
 import { nationalNumber } from './contact';
 import type { AccountServices } from './services';
 import { toUser } from './users';
@@ -11,11 +12,29 @@ import { toUser } from './users';
 const retryData = (ms: number) => ({ retry_after: Math.ceil(ms / 1000) });
 
 /** Failed password checks are counted per account, whichever identifier (or form) was used to name it. */
-const failureLimit = (s: AccountServices, key: string): Limit => ({
-  bucket: `login:fail:${key}`,
-  ...s.limits.loginFailures,
-});
 const userKey = (userId: number) => `user:${userId}`;
+/** A login naming no account is throttled like a real one (so throttling tells nothing); hashed to a short key. */
+const unknownKey = (account: string, areaCode: string | undefined) =>
+  `account:${sha256(`${account.toLowerCase()}|${areaCode ?? ''}`)}`;
+
+/** The two backoffs of a password check: this account from this source (IP), and this account from anywhere. */
+function passwordLimits(s: AccountServices, accountKey: string, source: string): [BackoffLimit, BackoffLimit] {
+  const account = `login:fail:${accountKey}`;
+  return [
+    { bucket: `${account}|ip:${source}`, ...s.limits.loginFailuresPerSource },
+    { bucket: account, ...s.limits.loginFailuresPerAccount },
+  ];
+}
+
+/**
+ * Counts a password attempt as failed before it is checked (so parallel guesses cannot slip through one gap);
+ * throws `rateLimited` with `retry_after` while this source, or the account as a whole, must still wait.
+ */
+async function takePasswordAttempt(s: AccountServices, limits: BackoffLimit[]): Promise<number[]> {
+  const result = await s.limiter.attempt(limits);
+  if ('wait' in result) throw new BusinessError('rateLimited', { data: retryData(result.wait.retryAfterMs) });
+  return result.ids;
+}
 
 /**
  * The account a login names: an e-mail (has '@'), a phone number (digits; with `area_code` the full number,
@@ -44,31 +63,37 @@ export async function findLoginAccount(
 }
 
 /**
- * Checks a user's login password anywhere it is asked for (login, password change, fund password), so
- * guesses through any of these count towards the same lock. `failure` is the message for a wrong password.
+ * Checks a user's login password anywhere it is asked for (login, password change, fund password), so guesses
+ * through any of these count alike: per account and `source` (the caller's IP) with growing delays, and per account
+ * across all sources with a slower, capped backoff. A right password forgets this source's failures.
+ * `failure` is the message for a wrong password.
  */
 export async function verifyLoginPassword(
   s: AccountServices,
   user: UserRow,
   password: string,
+  source: string,
   failure: { key: MessageKey; field?: string },
 ): Promise<void> {
-  const limit = failureLimit(s, userKey(user.id));
-  const locked = await s.limiter.check(limit);
-  if (locked) throw new BusinessError('loginLocked', { data: retryData(locked.retryAfterMs) });
+  const limits = passwordLimits(s, userKey(user.id), source);
+  const attempt = await takePasswordAttempt(s, limits);
   if (!(await s.hasher.verify(user.password_hash, password))) {
-    await s.limiter.record(limit.bucket);
     throw new BusinessError(failure.key, failure.field ? { field: failure.field } : {});
   }
+  await s.limiter.clear(limits[0].bucket);
+  await s.limiter.forget(attempt);
 }
 
-/** Forgets the failed attempts of a user (after a successful login or a password reset). */
+/**
+ * Forgets every failed attempt on a user's password, from every source (after a password reset or change: guesses at
+ * the old password mean nothing any more).
+ */
 export const clearLoginFailures = (s: AccountServices, userId: number) =>
-  s.limiter.clear(failureLimit(s, userKey(userId)).bucket);
+  s.limiter.clearWithSubBuckets(`login:fail:${userKey(userId)}`);
 
 /**
  * Logs in by username, e-mail or phone. A wrong account and a wrong password look the same (same message,
- * about the same time); attempts are limited per IP, failures per account.
+ * about the same time); attempts are limited per IP, failures per account and IP and per account (see above).
  */
 export async function login(
   s: AccountServices,
@@ -80,17 +105,12 @@ export async function login(
 
   const user = await findLoginAccount(s, input.account, input.area_code);
   if (!user) {
-    // Unknown accounts are locked like real ones, so the lock does not reveal which accounts exist.
-    const limit = failureLimit(s, `account:${input.account.toLowerCase()}|${input.area_code ?? ''}`);
-    const locked = await s.limiter.check(limit);
-    if (locked) throw new BusinessError('loginLocked', { data: retryData(locked.retryAfterMs) });
+    await takePasswordAttempt(s, passwordLimits(s, unknownKey(input.account, input.area_code), request.ip));
     await s.hasher.verifyDecoy(input.password);
-    await s.limiter.record(limit.bucket);
     throw new BusinessError('loginFailed');
   }
 
-  await verifyLoginPassword(s, user, input.password, { key: 'loginFailed' });
-  await clearLoginFailures(s, user.id);
+  await verifyLoginPassword(s, user, input.password, request.ip, { key: 'loginFailed' });
   return s.db.transaction().execute(async (trx) => {
     const row = await trx
       .updateTable('users')

@@ -1,13 +1,28 @@
+import type { DatabaseHandle } from '../../platform/db/connect';
 import { type CallHandlers, requireSession } from '../../platform/http/calls';
 import { type BankCardServices, deleteCard, listCards, saveCard } from './cards';
+import { ephemeralDataKey } from './data-key';
+import { CardVault } from './vault';
 
 type BankCardPath = 'user/cash_save' | 'user/cash_info' | 'user/cash_delete';
 
+export interface BankCardOptions {
+  database: DatabaseHandle;
+  now: () => number;
+  /** The data key (DATA_KEY or DATA_DIR/data.key); without one, a random key of this process (tests). */
+  dataKey?: Uint8Array | undefined;
+}
+
 /** Bound bank cards: bind or edit, list (masked), unbind. */
-export function bankCardHandlers(s: BankCardServices): Pick<CallHandlers, BankCardPath> {
+export function bankCardHandlers(options: BankCardOptions): Pick<CallHandlers, BankCardPath> {
+  const s: BankCardServices = {
+    database: options.database,
+    now: options.now,
+    vault: new CardVault(options.dataKey ?? ephemeralDataKey()),
+  };
   return {
     'user/cash_save': (input, ctx) => saveCard(s, requireSession(ctx).userId, input),
-    'user/cash_info': (_input, ctx) => listCards(s.database.db, requireSession(ctx).userId),
+    'user/cash_info': (_input, ctx) => listCards(s, requireSession(ctx).userId),
     'user/cash_delete': async (input, ctx) => {
       await deleteCard(s, requireSession(ctx).userId, input.id);
       return {};

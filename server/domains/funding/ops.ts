@@ -1,8 +1,8 @@
-import { type Kysely, PostgresAdapter } from 'kysely';
+import type { Kysely } from 'kysely';
 import { CHAIN_COINS, canonicalAddress, isAddressOnChain, isChainCoin, isChainOf } from '../../../protocol/chains';
 import { formatAmount, parseAmount } from '../../ledger';
 import { recordAudit } from '../../platform/audit';
-import type { DatabaseHandle } from '../../platform/db/connect';
+import { handleOf } from '../../platform/db/connect';
 import type { Database } from '../../platform/db/schema';
 import { writeTransaction } from '../../platform/db/transaction';
 import type { OpsCommand } from '../../platform/ops/commands';
@@ -18,9 +18,6 @@ import { BANK_DETAILS_KEY, BANK_DETAILS_MAX } from './settings';
 type Out = (line: string) => void;
 
 /** The CLI hands over the Kysely instance only; the ledger needs to know the dialect too. */
-export function handleOf(db: Kysely<Database>): DatabaseHandle {
-  return { db, kind: db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite' };
-}
 
 const parseId = (raw: string | undefined): number | null => (raw && /^[1-9]\d{0,11}$/.test(raw) ? Number(raw) : null);
 const when = (ms: number) => new Date(ms).toISOString();
@@ -55,7 +52,7 @@ export async function listPendingDeposits(db: Kysely<Database>): Promise<Pending
       'd.chain',
       'd.amount',
       'd.hash',
-      'c.card_number',
+      'c.card_last4 as card_number',
       'd.proof_upload_id',
       'd.state',
       'd.created_at',

@@ -68,7 +68,7 @@ export function depositRows(db: Kysely<Database>) {
     .selectFrom('deposits as d')
     .leftJoin('bank_cards as c', 'c.id', 'd.bank_card_id')
     .selectAll('d')
-    .select('c.card_number');
+    .select('c.card_last4 as card_number');
 }
 
 export async function depositLog(db: Kysely<Database>, userId: number, q: LogQuery) {

@@ -68,7 +68,11 @@ export async function registerUploadRoutes(app: FastifyInstance, options: Upload
         const code = codeOf(err);
         if (code === 'FST_REQ_FILE_TOO_LARGE') return errorBody(lang, 'fileTooLarge', { field: 'file' });
         if (code.startsWith('FST_') && code.endsWith('_LIMIT')) return errorBody(lang, 'invalidInput');
-        throw err;
+        // Anything else failed while reading the client's own bytes: a body cut off inside a part ("Part terminated
+        // early", "Unexpected end of multipart data"), a multipart type without a boundary, a stream the client
+        // broke off. That is a malformed request, not a server fault.
+        request.log.info({ code, reason: err instanceof Error ? err.message : String(err) }, 'malformed upload');
+        return reply.code(400).send(errorBody(lang, 'bodyMalformed'));
       }
       return okBody(await store.save(session.userId, bytes));
     });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
 
@@ -49,4 +49,9 @@ export function openDatabase(options: { databaseUrl?: string | undefined; dataDi
 export function isUniqueViolation(err: unknown): boolean {
   if (typeof err !== 'object' || err === null || !('code' in err)) return false;
   return err.code === '23505' || err.code === 'SQLITE_CONSTRAINT_UNIQUE' || err.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/** The handle of an open Kysely instance (the ops commands get the instance; some need to know the dialect). */
+export function handleOf(db: Kysely<Database>): DatabaseHandle {
+  return { db, kind: db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite' };
 }

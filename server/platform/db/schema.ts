@@ -232,12 +232,17 @@ export interface BankCardsTable {
   bank_name: string;
   branch_name: string;
   branch_number: string;
-  card_number: string;
+  /** Card number, bank account and IBAN are sealed under the data key (domains/bank-cards/vault.ts). */
+  card_number_enc: string;
+  /** Keyed hash of user and card number: keeps a user's live card numbers unique without storing them. */
+  card_number_hash: string;
+  /** The card number's last four digits (shown masked, and in deposit records); not secret. */
+  card_last4: string;
   bank_address: string;
   swift_code: string;
   cardholder_name: string;
-  bank_account: string;
-  iban: string;
+  bank_account_enc: string;
+  iban_enc: string;
   payee_address: string;
   postal_code: string;
   created_at: number;

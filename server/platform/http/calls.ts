@@ -36,18 +36,36 @@ export type CallHandler<P extends CallPath> = (
 /** One handler per protocol call: a call added to protocol/calls.ts without a handler fails the type check. */
 export type CallHandlers = { [P in CallPath]: CallHandler<P> };
 
+/** Why a body is no form: not an object at all, or a JSON number somewhere in it (its path in `field`). */
+type FormProblem = { key: 'bodyMalformed'; field?: undefined } | { key: 'jsonNumberRefused'; field: string };
+
+/** The path of the first JSON number in `value` (e.g. `amount`, `items.0.qty`), or null when there is none. */
+function firstNumberPath(value: unknown, path: string): string | null {
+  if (typeof value === 'number') return path;
+  if (typeof value !== 'object' || value === null) return null;
+  for (const [key, inner] of Object.entries(value)) {
+    const found = firstNumberPath(inner, path ? `${path}.${key}` : key);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
 /**
- * Form and query values arrive as strings; JSON bodies may carry numbers or booleans, which are read as the
- * strings a form would have sent. Anything that is not an object (a JSON array, a bare string) is no form.
+ * Form and query values arrive as strings. A JSON body may carry strings and booleans (read as the strings a form
+ * would have sent), never numbers: JSON.parse has already turned `1.0000000000000001` into 1 and `1.5e2` into 150,
+ * so the exact text the client meant is gone and no rule could check it as it checks the same text in a form.
+ * Anything that is not an object (a JSON array, a bare string) is no form.
  */
-function formFields(raw: unknown): Record<string, unknown> | null {
-  if (raw === undefined || raw === null) return {};
-  if (typeof raw !== 'object' || Array.isArray(raw)) return null;
+function formFields(raw: unknown): { fields: Record<string, unknown> } | { problem: FormProblem } {
+  if (raw === undefined || raw === null) return { fields: {} };
+  if (typeof raw !== 'object' || Array.isArray(raw)) return { problem: { key: 'bodyMalformed' } };
+  const numberAt = firstNumberPath(raw, '');
+  if (numberAt !== null) return { problem: { key: 'jsonNumberRefused', field: numberAt } };
   const fields: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(raw)) {
-    fields[key] = typeof value === 'number' || typeof value === 'boolean' ? String(value) : value;
+    fields[key] = typeof value === 'boolean' ? String(value) : value;
   }
-  return fields;
+  return { fields };
 }
 
 /** The first problem of a failed validation, as a message key and the field it concerns. */
@@ -75,9 +93,11 @@ export function registerCalls(app: FastifyInstance, handlers: CallHandlers, sess
         if (spec.auth && lookup.state !== 'valid') {
           return sessionExpiredBody(lang, lookup.state === 'none' ? 'notLoggedIn' : 'sessionExpired');
         }
-        const fields = formFields(spec.method === 'GET' ? request.query : request.body);
-        if (!fields) return reply.code(400).send(errorBody(lang, 'bodyMalformed'));
-        const parsed = spec.request.safeParse(fields);
+        const form = formFields(spec.method === 'GET' ? request.query : request.body);
+        if ('problem' in form) {
+          return reply.code(400).send(errorBody(lang, form.problem.key, { field: form.problem.field }));
+        }
+        const parsed = spec.request.safeParse(form.fields);
         if (!parsed.success) {
           const { key, field } = firstIssue(parsed.error);
           return errorBody(lang, key, { field });

@@ -1,4 +1,6 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { LANG_HEADER } from '../../../protocol';
 import { BusinessError, SessionRequiredError } from '../errors';
 import { langFromHeader, type MessageKey } from '../i18n/messages';
@@ -49,3 +51,60 @@ export function registerErrorHandling(app: FastifyInstance): void {
     return reply.code(500).send(errorBody(lang, 'serverError'));
   });
 }
+
+/** How long a refused connection may keep sending (what it sends is thrown away) before it is cut. */
+const LINGER_MS = 2_000;
+
+/** The `lang` header of a request Node could not parse, read from the bytes it got (German when there is none). */
+function langOfRawRequest(raw: unknown) {
+  if (!Buffer.isBuffer(raw)) return langFromHeader(undefined);
+  const head = raw.subarray(0, 64 * 1024).toString('latin1');
+  return langFromHeader(new RegExp(`\\r\\n${LANG_HEADER}:[ \\t]*([^\\r\\n]*)`, 'i').exec(head)?.[1]);
+}
+
+/**
+ * Errors of Node's HTTP parser, before there is any request: headers or request line over the size limit (431), a
+ * request that did not arrive in time (408), and anything else it cannot parse (400). Answered with the envelope
+ * written straight to the socket (as Node and Fastify do), then the connection is closed: whatever the client still
+ * sends is read and dropped for a moment so it gets the answer, not a reset.
+ */
+function answerClientError(error: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const body = JSON.stringify(
+    errorBody(langOfRawRequest(error.rawPacket), status === 431 ? 'requestTooLarge' : 'bodyMalformed'),
+  );
+  // A response of this connection already under way: writing another one into it would corrupt it (Node's rule).
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (!socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  socket.on('data', () => undefined);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+  setTimeout(() => socket.destroy(), LINGER_MS).unref();
+}
+
+/**
+ * Errors Fastify's router finds before any route or hook runs: a path that is not valid URL encoding (400), a path
+ * parameter over the length limit (414), a failing route constraint. Same envelope as every other answer.
+ */
+function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : error.code === 'FST_ERR_BAD_URL' ? 400 : 500;
+  const key = status === 414 ? 'requestTooLarge' : status === 400 ? 'bodyMalformed' : 'serverError';
+  if (status === 500) request.log.error({ err: error }, 'request failed');
+  else request.log.info({ code: error.code, status }, 'malformed request');
+  void reply.code(status).send(errorBody(requestLang(request), key));
+}
+
+/**
+ * Fastify server options that keep the envelope for errors found before a request reaches a route (see
+ * registerErrorHandling for everything after): spread them into the Fastify() options.
+ */
+export const envelopeServerOptions = {
+  clientErrorHandler: answerClientError,
+  frameworkErrors: answerFrameworkError,
+} satisfies Pick<FastifyServerOptions, 'clientErrorHandler' | 'frameworkErrors'>;

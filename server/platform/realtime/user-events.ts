@@ -59,7 +59,6 @@ export interface RelayOptions {
   gapWaitMs?: number;
   /** Rows read per poll. */
   batch?: number;
-  onError?: (err: unknown) => void;
   /** Real time for the gap waits (not the app's test clock). */
   clock?: () => number;
 }
@@ -82,7 +81,7 @@ export class UserEventRelay {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly sink: UserEventSink,
-    private readonly options: RelayOptions = {},
+    options: RelayOptions = {},
   ) {
     this.intervalMs = options.intervalMs ?? 1000;
     this.gapWaitMs = options.gapWaitMs ?? 10_000;

@@ -69,4 +69,53 @@ describe('RateLimiter', () => {
     await limiter.take([limit]);
     expect(await hits()).toBe(1);
   });
+  it('backoff: free attempts, then waits that double up to a cap, counted from the newest attempt', async () => {
+    const limit = { bucket: 'login', free: 2, baseMs: 1_000, maxMs: 5_000, windowMs: 60_000 };
+    expect(await limiter.attempt([limit])).toMatchObject({ ids: [expect.any(Number)] });
+    expect(await limiter.attempt([limit])).toMatchObject({ ids: [expect.any(Number)] });
+    for (const wait of [1_000, 2_000, 4_000, 5_000, 5_000]) {
+      expect(await limiter.attempt([limit])).toEqual({ wait: { limit, retryAfterMs: wait } });
+      clock += wait - 1;
+      // A refused attempt records nothing, so asking again does not push the wait further out.
+      expect(await limiter.attempt([limit])).toEqual({ wait: { limit, retryAfterMs: 1 } });
+      clock += 1;
+      expect('ids' in (await limiter.attempt([limit]))).toBe(true);
+    }
+    // Attempts older than the window no longer count.
+    clock += 60_000;
+    expect('ids' in (await limiter.attempt([limit]))).toBe(true);
+    expect('ids' in (await limiter.attempt([limit]))).toBe(true);
+  });
+
+  it('backoff: all or nothing over several buckets; forget takes an attempt back', async () => {
+    const source = { bucket: 'acct|ip:1', free: 1, baseMs: 1_000, maxMs: 60_000, windowMs: 60_000 };
+    const account = { bucket: 'acct', free: 5, baseMs: 1_000, maxMs: 60_000, windowMs: 60_000 };
+    const first = await limiter.attempt([source, account]);
+    expect(await hits()).toBe(2);
+    expect((await limiter.attempt([source, account])) as unknown).toMatchObject({ wait: { limit: source } });
+    expect(await hits()).toBe(2);
+    if (!('ids' in first)) throw new Error('expected ids');
+    await limiter.forget(first.ids);
+    expect(await hits()).toBe(0);
+    expect('ids' in (await limiter.attempt([source, account]))).toBe(true);
+  });
+
+  it('clearWithSubBuckets forgets a bucket and those below it, nothing else', async () => {
+    for (const bucket of [
+      'login:fail:user:1',
+      'login:fail:user:1|ip:a',
+      'login:fail:user:12|ip:a',
+      'login:fail:user:1x',
+    ]) {
+      await limiter.record(bucket);
+    }
+    await limiter.clearWithSubBuckets('login:fail:user:1');
+    const left = await handle.db.selectFrom('rate_limit_hits').select('bucket').orderBy('bucket').execute();
+    expect(left.map((r) => r.bucket)).toEqual(['login:fail:user:12|ip:a', 'login:fail:user:1x']);
+    // LIKE's wildcards in a bucket name are taken literally.
+    await limiter.record('a_b|x');
+    await limiter.record('axb|x');
+    await limiter.clearWithSubBuckets('a_b');
+    expect(await hits()).toBe(3);
+  });
 });

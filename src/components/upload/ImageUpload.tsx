@@ -1,127 +1,61 @@
-import { type ChangeEvent, type ReactElement, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { type ChangeEvent, type ReactElement, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { deleteUpload, fetchUpload, precheckImage, type UploadTask, uploadImage } from '../../api/upload';
 import { errorText } from '../../lib/i18n';
-import { toast } from '../../state/toasts';
 import { Button } from '../Button';
 import { Dialog } from '../Dialog';
 import { Icon } from '../Icon';
 
-type Phase =
+export type UploadPhase =
   | { kind: 'empty' }
   | { kind: 'uploading'; percent: number }
   | { kind: 'failed'; message: string; retryable: boolean }
   | { kind: 'done' };
 
-/**
- * One photo of a form (SPEC 5 "Upload"): take it with the camera or pick it from the gallery, a size check before
- * sending, a progress bar while it goes up, retry after a failure, a preview of what the server stored, and removal
- * after a confirmation. The form keeps only the upload's id (`value`).
- */
-export function ImageUpload({
-  label,
-  hint,
-  value,
-  onChange,
-  error,
-  disabled = false,
-}: {
+/** What the field shows and what its buttons do (src/data/upload/useImageUpload.ts makes it). */
+export interface ImageUploadState {
+  phase: UploadPhase;
+  /** An object URL of the stored image, once fetched. */
+  preview: string | null;
+  previewFailed: boolean;
+  /** A failed upload that the same file may fix. */
+  canRetry: boolean;
+  confirming: boolean;
+  removing: boolean;
+  pick: (file: File) => void;
+  retry: () => void;
+  cancel: () => void;
+  retryPreview: () => void;
+  askRemove: () => void;
+  closeConfirm: () => void;
+  remove: () => void;
+}
+
+export interface ImageUploadProps {
   label: string;
   hint?: string;
   /** The upload's id once stored; null while there is none. */
   value: number | null;
-  onChange: (id: number | null) => void;
   /** A message from the form (already translated), e.g. "please upload the front". */
   error?: string | undefined;
   disabled?: boolean;
-}): ReactElement {
+  upload: ImageUploadState;
+}
+
+/**
+ * One photo of a form (SPEC 5 "Upload"): take it with the camera or pick it from the gallery, a progress bar while it
+ * goes up, retry after a failure, a preview of what the server stored, and removal after a confirmation.
+ */
+export function ImageUpload({ label, hint, value, error, disabled = false, upload }: ImageUploadProps): ReactElement {
   const { t } = useTranslation();
   const id = useId();
   const cameraRef = useRef<HTMLInputElement>(null);
   const galleryRef = useRef<HTMLInputElement>(null);
-  const task = useRef<UploadTask | null>(null);
-  const lastFile = useRef<File | null>(null);
-  const [phase, setPhase] = useState<Phase>(value === null ? { kind: 'empty' } : { kind: 'done' });
-  const [preview, setPreview] = useState<string | null>(null);
-  const [previewFailed, setPreviewFailed] = useState(false);
-  const [confirming, setConfirming] = useState(false);
-  const [removing, setRemoving] = useState(false);
-  // Stable, so the open dialog does not pull the focus back on every render.
-  const closeConfirm = useCallback(() => setConfirming(false), []);
-
-  // Cancel an upload still running when the page goes.
-  useEffect(() => () => task.current?.abort(), []);
-
-  // The preview is what the server stored, fetched with the session (an <img src> could not send it).
-  const [previewTry, setPreviewTry] = useState(0);
-  useEffect(() => {
-    setPreview(null);
-    setPreviewFailed(false);
-    if (value === null) return;
-    const abort = new AbortController();
-    let url: string | null = null;
-    void previewTry;
-    void fetchUpload(value, abort.signal).then((blob) => {
-      if (abort.signal.aborted) return;
-      if (!blob) {
-        setPreviewFailed(true);
-        return;
-      }
-      url = URL.createObjectURL(blob);
-      setPreview(url);
-    });
-    return () => {
-      abort.abort();
-      if (url) URL.revokeObjectURL(url);
-    };
-  }, [value, previewTry]);
-
-  const send = useCallback(
-    async (file: File) => {
-      lastFile.current = file;
-      const problem = precheckImage(file);
-      if (problem) {
-        setPhase({ kind: 'failed', message: errorText(problem), retryable: false });
-        return;
-      }
-      setPhase({ kind: 'uploading', percent: 0 });
-      const started = uploadImage(
-        file,
-        (fraction) => setPhase({ kind: 'uploading', percent: Math.floor(fraction * 100) }),
-        file.name,
-      );
-      task.current = started;
-      const r = await started.result;
-      task.current = null;
-      if (r.ok) {
-        setPhase({ kind: 'done' });
-        onChange(r.data.id);
-      } else if (r.aborted) {
-        setPhase({ kind: 'empty' });
-      } else {
-        setPhase({ kind: 'failed', message: r.message || errorText('uploadFailed'), retryable: r.retryable });
-      }
-    },
-    [onChange],
-  );
+  const { phase, preview, previewFailed, confirming, removing, closeConfirm } = upload;
 
   const picked = (e: ChangeEvent<HTMLInputElement>) => {
     const file = e.target.files?.[0];
     e.target.value = '';
-    if (file) void send(file);
-  };
-
-  const remove = async () => {
-    if (value === null) return;
-    setRemoving(true);
-    const r = await deleteUpload(value);
-    setRemoving(false);
-    setConfirming(false);
-    if (!r.ok) return;
-    toast(t('upload.removed'), 'success');
-    lastFile.current = null;
-    setPhase({ kind: 'empty' });
-    onChange(null);
+    if (file) upload.pick(file);
   };
 
   const shownError = phase.kind === 'failed' ? phase.message : error;
@@ -139,7 +73,7 @@ export function ImageUpload({
             {preview ? (
               <img src={preview} alt={t('upload.previewAlt', { label })} />
             ) : previewFailed ? (
-              <button type="button" className="upload-note" onClick={() => setPreviewTry((n) => n + 1)}>
+              <button type="button" className="upload-note" onClick={upload.retryPreview}>
                 <Icon name="alert" size={20} />
                 <span>{errorText('previewFailed')}</span>
               </button>
@@ -154,7 +88,7 @@ export function ImageUpload({
               <button
                 type="button"
                 className="upload-remove"
-                onClick={() => setConfirming(true)}
+                onClick={upload.askRemove}
                 aria-label={t('upload.remove', { label })}
               >
                 <Icon name="trash" size={18} />
@@ -174,7 +108,7 @@ export function ImageUpload({
             >
               <div className="progress-fill" style={{ width: `${phase.percent}%` }} />
             </div>
-            <Button variant="ghost" className="btn-small" onClick={() => task.current?.abort()}>
+            <Button variant="ghost" className="btn-small" onClick={upload.cancel}>
               {t('common.cancel')}
             </Button>
           </div>
@@ -199,14 +133,8 @@ export function ImageUpload({
                 {t('upload.choose')}
               </Button>
             </div>
-            {phase.kind === 'failed' && phase.retryable && lastFile.current ? (
-              <Button
-                variant="primary"
-                className="btn-small"
-                onClick={() => {
-                  if (lastFile.current) void send(lastFile.current);
-                }}
-              >
+            {upload.canRetry ? (
+              <Button variant="primary" className="btn-small" onClick={upload.retry}>
                 {t('upload.retry')}
               </Button>
             ) : null}
@@ -241,7 +169,7 @@ export function ImageUpload({
             <Button variant="secondary" onClick={closeConfirm}>
               {t('common.cancel')}
             </Button>
-            <Button variant="danger" busy={removing} onClick={() => void remove()}>
+            <Button variant="danger" busy={removing} onClick={upload.remove}>
               {t('upload.removeConfirm')}
             </Button>
           </>

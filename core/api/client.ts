@@ -1,0 +1,251 @@
+import ky, { isTimeoutError } from 'ky';
+import { type CallData, type CallPath, type CallRequest, calls } from '../../protocol/calls';
+import { type AnyEnvelope, anyEnvelope, LANG_HEADER, SESSION_EXPIRED_TYPE } from '../../protocol/envelope';
+import { DEFAULT_LANG } from '../../protocol/lang';
+import { type ServerClock, serverClock } from '../clock';
+import { apiEvents } from './events';
+
+/** SPEC 7: network timeout. */
+export const TIMEOUT_MS = 60_000;
+/** Shown when a failure carries no message (SPEC 7). */
+export const FALLBACK_ERROR = 'ERROR';
+
+export interface CallOptions {
+  /** Show the global loading indicator (default true). */
+  loading?: boolean;
+  /** No error toast and no login redirect on type 999; the call still resolves false. */
+  quiet?: boolean;
+  signal?: AbortSignal;
+}
+
+export type FormValue = string | number | boolean | null | undefined;
+
+/** Form fields as the server reads them: every value a string; undefined and null are left out. */
+export function toForm(body: object): URLSearchParams {
+  const form = new URLSearchParams();
+  for (const [k, v] of Object.entries(body) as [string, FormValue][]) {
+    if (v === undefined || v === null) continue;
+    form.set(k, typeof v === 'boolean' ? (v ? '1' : '0') : String(v));
+  }
+  return form;
+}
+
+/** Texts the client makes itself (everything else comes from the server, already in the user's language). */
+export type ApiTextKey = 'timeout' | 'offline' | 'uploadFailed';
+
+export interface ApiConfig {
+  /** The session token (null when logged out) and the interface language, read for every request (SPEC 7). */
+  headers: () => { token: string | null; lang: string };
+  /** Translates the client's own texts; an empty text falls back to FALLBACK_ERROR. */
+  text: (key: ApiTextKey) => string;
+  /** Fed with the answers' `Date` headers (coarse server time until the socket says better). */
+  clock: ServerClock | null;
+}
+
+const DEFAULT_CONFIG: ApiConfig = {
+  headers: () => ({ token: null, lang: DEFAULT_LANG }),
+  text: () => '',
+  clock: serverClock,
+};
+
+let config: ApiConfig = DEFAULT_CONFIG;
+
+/**
+ * Tells the client where the session token and language come from and how to word its own texts. The app calls this
+ * once at start (src/main.tsx); core/ never reads the app's stores itself. Fields left out keep their defaults.
+ */
+export function configureApi(options: Partial<ApiConfig>): void {
+  config = { ...DEFAULT_CONFIG, ...options };
+}
+
+/** One of the client's own texts in the user's language (FALLBACK_ERROR when none is configured). */
+export function apiText(key: ApiTextKey): string {
+  return config.text(key) || FALLBACK_ERROR;
+}
+
+/** The headers every request carries (SPEC 7): the raw session token (empty when logged out) and the language. */
+export function sessionHeaders(): Record<string, string> {
+  const { token, lang } = config.headers();
+  return { Authorization: token ?? '', [LANG_HEADER]: lang };
+}
+
+const http = ky.create({
+  timeout: TIMEOUT_MS,
+  retry: 0,
+  throwHttpErrors: false,
+  // Read the global each time so tests (and polyfills) can replace it.
+  fetch: (input, init) => globalThis.fetch(input, init),
+  hooks: {
+    beforeRequest: [
+      (req) => {
+        for (const [name, value] of Object.entries(sessionHeaders())) req.headers.set(name, value);
+      },
+    ],
+  },
+});
+
+/** The absolute URL of /api/<path> on this page's origin. */
+export function apiUrl(path: string): string {
+  return new URL(`/api/${path.replace(/^\/+/, '')}`, globalThis.location?.href ?? 'http://localhost/').href;
+}
+
+/** What one envelope means (SPEC 7), before any side effect. */
+export type Outcome =
+  | { kind: 'data'; data: unknown }
+  | { kind: 'message'; message: string; data: unknown }
+  | { kind: 'expired'; message: string }
+  | { kind: 'fail'; message: string; field?: string; retryAfter?: number };
+
+/** Seconds until a rate-limited call may be repeated, when the server said so (`data.retry_after`). */
+function retryAfterOf(raw: unknown): number | undefined {
+  if (!raw || typeof raw !== 'object' || !('data' in raw)) return undefined;
+  const data = raw.data;
+  if (!data || typeof data !== 'object' || !('retry_after' in data)) return undefined;
+  return typeof data.retry_after === 'number' && data.retry_after > 0 ? data.retry_after : undefined;
+}
+
+export function interpret(env: AnyEnvelope | null, raw?: unknown): Outcome {
+  if (!env) return { kind: 'fail', message: FALLBACK_ERROR };
+  const message = env.message || env.msg || '';
+  if (env.type === SESSION_EXPIRED_TYPE || env.type === String(SESSION_EXPIRED_TYPE))
+    return { kind: 'expired', message };
+  if (env.type === 'ok' || Number(env.code) === 1) {
+    if (env.message === 'OK' || env.msg === 'success') return { kind: 'data', data: env.data };
+    return { kind: 'message', message, data: env.data };
+  }
+  const field =
+    raw && typeof raw === 'object' && 'field' in raw && typeof raw.field === 'string' ? raw.field : undefined;
+  const retryAfter = retryAfterOf(raw);
+  return {
+    kind: 'fail',
+    message: message || FALLBACK_ERROR,
+    ...(field ? { field } : {}),
+    ...(retryAfter ? { retryAfter } : {}),
+  };
+}
+
+export type Method = 'GET' | 'POST' | 'PUT';
+
+/** Sends one call and applies the SPEC 7 rules; resolves to the outcome (never throws). */
+export async function send(method: Method, path: string, body: object = {}, opts: CallOptions = {}): Promise<Outcome> {
+  const showLoading = opts.loading !== false;
+  if (showLoading) apiEvents.emit('loadingBegin', { path });
+  let outcome: Outcome;
+  try {
+    const form = toForm(body);
+    const clock = config.clock;
+    const sentAt = clock?.localNow() ?? 0;
+    const res = await http(apiUrl(path), {
+      method,
+      ...(method === 'GET' ? { searchParams: form } : { body: form }),
+      headers: method === 'GET' ? {} : { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' },
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+    clock?.observeHttpDate(res.headers.get('date'), sentAt);
+    let raw: unknown = null;
+    try {
+      raw = await res.json();
+    } catch {
+      raw = null;
+    }
+    const env = anyEnvelope.safeParse(raw);
+    outcome = interpret(env.success ? env.data : null, raw);
+    if (!res.ok && outcome.kind !== 'fail' && outcome.kind !== 'expired') {
+      outcome = { kind: 'fail', message: FALLBACK_ERROR };
+    }
+  } catch (err) {
+    // A call the caller cancelled fails silently (the empty message is not toasted).
+    if (opts.signal?.aborted) return { kind: 'fail', message: '' };
+    outcome = { kind: 'fail', message: apiText(isTimeoutError(err) ? 'timeout' : 'offline') };
+  } finally {
+    if (showLoading) apiEvents.emit('loadingEnd', { path });
+  }
+  reportOutcome(outcome, opts);
+  return outcome;
+}
+
+/**
+ * The side effects of an outcome (SPEC 7), as events the shell acts on: type 999 is `notLoggedIn` (the shell clears
+ * the session, toasts and goes to login), a failure with a message is `failed` (toasted); `quiet` skips both.
+ */
+export function reportOutcome(outcome: Outcome, opts: Pick<CallOptions, 'quiet'> = {}): void {
+  if (outcome.kind === 'expired') {
+    if (!opts.quiet) apiEvents.emit('notLoggedIn', { message: outcome.message });
+  } else if (outcome.kind === 'fail' && !opts.quiet && outcome.message) {
+    apiEvents.emit('failed', { message: outcome.message });
+  }
+}
+
+/**
+ * A binary resource under /api (an uploaded image) with the session headers; null on any failure, after the
+ * SPEC 7 handling of an error envelope (type 999 logs out; other messages are left to the caller).
+ */
+export async function fetchBlob(
+  path: string,
+  search: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<Blob | null> {
+  try {
+    const res = await http(apiUrl(path), { method: 'GET', searchParams: search, ...(signal ? { signal } : {}) });
+    // A 999 comes as HTTP 200 with an envelope, so the type tells bytes from an answer.
+    if (res.ok && !res.headers.get('content-type')?.includes('json')) return await res.blob();
+    const env = anyEnvelope.safeParse(await res.json().catch(() => null));
+    const outcome = env.success ? interpret(env.data) : null;
+    if (outcome?.kind === 'expired') reportOutcome(outcome);
+    return null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * SPEC 7 literally: the data when the message is OK (or msg is success), otherwise the message; false on failure
+ * (after a toast) and on type 999 (after the logout handling).
+ */
+export async function request(method: Method, path: string, body?: object, opts?: CallOptions): Promise<unknown> {
+  const out = await send(method, path, body, opts);
+  if (out.kind === 'data') return out.data;
+  if (out.kind === 'message') return out.message;
+  return false;
+}
+
+export type CallResult<P extends CallPath> =
+  | { ok: true; data: CallData<P> }
+  | { ok: false; message: string; field?: string; retryAfter?: number };
+
+/**
+ * A typed call from the protocol table: request fields typed by the contract, ok data parsed with the call's
+ * response schema. A failure carries the message (already toasted unless quiet) and the field it refers to.
+ */
+export async function callApiResult<P extends CallPath>(
+  path: P,
+  body: CallRequest<P>,
+  opts?: CallOptions,
+): Promise<CallResult<P>> {
+  const spec = calls[path];
+  const out = await send(spec.method, path, body as object, opts);
+  if (out.kind === 'fail') {
+    const { kind: _, ...failure } = out;
+    return { ok: false, ...failure };
+  }
+  if (out.kind === 'expired') return { ok: false, message: out.message };
+  // An ok answer with a message other than OK is meant for the user (SPEC 7); the data still counts.
+  if (out.kind === 'message' && out.message && !opts?.quiet) apiEvents.emit('notice', { message: out.message });
+  const parsed = spec.response.safeParse(out.data);
+  if (!parsed.success) {
+    console.warn(`api ${path}: response does not match the contract`, parsed.error.issues);
+    if (!opts?.quiet) apiEvents.emit('failed', { message: FALLBACK_ERROR });
+    return { ok: false, message: FALLBACK_ERROR };
+  }
+  return { ok: true, data: parsed.data as CallData<P> };
+}
+
+/** The typed call with the SPEC 7 result: the parsed data, or false on any failure (the user has been told). */
+export async function callApi<P extends CallPath>(
+  path: P,
+  body: CallRequest<P>,
+  opts?: CallOptions,
+): Promise<CallData<P> | false> {
+  const r = await callApiResult(path, body, opts);
+  return r.ok ? r.data : false;
+}

@@ -1,0 +1,27 @@
+import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Page } from '../../../app/Page';
+import { LegalDoc, type LegalSection } from '../../../components/LegalDoc';
+
+export type LegalDocKey = 'terms' | 'privacy' | 'consent';
+
+function asSections(v: unknown): LegalSection[] {
+  if (!Array.isArray(v)) return [];
+  return v.flatMap((s: unknown) => {
+    if (!s || typeof s !== 'object' || !('h' in s) || !('p' in s)) return [];
+    const { h, p } = s;
+    if (typeof h !== 'string' || !Array.isArray(p)) return [];
+    return [{ h, p: p.filter((x: unknown): x is string => typeof x === 'string') }];
+  });
+}
+
+/** One of the legal texts as a page, from the `legal.<doc>` translations. */
+export function LegalPage({ doc }: { doc: LegalDocKey }): ReactElement {
+  const { t } = useTranslation();
+  const sections = asSections(t(`legal.${doc}.sections`, { returnObjects: true }));
+  return (
+    <Page title={t(`legal.${doc}.title`)}>
+      <LegalDoc meta={t('legal.updated')} intro={t(`legal.${doc}.intro`)} sections={sections} />
+    </Page>
+  );
+}

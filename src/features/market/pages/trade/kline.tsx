@@ -1,0 +1,112 @@
+import { Link } from '@tanstack/react-router';
+import { type ReactElement, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import { type InstrumentInfo, type Period, TIMEFRAMES } from '../../../../../protocol/market';
+import type { CandleSeries } from '../../../../../streams/candles';
+import { candleStream, coinQuotes, stockQuotes, tradeStream } from '../../../../../streams/market';
+import type { QuoteBoard } from '../../../../../streams/quotes';
+import { Page } from '../../../../app/Page';
+import { Segmented } from '../../../../components/Segmented';
+import { useQueryParam } from '../../../../hooks/hooks';
+import { useStale, useStream } from '../../../../hooks/useStream';
+import { formatPrice } from '../../../../lib/format';
+import { toDecimal } from '../../../../lib/money';
+import { settings } from '../../../../state/settings';
+import { CandleChart } from '../../components/CandleChart';
+import { Change } from '../../components/Change';
+import { QuoteStats } from '../../components/QuoteStats';
+import { StaleMark, StaleNote } from '../../components/StaleMark';
+import { TradeList } from '../../components/TradeList';
+import { useInstruments } from '../../hooks/useInstruments';
+import '../../market.css';
+
+/** The time-share line first, then the candle timeframes of SPEC 9. */
+const CHOICES: readonly Period[] = ['timeshare', ...TIMEFRAMES];
+const EMPTY_BOARD: QuoteBoard = { quotes: new Map(), version: 0 };
+
+function Chart({ info }: { info: InstrumentInfo }): ReactElement {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const { theme } = useSnapshot(settings);
+  const [period, setPeriod] = useState<Period>('1min');
+  const quotes = info.kind === 'stock' ? stockQuotes() : coinQuotes();
+  const candles = useMemo(() => candleStream(info.kind, info.symbol, period), [info, period]);
+  const trades = useMemo(() => tradeStream(info.symbol), [info]);
+
+  const board = useStream(quotes.board$, EMPTY_BOARD);
+  const series = useStream<CandleSeries | null>(candles.series$, null);
+  const recent = useStream(trades.trades$, []);
+  const stale = useStale(quotes.freshness);
+  const chartStale = useStale(candles.freshness);
+  const quote = board.quotes.get(info.symbol);
+  const dir = toDecimal(quote?.change_pct)?.isNegative() ? 'is-down' : 'is-up';
+
+  return (
+    <>
+      <section className="ticker" aria-live="off">
+        <div className="ticker-main">
+          <span className={`ticker-last ${dir}`} data-testid="last">
+            {quote ? formatPrice(quote.last, lang, info.price_scale) : '–'}
+          </span>
+          <span className="ticker-sub">
+            {quote ? <Change pct={quote.change_pct} lang={lang} /> : null}
+            <span className="ticker-quote">{t('kline.quotedIn', { quote: info.quote })}</span>
+            <StaleMark stale={stale && board.version > 0} />
+          </span>
+        </div>
+        {quote ? <QuoteStats quote={quote} priceScale={info.price_scale} /> : null}
+      </section>
+      <StaleNote stale={stale && board.version > 0} />
+      <div className="periods">
+        <Segmented
+          label={t('kline.period')}
+          value={period}
+          onChange={setPeriod}
+          options={CHOICES.map((p) => ({ value: p, label: t(`kline.periods.${p}`) }))}
+        />
+      </div>
+      <div className={chartStale && series ? 'chart-box is-stale' : 'chart-box'} aria-busy={series === null}>
+        <CandleChart
+          series={series}
+          mode={period === 'timeshare' ? 'line' : 'candles'}
+          theme={theme}
+          priceScale={info.price_scale}
+          lang={lang}
+          label={t('kline.chartLabel', { symbol: info.symbol, period: t(`kline.periods.${period}`) })}
+        />
+        {series === null ? <span className="spinner chart-spinner" aria-hidden="true" /> : null}
+      </div>
+      <h2 className="section-title">{t('kline.trades')}</h2>
+      <TradeList trades={recent} priceScale={info.price_scale} qtyScale={info.qty_scale} />
+    </>
+  );
+}
+
+/** trade/kline?symbol=BTC: one instrument's live price, 24 h statistics, chart in every timeframe, recent trades. */
+export default function KlinePage(): ReactElement {
+  const { t } = useTranslation();
+  const symbol = (useQueryParam('symbol') ?? 'BTC').toUpperCase();
+  const instruments = useInstruments();
+  const info = instruments.get(symbol);
+  const title = info ? `${info.symbol}/${info.quote}` : symbol;
+  return (
+    <Page title={title} className="kline-page">
+      {info ? (
+        <Chart info={info} key={info.symbol} />
+      ) : instruments.size === 0 ? (
+        <div className="empty" aria-busy="true">
+          <span className="spinner" aria-hidden="true" />
+          <p>{t('common.loading')}</p>
+        </div>
+      ) : (
+        <div className="empty">
+          <p>{t('kline.unknown', { symbol })}</p>
+          <Link to="/pages/index/index" className="btn btn-secondary btn-small">
+            <span className="btn-label">{t('notFound.home')}</span>
+          </Link>
+        </div>
+      )}
+    </Page>
+  );
+}

@@ -1,7 +1,0 @@
-import type { ReactElement } from 'react';
-import { LegalPage } from '../../../app/account/legal';
-
-/** The consent text: what a customer agrees to when opening an account. */
-export default function ConsentPage(): ReactElement {
-  return <LegalPage doc="consent" />;
-}
