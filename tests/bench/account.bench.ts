@@ -4,10 +4,10 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import { buildApp } from '../../server/app';
-import { openSqlite } from '../../server/platform/db/connect';
-import { migrateToLatest } from '../../server/migrations';
 import { ensurePlatformInviteCode } from '../../server/domains/account/invite';
 import { PasswordHasher, PRODUCTION_HASH_COST } from '../../server/domains/account/passwords';
+import { migrateToLatest } from '../../server/migrations';
+import { openSqlite } from '../../server/platform/db/connect';
 
 /**
  * Account path costs on this machine, over real loopback HTTP with the production argon2 cost:

@@ -5,9 +5,9 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Server } from 'socket.io';
 import { MARKET_EVENT } from '../../protocol/market';
 import { buildApp } from '../../server/app';
-import { openSqlite } from '../../server/platform/db/connect';
-import { migrateToLatest } from '../../server/migrations';
 import { createMarketFeed } from '../../server/main';
+import { migrateToLatest } from '../../server/migrations';
+import { openSqlite } from '../../server/platform/db/connect';
 import type { CapturedMessage, FromServer, ServerMode, ToServer } from './fanout-shared';
 import { TOPIC, tell } from './fanout-shared';
 

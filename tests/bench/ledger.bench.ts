@@ -4,13 +4,13 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
-import { type DatabaseHandle, openPostgres, openSqlite } from '../../server/platform/db/connect';
-import { migrateToLatest } from '../../server/migrations';
-import type { Database } from '../../server/platform/db/schema';
-import { insertUser, openPostgresSchema } from '../../server/testing';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';
+import { migrateToLatest } from '../../server/migrations';
+import { type DatabaseHandle, openPostgres, openSqlite } from '../../server/platform/db/connect';
+import type { Database } from '../../server/platform/db/schema';
 import { writeTransaction } from '../../server/platform/db/transaction';
+import { insertUser, openPostgresSchema } from '../../server/testing';
 
 /**
  * Ledger costs on this machine, on SQLite (a file, WAL) and on PostgreSQL when it is reachable:
