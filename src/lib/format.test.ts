@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Decimal, parseLocaleAmount } from '../../core/money';
 import { formatChange, formatNumber, formatPrice, formatVolume, truncatedFixed } from './format';
-import { Decimal } from './money';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -151,5 +151,20 @@ describe('truncatedFixed', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     expect(truncatedFixed('1,5', 2)).toBe('0');
     expect(warn).toHaveBeenCalledOnce();
+  });
+});
+
+describe('parseLocaleAmount reads what formatNumber shows', () => {
+  it('reads back what formatNumber shows, grouped or not, in every language', () => {
+    // What an "all" button should put into the field: the amount in the user's locale, not the wire's '.' form
+    // ('1.234' BTC written as '1.234' would read as 1234 in de).
+    for (const lang of ['de', 'en', 'ja', 'ko', 'es', 'th', 'zh']) {
+      for (const value of ['1.234', '1234.5', '0.00000001', '1234567.12345678', '1000', '12345']) {
+        for (const grouping of [true, false]) {
+          const shown = formatNumber(value, lang, { min: 0, max: 8, grouping });
+          expect(parseLocaleAmount(shown, lang), `${shown} in ${lang}`).toBe(value);
+        }
+      }
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { type DecimalInput, toDecimal, truncatedString } from './money';
+import { type DecimalInput, toDecimal, truncatedString } from '../../core/money';
 
 /** BCP 47 locale per interface language (the stored language-mark); other codes pass through. */
 export const LOCALE_OF: Record<string, string> = {

@@ -53,4 +53,34 @@ describe('layer rules held by lint', () => {
     refused('server', './ledger/ledger');
     accepted('server', './ledger');
   });
+
+  it('the client never imports the server, and the layers below src/ never import src/ or React', () => {
+    refused('src/features/market/pages', '../../../../server/market');
+    refused('core/api', '../../src/state/session');
+    refused('streams', '../src/lib/format');
+    refused('core', '../streams/socket');
+    accepted('streams', '../core/money');
+    refused('streams', 'react');
+    refused('core', 'valtio');
+    accepted('src/features/market/pages', 'react');
+  });
+
+  it('one place per library: ky, socket.io-client and Decimal construction', () => {
+    refused('src/features/wallet/pages', 'ky');
+    refused('core/api', 'ky');
+    refused('src/app', 'socket.io-client');
+    refused('streams', 'socket.io-client');
+    refused('src/features/market/components', 'decimal.js');
+    accepted('src/features/market/components', '../../../../core/money');
+  });
+
+  it('src/components/ is presentational, and protocol/ imports nothing of ours', () => {
+    refused('src/components', '../../core/api/wallet');
+    refused('src/components', '../state/session');
+    refused('src/components', '@tanstack/react-query');
+    accepted('src/components', '../../core/money');
+    refused('protocol', '../server/platform/errors');
+    refused('protocol', '../core/money');
+    accepted('protocol', './fields');
+  });
 });

@@ -1,5 +1,5 @@
 import type { InstrumentInfo, Quote } from '../../../../protocol/market';
-import { Decimal } from '../../../lib/money';
+import { Decimal } from '../../../../core/money';
 import type { QuoteRow, Sort } from './QuoteTable';
 
 /** Instruments matching a search: symbol or name contains it, ignoring case and spaces. */

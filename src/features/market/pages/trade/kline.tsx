@@ -11,7 +11,7 @@ import { Segmented } from '../../../../components/Segmented';
 import { useQueryParam } from '../../../../hooks/hooks';
 import { useStale, useStream } from '../../../../hooks/useStream';
 import { formatPrice } from '../../../../lib/format';
-import { toDecimal } from '../../../../lib/money';
+import { toDecimal } from '../../../../../core/money';
 import { settings } from '../../../../state/settings';
 import { CandleChart } from '../../components/CandleChart';
 import { Change } from '../../components/Change';

@@ -26,7 +26,7 @@ import { ImageUploadField } from '../../../../../data/upload/ImageUploadField';
 import { useQueryParam } from '../../../../../hooks/hooks';
 import { useForm } from '../../../../../hooks/useForm';
 import { errorText } from '../../../../../lib/i18n';
-import { toDecimal } from '../../../../../lib/money';
+import { toDecimal } from '../../../../../../core/money';
 import { picks } from '../../../../../state/picks';
 import { RecordsLink } from '../../../components/RecordsLink';
 import { StateBadge } from '../../../components/StateBadge';

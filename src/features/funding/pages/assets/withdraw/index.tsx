@@ -20,7 +20,7 @@ import { useSubmission } from '../../../../../data/submission';
 import { useQueryParam } from '../../../../../hooks/hooks';
 import { useForm } from '../../../../../hooks/useForm';
 import { errorText } from '../../../../../lib/i18n';
-import { toDecimal, truncatedString } from '../../../../../lib/money';
+import { toDecimal, truncatedString } from '../../../../../../core/money';
 import { picks } from '../../../../../state/picks';
 import { toast } from '../../../../../state/toasts';
 import { RecordsLink } from '../../../components/RecordsLink';

@@ -23,7 +23,7 @@ import { useSubmission } from '../../../../../data/submission';
 import { useQueryParam } from '../../../../../hooks/hooks';
 import { useForm } from '../../../../../hooks/useForm';
 import { errorText } from '../../../../../lib/i18n';
-import { toDecimal } from '../../../../../lib/money';
+import { toDecimal } from '../../../../../../core/money';
 import { toast } from '../../../../../state/toasts';
 import { Amount } from '../../../components/Amount';
 import '../../../wallet.css';
