@@ -1,0 +1,47 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { filter, merge } from 'rxjs';
+import {
+  type AccountEventSource,
+  type FundingChange,
+  fundingChanges,
+  type VerificationChange,
+  verificationChanges,
+} from '../../streams/account-events';
+import { realtime } from '../../streams/socket';
+import { keys } from './keys';
+import { queryClient } from './query';
+
+/**
+ * Socket events make queries stale instead of pages refreshing by hand (DESIGN "Choices already made"): the user's
+ * private `account` events (a verification reviewed, a deposit or withdrawal changed state) invalidate the data they
+ * change, and a reconnect invalidates all of it, because events sent while the socket was down are not replayed.
+ * Views showing that data refetch at once; the rest refetch when next shown.
+ */
+export function invalidationsFor(change: FundingChange | VerificationChange): (readonly unknown[])[] {
+  switch (change.kind) {
+    case 'changed':
+      return [keys.verification];
+    case 'deposit':
+      return [keys.deposits, keys.assetLists];
+    case 'withdrawal':
+      return [keys.withdrawals, keys.withdrawal(change.id), keys.withdrawInfo(), keys.assetLists];
+    case 'resync':
+      return [keys.verification, keys.deposits, keys.withdrawals, keys.withdrawal(), keys.withdrawInfo(), keys.assetLists];
+  }
+}
+
+/** Follows the account events of `source` until the returned function is called. */
+export function invalidateOnAccountEvents(
+  client: QueryClient = queryClient,
+  source: AccountEventSource = realtime(),
+): () => void {
+  const changes = merge(
+    fundingChanges(source),
+    // fundingChanges already signals each reconnect once.
+    verificationChanges(source).pipe(filter((c) => c.kind === 'changed')),
+  );
+  const sub = changes.subscribe((change) => {
+    for (const queryKey of invalidationsFor(change)) void client.invalidateQueries({ queryKey });
+  });
+  return () => sub.unsubscribe();
+}
