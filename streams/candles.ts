@@ -1,6 +1,6 @@
 import { defer, filter, map, merge, type Observable, shareReplay, tap } from 'rxjs';
-import { type Candle, candle, type Period } from '../protocol/market';
 import { Decimal } from '../core/money';
+import { type Candle, candle, type Period } from '../protocol/market';
 import { Freshness } from './freshness';
 import { pollBesideSocket } from './polling';
 import type { TopicSource } from './quotes';

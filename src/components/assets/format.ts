@@ -1,6 +1,6 @@
+import { toDecimal } from '../../../core/money';
 import { type AccountType, ENTRY_KINDS, type EntryKind } from '../../../protocol/wallet';
 import { formatNumber } from '../../lib/format';
-import { toDecimal } from '../../../core/money';
 
 /** Decimals of a wire amount: the server sends every amount with all of its currency's decimals. */
 export const scaleOf = (value: string): number => value.split('.')[1]?.length ?? 0;

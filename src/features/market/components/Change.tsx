@@ -1,6 +1,6 @@
 import type { ReactElement } from 'react';
-import { formatChange } from '../../../lib/format';
 import { toDecimal } from '../../../../core/money';
+import { formatChange } from '../../../lib/format';
 
 /** A 24 h change in percent, green when up and red when down (theme colours). */
 export function Change({ pct, lang, filled }: { pct: string; lang: string; filled?: boolean }): ReactElement {

@@ -1,5 +1,5 @@
-import type { InstrumentInfo, Quote } from '../../../../protocol/market';
 import { Decimal } from '../../../../core/money';
+import type { InstrumentInfo, Quote } from '../../../../protocol/market';
 import type { QuoteRow, Sort } from './QuoteTable';
 
 /** Instruments matching a search: symbol or name contains it, ignoring case and spaces. */

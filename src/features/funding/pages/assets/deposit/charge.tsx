@@ -4,6 +4,7 @@ import { type FormEvent, type ReactElement, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { checkDepositHash, fetchDepositCurrencies, submitDeposit } from '../../../../../../core/api/funding';
+import { toDecimal } from '../../../../../../core/money';
 import { type Chain, type ChainCoin, isChainCoin } from '../../../../../../protocol/chains';
 import {
   BANK_DEPOSIT_COIN,
@@ -26,7 +27,6 @@ import { ImageUploadField } from '../../../../../data/upload/ImageUploadField';
 import { useQueryParam } from '../../../../../hooks/hooks';
 import { useForm } from '../../../../../hooks/useForm';
 import { errorText } from '../../../../../lib/i18n';
-import { toDecimal } from '../../../../../../core/money';
 import { picks } from '../../../../../state/picks';
 import { RecordsLink } from '../../../components/RecordsLink';
 import { StateBadge } from '../../../components/StateBadge';

@@ -3,6 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { type FormEvent, type ReactElement, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fetchAssets, transferBetweenAccounts } from '../../../../../../core/api/wallet';
+import { toDecimal } from '../../../../../../core/money';
 import {
   ACCOUNT_TYPES,
   type AccountType,
@@ -23,7 +24,6 @@ import { useSubmission } from '../../../../../data/submission';
 import { useQueryParam } from '../../../../../hooks/hooks';
 import { useForm } from '../../../../../hooks/useForm';
 import { errorText } from '../../../../../lib/i18n';
-import { toDecimal } from '../../../../../../core/money';
 import { toast } from '../../../../../state/toasts';
 import { Amount } from '../../../components/Amount';
 import '../../../wallet.css';
