@@ -21,12 +21,6 @@ export function formatSigned(value: string, lang: string, scale: number = scaleO
 /** True for a decimal string that is exactly zero ('0.000000'). */
 export const isZero = (value: string): boolean => toDecimal(value)?.isZero() ?? true;
 
-/** The plain decimal an input takes: trailing fraction zeros dropped ('12.500000' → '12.5', '3.000' → '3'). */
-export function plainAmount(value: string): string {
-  if (!value.includes('.')) return value;
-  return value.replace(/0+$/, '').replace(/\.$/, '');
-}
-
 /** i18n key of an account type's full name ("Spot account") and short label ("Spot"). */
 export const typeName = (type: AccountType) => `assets.types.${type}` as const;
 export const typeShort = (type: AccountType) => `assets.short.${type}` as const;

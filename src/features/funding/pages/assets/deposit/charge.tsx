@@ -26,13 +26,13 @@ import { useSubmission } from '../../../../../data/submission';
 import { ImageUploadField } from '../../../../../data/upload/ImageUploadField';
 import { useQueryParam } from '../../../../../hooks/hooks';
 import { useForm } from '../../../../../hooks/useForm';
+import { amountKeystrokes, wireAmount } from '../../../../../lib/amount-input';
 import { errorText } from '../../../../../lib/i18n';
 import { picks } from '../../../../../state/picks';
 import { RecordsLink } from '../../../components/RecordsLink';
 import { StateBadge } from '../../../components/StateBadge';
 import '../../../funding.css';
 
-const digitsOnly = (v: string) => v.replace(/[^\d]/g, '').slice(0, 16);
 const hashInput = (v: string) => v.replace(/\s/g, '').slice(0, 66);
 
 /**
@@ -91,7 +91,7 @@ export default function ChargePage(): ReactElement {
       ? {
           method: 'bank' as const,
           bank_card_id: bankCard ? String(bankCard.id) : '',
-          amount: amount.trim(),
+          amount: wireAmount(amount, lang),
           proof: proof === null ? '' : String(proof),
         }
       : {
@@ -99,7 +99,7 @@ export default function ChargePage(): ReactElement {
           coin,
           chain,
           hash: hash.trim(),
-          amount: amount.trim(),
+          amount: wireAmount(amount, lang),
           proof: proof === null ? '' : String(proof),
         };
     const full = { ...body, request_id: submission.requestId(body) };
@@ -194,7 +194,7 @@ export default function ChargePage(): ReactElement {
           )}
           <Field
             label={t('funding.fields.amount')}
-            {...form.bind('amount', { map: digitsOnly })}
+            {...form.bind('amount', { map: amountKeystrokes })}
             inputMode="numeric"
             autoComplete="off"
             placeholder={

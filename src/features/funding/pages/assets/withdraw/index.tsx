@@ -9,7 +9,7 @@ import { type Chain, type ChainCoin, isChainCoin } from '../../../../../../proto
 import { withdrawRequest } from '../../../../../../protocol/funding';
 import { amountProblem } from '../../../../../../protocol/wallet';
 import { Page } from '../../../../../app/Page';
-import { formatBalance, plainAmount } from '../../../../../components/assets/format';
+import { formatBalance } from '../../../../../components/assets/format';
 import { SelectField } from '../../../../../components/assets/SelectField';
 import { Button } from '../../../../../components/Button';
 import { Field, PasswordField } from '../../../../../components/Field';
@@ -20,17 +20,13 @@ import { loadFailed, need } from '../../../../../data/query';
 import { useSubmission } from '../../../../../data/submission';
 import { useQueryParam } from '../../../../../hooks/hooks';
 import { useForm } from '../../../../../hooks/useForm';
+import { amountKeystrokes, editableAmount, wireAmount } from '../../../../../lib/amount-input';
 import { errorText } from '../../../../../lib/i18n';
 import { picks } from '../../../../../state/picks';
 import { toast } from '../../../../../state/toasts';
 import { RecordsLink } from '../../../components/RecordsLink';
 import '../../../funding.css';
 
-const decimalInput = (v: string): string => {
-  const cleaned = v.replace(/,/g, '.').replace(/[^\d.]/g, '');
-  const dot = cleaned.indexOf('.');
-  return dot < 0 ? cleaned : `${cleaned.slice(0, dot + 1)}${cleaned.slice(dot + 1).replace(/\./g, '')}`;
-};
 const sixDigits = (v: string) => v.replace(/[^\d]/g, '').slice(0, 6);
 
 /** One of SPEC 6's prerequisites that is missing: its SPEC 8 message and the page that fixes it. */
@@ -88,13 +84,14 @@ export default function WithdrawPage(): ReactElement {
   const address = picked && picked.coin === coin && picked.chain === chain ? picked : null;
 
   const fee = toDecimal(data?.withdraw_fee ?? '0');
-  const typed = amount.trim() && !amountProblem(amount, data?.scale ?? 8) ? toDecimal(amount) : null;
+  const exact = wireAmount(amount, lang);
+  const typed = exact && !amountProblem(exact, data?.scale ?? 8) ? toDecimal(exact) : null;
   const total = typed && fee ? typed.plus(fee) : null;
   const fillAll = () => {
     if (!data) return;
     const available = toDecimal(data.available);
     const all = available && fee ? available.minus(fee) : null;
-    form.set('amount', all?.gt(0) ? plainAmount(truncatedString(all, data.scale)) : '0');
+    form.set('amount', all?.gt(0) ? editableAmount(truncatedString(all, data.scale), lang, data.scale) : '0');
   };
 
   const submit = async (e: FormEvent) => {
@@ -104,7 +101,7 @@ export default function WithdrawPage(): ReactElement {
       coin,
       chain,
       address_id: address ? String(address.id) : '',
-      amount: amount.trim(),
+      amount: wireAmount(amount, lang),
       fund_password,
       remark: remark.trim(),
     };
@@ -201,7 +198,7 @@ export default function WithdrawPage(): ReactElement {
           </Link>
           <Field
             label={t('funding.fields.amount')}
-            {...form.bind('amount', { map: decimalInput })}
+            {...form.bind('amount', { map: amountKeystrokes })}
             inputMode="decimal"
             autoComplete="off"
             placeholder={

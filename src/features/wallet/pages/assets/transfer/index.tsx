@@ -13,7 +13,7 @@ import {
   transferRequest,
 } from '../../../../../../protocol/wallet';
 import { Page } from '../../../../../app/Page';
-import { formatBalance, plainAmount, typeName } from '../../../../../components/assets/format';
+import { formatBalance, typeName } from '../../../../../components/assets/format';
 import { SelectField } from '../../../../../components/assets/SelectField';
 import { Button } from '../../../../../components/Button';
 import { Field } from '../../../../../components/Field';
@@ -23,17 +23,11 @@ import { need } from '../../../../../data/query';
 import { useSubmission } from '../../../../../data/submission';
 import { useQueryParam } from '../../../../../hooks/hooks';
 import { useForm } from '../../../../../hooks/useForm';
+import { amountKeystrokes, editableAmount, wireAmount } from '../../../../../lib/amount-input';
 import { errorText } from '../../../../../lib/i18n';
 import { toast } from '../../../../../state/toasts';
 import { Amount } from '../../../components/Amount';
 import '../../../wallet.css';
-
-/** What an amount input keeps: digits and one dot (a typed comma becomes the dot). */
-const decimalInput = (v: string): string => {
-  const cleaned = v.replace(/,/g, '.').replace(/[^\d.]/g, '');
-  const dot = cleaned.indexOf('.');
-  return dot < 0 ? cleaned : `${cleaned.slice(0, dot + 1)}${cleaned.slice(dot + 1).replace(/\./g, '')}`;
-};
 
 function RecordLink(): ReactElement {
   const { t } = useTranslation();
@@ -92,13 +86,14 @@ export default function TransferPage(): ReactElement {
     setReceipt(null);
   };
   const fillAll = () => {
-    if (fromRow) form.set('amount', plainAmount(fromRow.available));
+    if (fromRow) form.set('amount', editableAmount(fromRow.available, lang, fromRow.scale));
   };
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const request_id = submission.requestId([currency, from, to, amount.trim()]);
-    const body = { currency, from, to, amount: amount.trim(), request_id };
+    const exact = wireAmount(amount, lang);
+    const request_id = submission.requestId([currency, from, to, exact]);
+    const body = { currency, from, to, amount: exact, request_id };
     if (!form.validate(transferRequest, body)) return;
     if (fromRow) {
       const exceeds = toDecimal(body.amount)?.gt(toDecimal(fromRow.available) ?? 0) ?? false;
@@ -167,7 +162,7 @@ export default function TransferPage(): ReactElement {
 
         <Field
           label={t('assets.transfer.amount')}
-          {...form.bind('amount', { map: decimalInput })}
+          {...form.bind('amount', { map: amountKeystrokes })}
           inputMode="decimal"
           autoComplete="off"
           placeholder={t('assets.transfer.amountPlaceholder')}
