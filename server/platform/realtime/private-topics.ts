@@ -50,6 +50,8 @@ type Ack = (answer: unknown) => void;
 interface Subscription {
   topic: PrivateTopic<unknown>;
   seq: number;
+  /** Updates that came while the snapshot was being read: sent right after it, in order. */
+  queued: unknown[] | null;
 }
 
 /** The registry of private topics and commands, one per app; `module()` plugs it into the gateway. */
@@ -85,8 +87,8 @@ export class PrivateChannels {
       for (const socket of sockets) {
         const subscription = this.subscriptions.get(socket)?.get(topic.name);
         if (!subscription) continue;
-        subscription.seq += 1;
-        this.emit(socket, { topic: privateTopicName(topic.name), kind: 'update', seq: subscription.seq, data: update });
+        if (subscription.queued) subscription.queued.push(update);
+        else this.sendUpdate(socket, subscription, update);
       }
     }
   }
@@ -132,14 +134,30 @@ export class PrivateChannels {
     if (userId === null) return reply({ ok: false, topic: raw, error: 'notLoggedIn' });
     const subs = this.subscriptions.get(socket) ?? new Map<string, Subscription>();
     this.subscriptions.set(socket, subs);
-    // Register before the snapshot is read, so an event committed meanwhile is not lost (it may arrive twice:
-    // once inside the snapshot and once as an update; topics carry state that is idempotent to apply).
-    const subscription: Subscription = { topic, seq: 0 };
+    // Register before the snapshot is read, so an event committed meanwhile is not lost: it is queued and sent
+    // after the snapshot (it may then be in both; topics carry state that is idempotent to apply).
+    const subscription: Subscription = { topic, seq: 0, queued: [] };
     subs.set(name, subscription);
     reply({ ok: true, topic: raw });
-    const snapshot = topic.schema.parse(await topic.snapshot(userId));
+    let snapshot: unknown;
+    try {
+      snapshot = topic.schema.parse(await topic.snapshot(userId));
+    } catch {
+      // No snapshot, no subscription: the client's resubscription (on reconnect or a gap) tries again.
+      if (subs.get(name) === subscription) subs.delete(name);
+      return;
+    }
     if (subs.get(name) !== subscription || !socket.connected) return;
     this.emit(socket, { topic: raw, kind: 'snapshot', seq: 0, data: snapshot });
+    const queued = subscription.queued ?? [];
+    subscription.queued = null;
+    for (const update of queued) this.sendUpdate(socket, subscription, update);
+  }
+
+  private sendUpdate(socket: AnySocket, subscription: Subscription, data: unknown): void {
+    subscription.seq += 1;
+    const topic = privateTopicName(subscription.topic.name);
+    this.emit(socket, { topic, kind: 'update', seq: subscription.seq, data });
   }
 
   private emit(socket: AnySocket, message: Omit<PrivateMessage, 'ts'>): void {
