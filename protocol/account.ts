@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { call, emptyResponse, none } from './call-spec';
 import {
   accountField,
   areaCodeField,
@@ -12,6 +13,10 @@ import {
   tickedField,
 } from './fields';
 import { ALL_LANGS } from './lang';
+import { user } from './user';
+
+export * from './user';
+export { emptyResponse };
 
 /** Why a verification code is sent; a code only works for the scene it was sent for. */
 export const CODE_SCENES = ['register', 'forget', 'fund', 'address'] as const;
@@ -81,19 +86,6 @@ export const areaCode = z.object({ iso: z.string(), dial: z.string() });
 export const areaCodeResponse = z.array(areaCode);
 export type AreaCode = z.infer<typeof areaCode>;
 
-export const user = z.object({
-  id: z.number(),
-  username: z.string(),
-  email: z.string().nullable(),
-  mobile: z.string().nullable(),
-  area_code: z.string().nullable(),
-  invite_code: z.string(),
-  lang: z.enum(ALL_LANGS),
-  has_fund_password: z.boolean(),
-  created_at: z.number(),
-});
-export type User = z.infer<typeof user>;
-
 export const sessionResponse = z.object({ token: z.string(), user });
 export type SessionResponse = z.infer<typeof sessionResponse>;
 
@@ -144,4 +136,23 @@ export const fundPasswordRequest = z
   )
   .superRefine(matching);
 
-export const emptyResponse = z.object({}).passthrough();
+/** The account calls (see `calls.ts`). */
+export const accountCalls = {
+  email_send: call('POST', false, emailSendRequest, codeSentResponse),
+  sms_send: call('POST', false, smsSendRequest, codeSentResponse),
+  sms_other_mail: call('POST', true, otherMailRequest, codeSentResponse),
+  area_code: call('POST', false, none, areaCodeResponse),
+  'user/check_mobile': call('POST', false, checkMobileRequest, availableResponse),
+  'user/check_email': call('POST', false, checkEmailRequest, availableResponse),
+  'user/register': call('POST', false, registerRequest, sessionResponse),
+  'user/login': call('POST', false, loginRequest, sessionResponse),
+  'user/logout': call('POST', true, none, emptyResponse),
+  'user/forget': call('POST', false, forgetRequest, emptyResponse),
+  'set/lang': call('POST', false, setLangRequest, langResponse),
+  'get/lang': call('POST', false, none, langResponse),
+  'user/center': call('GET', true, none, user),
+  'user/center2': call('GET', true, none, center2Response),
+  'safe/update_password': call('POST', true, updatePasswordRequest, emptyResponse),
+  'user/has_password': call('POST', true, none, hasPasswordResponse),
+  'user/e_pwd': call('POST', true, fundPasswordRequest, emptyResponse),
+} as const;

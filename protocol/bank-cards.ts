@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { recordIdField } from './wallet-addresses';
+import { call, emptyResponse, none } from './call-spec';
+import { recordIdField } from './fields';
 
 /** Bank cards a user may keep at once (deleted ones do not count). */
 export const MAX_BANK_CARDS = 10;
@@ -106,3 +107,10 @@ export type BankCard = z.infer<typeof bankCard>;
 export const cashInfoResponse = z.array(bankCard);
 export const cashSaveResponse = bankCard;
 export const cashDeleteRequest = z.object({ id: recordIdField });
+
+/** The bank card calls (see `calls.ts`). */
+export const bankCardCalls = {
+  'user/cash_save': call('POST', true, cashSaveRequest, cashSaveResponse),
+  'user/cash_info': call('POST', true, none, cashInfoResponse),
+  'user/cash_delete': call('POST', true, cashDeleteRequest, emptyResponse),
+} as const;

@@ -1,29 +1,13 @@
 import { z } from 'zod';
 import { base58CheckDecode, eip55, segwitDecode } from './address-codecs';
+import { type Chain, type ChainCoin, isChainOf } from './chain-coins';
 
 /**
- * SPEC 9: the chains each coin moves on (USDT ERC20 or OMNI, USDC ERC20, BTC OMNI, ETH ERC20), and what an address
- * on each chain looks like. Withdrawal addresses, deposits and withdrawals all take their coin and chain from here.
+ * What an address on each chain looks like (SPEC 9), with its checksum. The coins and their chains are in
+ * chain-coins.ts (re-exported here): deposits and withdrawals need those without the checksum code, which only the
+ * pages that check addresses load.
  */
-export const CHAIN_COINS = ['USDT', 'USDC', 'BTC', 'ETH'] as const;
-export type ChainCoin = (typeof CHAIN_COINS)[number];
-
-export const CHAINS = ['ERC20', 'OMNI'] as const;
-export type Chain = (typeof CHAINS)[number];
-
-export const CHAINS_BY_COIN: Readonly<Record<ChainCoin, readonly Chain[]>> = {
-  USDT: ['ERC20', 'OMNI'],
-  USDC: ['ERC20'],
-  BTC: ['OMNI'],
-  ETH: ['ERC20'],
-};
-
-/** SPEC 3: the base coins' ids. */
-export const COIN_IDS: Readonly<Record<ChainCoin, number>> = { BTC: 1, ETH: 2, USDT: 3, USDC: 4 };
-
-export const isChainCoin = (v: string): v is ChainCoin => (CHAIN_COINS as readonly string[]).includes(v);
-export const isChainOf = (coin: ChainCoin, chain: string): chain is Chain =>
-  (CHAINS_BY_COIN[coin] as readonly string[]).includes(chain);
+export * from './chain-coins';
 
 /** Longest address any chain here has (a Bech32 address may reach 90 characters). */
 export const ADDRESS_MAX = 100;
@@ -65,17 +49,6 @@ export function canonicalAddress(chain: Chain, address: string): string {
   return /^bc1/i.test(address) ? address.toLowerCase() : address;
 }
 
-/** Form fields (message keys of the `errors` namespace). Coin and chain are read case-insensitively. */
-export const coinField = z
-  .string({ error: 'coinInvalid' })
-  .trim()
-  .toUpperCase()
-  .pipe(z.enum(CHAIN_COINS, { error: 'coinInvalid' }));
-export const chainField = z
-  .string({ error: 'chainInvalid' })
-  .trim()
-  .toUpperCase()
-  .pipe(z.enum(CHAINS, { error: 'chainInvalid' }));
 export const chainAddressField = z
   .string({ error: 'withdrawAddressRequired' })
   .trim()

@@ -48,3 +48,10 @@ export const tickedField = (key: string) =>
     .string({ error: key })
     .refine((v) => v === '1' || v === 'true', { error: key })
     .transform(() => true as const);
+
+/** The id of one of the user's own records, as a form sends it. */
+export const recordIdField = z
+  .string({ error: 'invalidInput' })
+  .trim()
+  .regex(/^[1-9]\d{0,9}$/, { error: 'invalidInput' })
+  .transform(Number);

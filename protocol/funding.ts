@@ -1,16 +1,35 @@
 import { z } from 'zod';
-import { CHAIN_COINS, CHAINS, type Chain, chainField, coinField, isChainOf } from './chains';
-import { fundPasswordField } from './fields';
-import { uploadIdField } from './identity';
+import {
+  DEPOSIT_EVENT,
+  FUNDING_STATES,
+  type FundingEventData,
+  type FundingState,
+  fundingEventData,
+  fundingState,
+  WITHDRAWAL_EVENT,
+} from './account-events';
+import { call, none } from './call-spec';
+import { CHAIN_COINS, CHAINS, type Chain, chainField, coinField, isChainOf } from './chain-coins';
+import { fundPasswordField, recordIdField } from './fields';
 import { decimalString } from './market';
+import { uploadIdField } from './uploads';
 import { amountField } from './wallet';
-import { recordIdField } from './wallet-addresses';
 
 /**
  * Deposits and withdrawals (SPEC 3 "Deposit", "Withdraw"; 4 "Deposit/withdraw records"; 5 "Deposit", "Withdraw";
  * 9 "Withdrawals"). Every amount on the wire is an exact decimal string with all of its coin's decimals.
  * Messages are keys of the `errors` locale namespace.
  */
+
+export {
+  DEPOSIT_EVENT,
+  FUNDING_STATES,
+  type FundingEventData,
+  type FundingState,
+  fundingEventData,
+  fundingState,
+  WITHDRAWAL_EVENT,
+};
 
 /** SPEC 9: at most this many withdrawal requests in any 24 hours (rolling, not per calendar day). */
 export const WITHDRAWALS_PER_DAY = 3;
@@ -37,11 +56,6 @@ export const canonicalHash = (hash: string): string => hash.trim().toLowerCase()
 
 /** SPEC 5 "Amount ... must be an integer": plain digits, no sign or decimals. */
 export const isWholeAmount = (text: string): boolean => /^\d+$/.test(text.trim());
-
-/** Deposit records and withdrawals: SPEC 4's passed, rejected, under review. */
-export const FUNDING_STATES = ['pending', 'passed', 'rejected'] as const;
-export const fundingState = z.enum(FUNDING_STATES);
-export type FundingState = z.infer<typeof fundingState>;
 
 export const DEPOSIT_METHODS = ['crypto', 'bank'] as const;
 export type DepositMethod = (typeof DEPOSIT_METHODS)[number];
@@ -248,12 +262,15 @@ export const withdrawalLogResponse = z.object({
   next_before_id: z.number().int().nullable(),
 });
 
-/** `account` socket events of kinds `deposit` and `withdrawal`: a record changed state. */
-export const DEPOSIT_EVENT = 'deposit';
-export const WITHDRAWAL_EVENT = 'withdrawal';
-export const fundingEventData = z.object({
-  id: z.number().int(),
-  state: fundingState,
-  reason: z.string().nullable(),
-});
-export type FundingEventData = z.infer<typeof fundingEventData>;
+/** The deposit and withdrawal calls (see `calls.ts`). */
+export const fundingCalls = {
+  'wallet/deposit_currency': call('POST', true, none, depositCurrencyResponse),
+  'wallet/deposit_address': call('POST', true, depositAddressRequest, depositAddressResponse),
+  'wallet/check_address': call('POST', true, checkHashRequest, checkHashResponse),
+  'wallet/charge_req': call('POST', true, chargeRequest, chargeResponse),
+  'wallet/withdrawal_currency': call('POST', true, none, withdrawalCurrencyResponse),
+  'wallet/get_info': call('POST', true, withdrawInfoRequest, withdrawInfoResponse),
+  'wallet/out': call('POST', true, withdrawRequest, withdrawResponse),
+  'charge_mention/log2': call('GET', true, fundingLogRequest, depositLogResponse),
+  'charge_mention/log3': call('GET', true, fundingLogRequest, withdrawalLogResponse),
+} as const;

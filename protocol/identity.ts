@@ -1,36 +1,56 @@
 import { z } from 'zod';
+import {
+  ACCOUNT_EVENT,
+  type AccountEvent,
+  accountEvent,
+  VERIFICATION_LEVELS,
+  VERIFICATION_STATES,
+  type VerificationLevel,
+  type VerificationState,
+  verificationEventData,
+  verificationState,
+} from './account-events';
+import { call, none } from './call-spec';
 import { tickedField } from './fields';
+import {
+  MAX_UPLOAD_BYTES,
+  UPLOAD_FILE_PATH,
+  UPLOAD_IMAGE_PATH,
+  UPLOAD_MIMES,
+  type UploadMime,
+  type UploadResponse,
+  uploadCalls,
+  uploadDeleteRequest,
+  uploadIdField,
+  uploadResponse,
+} from './uploads';
 
 /**
- * Uploads and identity verification (SPEC 3 "Verification", 4, 5): the shared rules of both sides. Messages are
+ * Identity verification (SPEC 3 "Verification", 4, 5): the shared rules of both sides. Messages are
  * keys of the `errors` locale namespace.
  */
 
-/** SPEC 5 "a maximum file size": the server refuses bigger files, the client checks before sending. */
-export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
-/** The image types accepted; the server tells them by their first bytes, never by the name. */
-export const UPLOAD_MIMES = ['image/jpeg', 'image/png', 'image/webp'] as const;
-export type UploadMime = (typeof UPLOAD_MIMES)[number];
-
-/** The multipart route (not in calls.ts: calls are form or JSON). Field name of the file: `file`. */
-export const UPLOAD_IMAGE_PATH = 'upload/image';
-/** GET with `?id=`: the image's bytes, for its owner only. */
-export const UPLOAD_FILE_PATH = 'upload/file';
-
-export const uploadResponse = z.object({ id: z.number(), size: z.number(), mime: z.enum(UPLOAD_MIMES) });
-export type UploadResponse = z.infer<typeof uploadResponse>;
-
-/** An upload's id as a form sends it: digits. `key` is the message when it is missing. */
-export const uploadIdField = (key: string) =>
-  z
-    .string({ error: key })
-    .trim()
-    .min(1, { error: key })
-    .max(12, { error: 'invalidInput' })
-    .regex(/^[1-9]\d*$/, { error: 'invalidInput' })
-    .transform(Number);
-
-export const uploadDeleteRequest = z.object({ id: uploadIdField('uploadNotFound') });
+export {
+  ACCOUNT_EVENT,
+  type AccountEvent,
+  accountEvent,
+  MAX_UPLOAD_BYTES,
+  UPLOAD_FILE_PATH,
+  UPLOAD_IMAGE_PATH,
+  UPLOAD_MIMES,
+  type UploadMime,
+  type UploadResponse,
+  uploadCalls,
+  uploadDeleteRequest,
+  uploadIdField,
+  uploadResponse,
+  VERIFICATION_LEVELS,
+  VERIFICATION_STATES,
+  type VerificationLevel,
+  type VerificationState,
+  verificationEventData,
+  verificationState,
+};
 
 const text = (requiredKey: string, max: number) =>
   z.string({ error: requiredKey }).trim().min(1, { error: requiredKey }).max(max, { error: 'tooLong' });
@@ -66,13 +86,6 @@ export const advancedVerificationRequest = z
   });
 export type AdvancedVerificationRequest = z.input<typeof advancedVerificationRequest>;
 
-/** SPEC 4: not verified, under review, verified; plus rejected (with the operator's reason). */
-export const VERIFICATION_STATES = ['none', 'pending', 'verified', 'rejected'] as const;
-export const verificationState = z.enum(VERIFICATION_STATES);
-export type VerificationState = z.infer<typeof verificationState>;
-export const VERIFICATION_LEVELS = ['basic', 'advanced'] as const;
-export type VerificationLevel = (typeof VERIFICATION_LEVELS)[number];
-
 const levelInfo = z.object({
   state: verificationState,
   /** Why the last submission was rejected; null otherwise. */
@@ -97,13 +110,9 @@ export type RealNameInfo = z.infer<typeof realNameInfoResponse>;
 
 export const verificationSubmittedResponse = z.object({ id: z.number(), state: verificationState });
 
-/** The private socket event (room of the user): `account` with a kind and its data. */
-export const ACCOUNT_EVENT = 'account';
-export const accountEvent = z.object({ kind: z.string(), data: z.unknown() });
-export type AccountEvent = z.infer<typeof accountEvent>;
-/** data of an `account` event of kind `verification`. */
-export const verificationEventData = z.object({
-  level: z.enum(VERIFICATION_LEVELS),
-  state: verificationState,
-  reason: z.string().nullable(),
-});
+/** The verification calls (see `calls.ts`). */
+export const identityCalls = {
+  'user/real_name': call('POST', true, basicVerificationRequest, verificationSubmittedResponse),
+  'user/real_name2': call('POST', true, advancedVerificationRequest, verificationSubmittedResponse),
+  'user/real_name_info': call('GET', true, none, realNameInfoResponse),
+} as const;

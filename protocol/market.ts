@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { call, none } from './call-spec';
 
 /**
  * Market data on the wire (SPEC 7 market calls, SPEC 9 timeframes). Prices and volumes are exact decimal
@@ -149,3 +150,15 @@ export const marketMessage = z.object({
   data: z.unknown(),
 });
 export type MarketMessage = z.infer<typeof marketMessage>;
+
+/** The market calls (see `calls.ts`). */
+export const marketCalls = {
+  'currency/quotation_new': call('GET', false, none, quotesResponse),
+  'currency/new_timeshar': call('GET', false, klineRequest, candlesResponse),
+  'currency/deal': call('GET', false, dealRequest, tradesResponse),
+  'currency/user_currency_list': call('GET', true, favouritesRequest, favouritesResponse),
+  'coin/list': call('GET', false, instrumentsRequest, instrumentsResponse),
+  'usstock/quotation': call('GET', false, none, quotesResponse),
+  'usstock/kline': call('GET', false, klineRequest, candlesResponse),
+  'usstock/getNewPrice': call('POST', false, symbolRequest, quote),
+} as const;

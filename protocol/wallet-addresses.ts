@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { call, emptyResponse } from './call-spec';
 import {
   CHAIN_COINS,
   CHAINS,
@@ -9,18 +10,13 @@ import {
   coinField,
   isChainOf,
 } from './chains';
-import { codeField, fundPasswordField } from './fields';
+import { codeField, fundPasswordField, recordIdField } from './fields';
+
+export { recordIdField };
 
 /** Withdrawal addresses a user may keep at once (deleted ones do not count). */
 export const MAX_WITHDRAW_ADDRESSES = 20;
 export const ADDRESS_LABEL_MAX = 30;
-
-/** The id of one of the user's own records, as a form sends it. */
-export const recordIdField = z
-  .string({ error: 'invalidInput' })
-  .trim()
-  .regex(/^[1-9]\d{0,9}$/, { error: 'invalidInput' })
-  .transform(Number);
 
 /** An optional short name for an address ("Ledger", "Exchange"); empty means none. */
 const labelField = z
@@ -76,3 +72,11 @@ export const apvAddressRequest = z
     if (!isChainOf(v.coin, v.chain)) ctx.addIssue({ code: 'custom', message: 'chainInvalid', path: ['chain'] });
   });
 export const apvAddressResponse = z.object({ valid: z.boolean(), saved: z.boolean() });
+
+/** The withdrawal address calls (see `calls.ts`). */
+export const addressCalls = {
+  'wallet/get_address': call('POST', true, getAddressRequest, addressListResponse),
+  'wallet/addaddress': call('POST', true, addAddressRequest, withdrawAddress),
+  'wallet/deladdress': call('POST', true, delAddressRequest, emptyResponse),
+  'wallet/apv_address': call('POST', true, apvAddressRequest, apvAddressResponse),
+} as const;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { call } from './call-spec';
 import { decimalString, SYMBOL_RE, signedDecimalString } from './market';
 
 /** What a ledger entry records (the `kind` of history rows): the ledger writes these, the client names them. */
@@ -248,3 +249,12 @@ export const transferHistoryResponse = z.object({
   items: z.array(transferRecord),
   next_before_id: z.number().int().nullable(),
 });
+
+/** The asset and transfer calls (see `calls.ts`). */
+export const walletCalls = {
+  'wallet/list': call('POST', true, walletListRequest, walletListResponse),
+  'wallet/detail': call('POST', true, walletDetailRequest, walletDetailResponse),
+  'wallet/legal_log': call('POST', true, legalLogRequest, legalLogResponse),
+  'wallet/change': call('POST', true, transferRequest, transferResponse),
+  'wallet/hzhistory': call('GET', true, transferHistoryRequest, transferHistoryResponse),
+} as const;

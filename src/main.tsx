@@ -7,11 +7,12 @@ import { subscribeKey } from 'valtio/utils';
 import { configureRealtime, refreshRealtimeAuth } from '../streams/socket';
 import { connectApi } from './app/api-wiring';
 import { setNavigator } from './app/navigation';
+import { pageAt } from './app/pages';
 import { createAppRouter } from './app/router';
 import { invalidateOnAccountEvents } from './data/account-events';
 import { forgetUserData, queryClient } from './data/query';
 import { i18n, startI18n } from './lib/i18n';
-import { session } from './state/session';
+import { isLoggedIn, session } from './state/session';
 import { applyTheme, initialLang, settings, storeLang } from './state/settings';
 import './app/theme.css';
 
@@ -55,7 +56,15 @@ applyTheme(settings.theme);
 const lang = initialLang();
 storeLang(lang);
 
-startI18n(lang).then(() => {
+const i18nReady = startI18n(lang);
+
+// The first page's module and its feature's strings load beside the shell's tables, not after the first render
+// (its route loads them again when it renders: the same requests, already done). A protected page is left to the
+// login guard when there is no session.
+const firstPage = pageAt(window.location.pathname);
+if (firstPage && (!firstPage.auth || isLoggedIn())) firstPage.load().catch(() => {});
+
+i18nReady.then(() => {
   const root = document.getElementById('root');
   if (!root) throw new Error('index.html has no #root');
   createRoot(root).render(

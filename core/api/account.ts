@@ -1,6 +1,8 @@
-import type { AreaCode, CodeScene } from '../../protocol/account';
+import { type AreaCode, accountCalls, type CodeScene } from '../../protocol/account';
 import type { CallRequest } from '../../protocol/calls';
-import { type CallOptions, callApi, callApiResult } from './client';
+import { areaApi, type CallOptions } from './client';
+
+const { callApi, callApiResult } = areaApi(accountCalls);
 
 /** Country calling codes (the app keeps them for the page's life: src/data/areaCodes.ts). */
 export function fetchAreaCodes(): Promise<AreaCode[] | false> {

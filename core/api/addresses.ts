@@ -1,6 +1,9 @@
 import type { CallRequest } from '../../protocol/calls';
 import type { ChainCoin } from '../../protocol/chains';
-import { type CallOptions, callApi, callApiResult } from './client';
+import { addressCalls } from '../../protocol/wallet-addresses';
+import { areaApi, type CallOptions } from './client';
+
+const { callApi, callApiResult } = areaApi(addressCalls);
 
 /** The user's withdrawal addresses, of one coin when given (newest first); false when the call failed. */
 export function fetchAddresses(coin?: ChainCoin, opts?: CallOptions) {

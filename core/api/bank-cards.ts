@@ -1,5 +1,8 @@
+import { bankCardCalls } from '../../protocol/bank-cards';
 import type { CallRequest } from '../../protocol/calls';
-import { type CallOptions, callApi, callApiResult } from './client';
+import { areaApi, type CallOptions } from './client';
+
+const { callApi, callApiResult } = areaApi(bankCardCalls);
 
 /** The user's bound bank cards (numbers masked); false when the call failed. */
 export function fetchBankCards(opts?: CallOptions) {

@@ -1,8 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { User } from '../../protocol/account';
+import { accountCalls, type User } from '../../protocol/account';
 import { createServerClock } from '../clock';
-import { callApi, callApiResult, configureApi, FALLBACK_ERROR, request, TIMEOUT_MS } from './client';
+import { areaApi, configureApi, FALLBACK_ERROR, request, TIMEOUT_MS } from './client';
 import { apiEvents } from './events';
+
+const { callApi, callApiResult } = areaApi(accountCalls);
 
 const user: User = {
   id: 7,
@@ -251,7 +253,7 @@ describe('server time', () => {
   });
 });
 
-describe('callApi (typed, from the protocol table)', () => {
+describe("callApi (typed, from an area's call table)", () => {
   it('parses ok data with the call schema', async () => {
     fetchMock.mockResolvedValue(json({ type: 'ok', code: 1, message: 'OK', data: { has_password: true } }));
     await expect(callApi('user/has_password', {})).resolves.toEqual({ has_password: true });

@@ -1,5 +1,6 @@
 import ky, { isTimeoutError } from 'ky';
-import { type CallData, type CallPath, type CallRequest, calls } from '../../protocol/calls';
+import type { z } from 'zod';
+import type { CallSpec, CallTable } from '../../protocol/call-spec';
 import { type AnyEnvelope, anyEnvelope, LANG_HEADER, SESSION_EXPIRED_TYPE } from '../../protocol/envelope';
 import { DEFAULT_LANG } from '../../protocol/lang';
 import { type ServerClock, serverClock } from '../clock';
@@ -209,20 +210,21 @@ export async function request(method: Method, path: string, body?: object, opts?
   return false;
 }
 
-export type CallResult<P extends CallPath> =
-  | { ok: true; data: CallData<P> }
+/** What a typed call answers: the parsed data, or the failure (already toasted unless quiet) and its field. */
+export type CallResult<S extends CallSpec> =
+  | { ok: true; data: z.output<S['response']> }
   | { ok: false; message: string; field?: string; retryAfter?: number };
 
 /**
- * A typed call from the protocol table: request fields typed by the contract, ok data parsed with the call's
- * response schema. A failure carries the message (already toasted unless quiet) and the field it refers to.
+ * A typed call: request fields typed by the contract, ok data parsed with the call's response schema. A failure
+ * carries the message (already toasted unless quiet) and the field it refers to.
  */
-export async function callApiResult<P extends CallPath>(
-  path: P,
-  body: CallRequest<P>,
+export async function sendCall<S extends CallSpec>(
+  path: string,
+  spec: S,
+  body: z.input<S['request']>,
   opts?: CallOptions,
-): Promise<CallResult<P>> {
-  const spec = calls[path];
+): Promise<CallResult<S>> {
   const out = await send(spec.method, path, body as object, opts);
   if (out.kind === 'fail') {
     const { kind: _, ...failure } = out;
@@ -237,15 +239,37 @@ export async function callApiResult<P extends CallPath>(
     if (!opts?.quiet) apiEvents.emit('failed', { message: FALLBACK_ERROR });
     return { ok: false, message: FALLBACK_ERROR };
   }
-  return { ok: true, data: parsed.data as CallData<P> };
+  return { ok: true, data: parsed.data as z.output<S['response']> };
 }
 
-/** The typed call with the SPEC 7 result: the parsed data, or false on any failure (the user has been told). */
-export async function callApi<P extends CallPath>(
-  path: P,
-  body: CallRequest<P>,
-  opts?: CallOptions,
-): Promise<CallData<P> | false> {
-  const r = await callApiResult(path, body, opts);
-  return r.ok ? r.data : false;
+/** The typed calls of one area's table (protocol: `accountCalls`, `marketCalls`, ...). */
+export interface AreaApi<T extends CallTable> {
+  /** The parsed data, or the failure and the field it refers to. */
+  callApiResult<P extends keyof T & string>(
+    path: P,
+    body: z.input<T[P]['request']>,
+    opts?: CallOptions,
+  ): Promise<CallResult<T[P]>>;
+  /** SPEC 7's result: the parsed data, or false on any failure (the user has been told). */
+  callApi<P extends keyof T & string>(
+    path: P,
+    body: z.input<T[P]['request']>,
+    opts?: CallOptions,
+  ): Promise<z.output<T[P]['response']> | false>;
+}
+
+/**
+ * Binds the typed calls to one area's table. Each core/api module binds its own area's, so a call's schemas travel
+ * in the chunk that makes the call, never in the app's entry (DESIGN "Fast on a phone").
+ */
+export function areaApi<T extends CallTable>(table: T): AreaApi<T> {
+  const callApiResult = <P extends keyof T & string>(path: P, body: z.input<T[P]['request']>, opts?: CallOptions) =>
+    sendCall(path, table[path] as T[P], body, opts);
+  return {
+    callApiResult,
+    callApi: async (path, body, opts) => {
+      const r = await callApiResult(path, body, opts);
+      return r.ok ? r.data : false;
+    },
+  };
 }

@@ -1,7 +1,9 @@
 import type { CallRequest } from '../../protocol/calls';
 import type { ChainCoin } from '../../protocol/chains';
-import type { FundingState } from '../../protocol/funding';
-import { type CallOptions, callApi, callApiResult } from './client';
+import { type FundingState, fundingCalls } from '../../protocol/funding';
+import { areaApi, type CallOptions } from './client';
+
+const { callApi, callApiResult } = areaApi(fundingCalls);
 
 /**
  * Deposits, withdrawals and their records. Reads show no global loading bar (the pages show their own); failures

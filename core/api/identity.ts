@@ -1,5 +1,8 @@
 import type { CallRequest } from '../../protocol/calls';
-import { type CallOptions, callApi, callApiResult } from './client';
+import { identityCalls } from '../../protocol/identity';
+import { areaApi, type CallOptions } from './client';
+
+const { callApi, callApiResult } = areaApi(identityCalls);
 
 /** Identity verification: both levels' state, and the two submissions. */
 

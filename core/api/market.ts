@@ -1,5 +1,14 @@
-import type { Candle, InstrumentInfo, Period, Quote, Trade } from '../../protocol/market';
-import { callApi } from './client';
+import {
+  type Candle,
+  type InstrumentInfo,
+  marketCalls,
+  type Period,
+  type Quote,
+  type Trade,
+} from '../../protocol/market';
+import { areaApi } from './client';
+
+const { callApi } = areaApi(marketCalls);
 
 /**
  * Market calls. Polls run in the background beside the socket, so they are quiet (no toast, no loading bar):

@@ -5,12 +5,13 @@ import {
   UPLOAD_IMAGE_PATH,
   UPLOAD_MIMES,
   type UploadResponse,
+  uploadCalls,
   uploadResponse,
-} from '../../protocol/identity';
+} from '../../protocol/uploads';
 import {
   apiText,
   apiUrl,
-  callApiResult,
+  areaApi,
   fetchBlob,
   interpret,
   type Outcome,
@@ -18,6 +19,8 @@ import {
   sessionHeaders,
   TIMEOUT_MS,
 } from './client';
+
+const { callApiResult } = areaApi(uploadCalls);
 
 /**
  * Image uploads (ID photos, later deposit proofs).

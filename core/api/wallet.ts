@@ -1,6 +1,8 @@
 import type { CallRequest } from '../../protocol/calls';
-import type { AccountType } from '../../protocol/wallet';
-import { type CallOptions, callApi, callApiResult } from './client';
+import { type AccountType, walletCalls } from '../../protocol/wallet';
+import { areaApi, type CallOptions } from './client';
+
+const { callApi, callApiResult } = areaApi(walletCalls);
 
 /**
  * Assets and transfers. Reads show no global loading bar (the pages show their own spinner or pull indicator);

@@ -1,67 +1,93 @@
 import type { ComponentType } from 'react';
+import { type FeatureNamespace, loadNamespace } from '../lib/i18n';
+import { HOME_PATH } from './tabs';
 
-/** A page of the app: its spec path under /pages/, its lazily loaded module and whether it needs a session. */
+/**
+ * A page of the app: its spec path under /pages/, its lazily loaded module and whether it needs a session. Loading
+ * a page loads its module and its feature's translations (in the active language) together.
+ */
 export interface PageDef {
   path: string;
+  feature: FeatureNamespace;
   load: () => Promise<{ default: ComponentType }>;
   auth: boolean;
 }
 
-const page = (path: string, load: PageDef['load'], auth = false): PageDef => ({ path: `/pages/${path}`, load, auth });
+const page = (
+  path: string,
+  feature: FeatureNamespace,
+  load: () => Promise<{ default: ComponentType }>,
+  auth = false,
+): PageDef => ({
+  path: `/pages/${path}`,
+  feature,
+  load: async () => (await Promise.all([load(), loadNamespace(feature)]))[0],
+  auth,
+});
 
 /** Every page that exists today. Later issues add theirs here; tab bar and menu follow automatically. */
 export const PAGES: readonly PageDef[] = [
-  page('index/index', () => import('../features/market/pages/index/index')),
-  page('trade/kline', () => import('../features/market/pages/trade/kline')),
-  page('user/login/login', () => import('../features/account/pages/user/login/login')),
-  page('user/register', () => import('../features/account/pages/user/register')),
-  page('user/choose', () => import('../features/account/pages/user/choose')),
-  page('user/forgetPassword', () => import('../features/account/pages/user/forgetPassword')),
-  page('user/agree', () => import('../features/account/pages/user/agree')),
-  page('user/agree/agree', () => import('../features/account/pages/user/agree/agree')),
+  page('index/index', 'market', () => import('../features/market/pages/index/index')),
+  page('trade/kline', 'market', () => import('../features/market/pages/trade/kline')),
+  page('user/login/login', 'account', () => import('../features/account/pages/user/login/login')),
+  page('user/register', 'account', () => import('../features/account/pages/user/register')),
+  page('user/choose', 'account', () => import('../features/account/pages/user/choose')),
+  page('user/forgetPassword', 'account', () => import('../features/account/pages/user/forgetPassword')),
+  page('user/agree', 'account', () => import('../features/account/pages/user/agree')),
+  page('user/agree/agree', 'account', () => import('../features/account/pages/user/agree/agree')),
   page(
     'user/privacyAgreement/userAgreement',
+    'account',
     () => import('../features/account/pages/user/privacyAgreement/userAgreement'),
   ),
   page(
     'user/privacyAgreement/privacyAgreement',
+    'account',
     () => import('../features/account/pages/user/privacyAgreement/privacyAgreement'),
   ),
-  page('settings/index', () => import('../features/account/pages/settings/index')),
-  page('settings/language/language', () => import('../features/account/pages/settings/language/language')),
-  page('settings/account/index', () => import('../features/account/pages/settings/account/index'), true),
-  page('settings/security/index', () => import('../features/account/pages/settings/security/index'), true),
+  page('settings/index', 'account', () => import('../features/account/pages/settings/index')),
+  page('settings/language/language', 'account', () => import('../features/account/pages/settings/language/language')),
+  page('settings/account/index', 'account', () => import('../features/account/pages/settings/account/index'), true),
+  page('settings/security/index', 'account', () => import('../features/account/pages/settings/security/index'), true),
   page(
     'settings/security/changePassword',
+    'account',
     () => import('../features/account/pages/settings/security/changePassword'),
     true,
   ),
   page(
     'settings/security/changePayPassword',
+    'account',
     () => import('../features/account/pages/settings/security/changePayPassword'),
     true,
   ),
-  page('verification/index', () => import('../features/identity/pages/verification/index'), true),
-  page('verification/basic', () => import('../features/identity/pages/verification/basic'), true),
-  page('verification/advanced', () => import('../features/identity/pages/verification/advanced'), true),
-  page('verification/agree', () => import('../features/identity/pages/verification/agree'), true),
-  page('user/address/index', () => import('../features/wallet/pages/user/address/index'), true),
-  page('user/address/create', () => import('../features/wallet/pages/user/address/create'), true),
-  page('user/address/address', () => import('../features/wallet/pages/user/address/address'), true),
-  page('bankbind/index', () => import('../features/wallet/pages/bankbind/index'), true),
-  page('bankbind/addbank', () => import('../features/wallet/pages/bankbind/addbank'), true),
-  page('assets/withdraw/bank/bank', () => import('../features/wallet/pages/assets/withdraw/bank/bank'), true),
-  page('assets/deposit/index', () => import('../features/funding/pages/assets/deposit/index'), true),
-  page('assets/deposit/charge', () => import('../features/funding/pages/assets/deposit/charge'), true),
-  page('assets/withdraw/index', () => import('../features/funding/pages/assets/withdraw/index'), true),
-  page('assets/withdraw/detail', () => import('../features/funding/pages/assets/withdraw/detail'), true),
-  page('assets/index', () => import('../features/wallet/pages/assets/index'), true),
-  page('assets/tradeAccount', () => import('../features/wallet/pages/assets/tradeAccount'), true),
-  page('assets/record', () => import('../features/wallet/pages/assets/record'), true),
-  page('assets/transfer/index', () => import('../features/wallet/pages/assets/transfer/index'), true),
-  page('assets/transfer/record', () => import('../features/wallet/pages/assets/transfer/record'), true),
+  page('verification/index', 'identity', () => import('../features/identity/pages/verification/index'), true),
+  page('verification/basic', 'identity', () => import('../features/identity/pages/verification/basic'), true),
+  page('verification/advanced', 'identity', () => import('../features/identity/pages/verification/advanced'), true),
+  page('verification/agree', 'identity', () => import('../features/identity/pages/verification/agree'), true),
+  page('user/address/index', 'wallet', () => import('../features/wallet/pages/user/address/index'), true),
+  page('user/address/create', 'wallet', () => import('../features/wallet/pages/user/address/create'), true),
+  page('user/address/address', 'wallet', () => import('../features/wallet/pages/user/address/address'), true),
+  page('bankbind/index', 'wallet', () => import('../features/wallet/pages/bankbind/index'), true),
+  page('bankbind/addbank', 'wallet', () => import('../features/wallet/pages/bankbind/addbank'), true),
+  page('assets/withdraw/bank/bank', 'wallet', () => import('../features/wallet/pages/assets/withdraw/bank/bank'), true),
+  page('assets/deposit/index', 'funding', () => import('../features/funding/pages/assets/deposit/index'), true),
+  page('assets/deposit/charge', 'funding', () => import('../features/funding/pages/assets/deposit/charge'), true),
+  page('assets/withdraw/index', 'funding', () => import('../features/funding/pages/assets/withdraw/index'), true),
+  page('assets/withdraw/detail', 'funding', () => import('../features/funding/pages/assets/withdraw/detail'), true),
+  page('assets/index', 'wallet', () => import('../features/wallet/pages/assets/index'), true),
+  page('assets/tradeAccount', 'wallet', () => import('../features/wallet/pages/assets/tradeAccount'), true),
+  page('assets/record', 'wallet', () => import('../features/wallet/pages/assets/record'), true),
+  page('assets/transfer/index', 'wallet', () => import('../features/wallet/pages/assets/transfer/index'), true),
+  page('assets/transfer/record', 'wallet', () => import('../features/wallet/pages/assets/transfer/record'), true),
 ];
 
 const registered = new Set(PAGES.map((p) => p.path));
 
 export const pageExists = (path: string): boolean => registered.has(path);
+
+/** The page a location shows, if any (the home tab is also served at `/`). */
+export function pageAt(pathname: string): PageDef | undefined {
+  const path = pathname === '/' ? HOME_PATH : pathname.replace(/\/+$/, '');
+  return PAGES.find((p) => p.path === path);
+}

@@ -1,67 +1,121 @@
 import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import appDe from '../../locales/de/app.json';
-import errorsDe from '../../locales/de/errors.json';
-import appEn from '../../locales/en/app.json';
-import errorsEn from '../../locales/en/errors.json';
-import { DEFAULT_LANG, isLang, type Lang } from '../../protocol/lang';
+import type accountEn from '../../locales/en/account.json';
+import type appEn from '../../locales/en/app.json';
+import type errorsEn from '../../locales/en/errors.json';
+import type fundingEn from '../../locales/en/funding.json';
+import type identityEn from '../../locales/en/identity.json';
+import type marketEn from '../../locales/en/market.json';
+import type walletEn from '../../locales/en/wallet.json';
+import { ALL_LANGS, DEFAULT_LANG, isLang, type Lang } from '../../protocol/lang';
 
-export const NAMESPACES = ['app', 'errors'] as const;
-export type Namespace = (typeof NAMESPACES)[number];
+/**
+ * The tables, per language and namespace (DESIGN "Fast on a phone": only the active language loads, per namespace).
+ * `app` is the shell's (tabs, menu, common texts, and every group more than one feature uses), `errors` is shared
+ * with the server; both load at start. Each feature has its own namespace, loaded with its routes
+ * (src/app/pages.ts). Every key keeps its one full path: the feature namespaces are i18next's fallback namespaces,
+ * so a market key such as kline.period is found without a prefix once that namespace is loaded.
+ */
+export const SHELL_NAMESPACES = ['app', 'errors'] as const;
+export const FEATURE_NAMESPACES = ['account', 'market', 'wallet', 'funding', 'identity'] as const;
+export type FeatureNamespace = (typeof FEATURE_NAMESPACES)[number];
+export type Namespace = (typeof SHELL_NAMESPACES)[number] | FeatureNamespace;
 
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'app';
-    resources: { app: typeof appEn; errors: typeof errorsEn };
+    /** One table for the keys without a prefix: the shell's and every feature's (they are looked up in that order). */
+    resources: {
+      app: typeof appEn & typeof accountEn & typeof marketEn & typeof walletEn & typeof fundingEn & typeof identityEn;
+      errors: typeof errorsEn;
+    };
   }
 }
 
-/** de and en ship in the main bundle; the other five tables load on demand. */
-const lazyTables = import.meta.glob<{ default: Record<string, unknown> }>([
-  '../../locales/*/app.json',
-  '../../locales/*/errors.json',
-  '!../../locales/de/*.json',
-  '!../../locales/en/*.json',
-]);
+/** Every table is its own chunk; none ships in the main bundle. */
+const tables = import.meta.glob<{ default: Record<string, unknown> }>('../../locales/*/*.json');
 
 export const i18n: I18n = i18next.createInstance();
 
-async function loadTables(lang: Lang): Promise<void> {
-  for (const ns of NAMESPACES) {
-    if (i18n.hasResourceBundle(lang, ns)) continue;
-    const load = lazyTables[`../../locales/${lang}/${ns}.json`];
-    if (!load) continue;
-    const mod = await load();
-    i18n.addResourceBundle(lang, ns, mod.default, true, true);
+/** Namespaces the app has asked for so far: a language switch loads them all in the new language first. */
+const wanted = new Set<Namespace>(SHELL_NAMESPACES);
+/** One load per language and namespace; a failed load is forgotten so the next attempt tries again. */
+const loading = new Map<string, Promise<void>>();
+
+function loadTable(lang: Lang, ns: Namespace): Promise<void> {
+  const id = `${lang}/${ns}`;
+  let pending = loading.get(id);
+  if (!pending) {
+    const load = tables[`../../locales/${id}.json`];
+    if (!load) return Promise.reject(new Error(`no table ${id}`));
+    pending = load().then(
+      (mod) => {
+        i18n.addResourceBundle(lang, ns, mod.default, true, true);
+      },
+      (err: unknown) => {
+        loading.delete(id);
+        throw err;
+      },
+    );
+    loading.set(id, pending);
   }
+  return pending;
 }
 
-let started: Promise<I18n> | null = null;
+const loadTables = (lang: Lang, namespaces: Iterable<Namespace>): Promise<unknown> =>
+  Promise.all([...namespaces].map((ns) => loadTable(lang, ns)));
 
-/** Starts i18next once, in the given language, with the `app` (default) and `errors` namespaces. */
+let started: Promise<I18n> | null = null;
+/** The language being switched to (the active one once the switch is done). */
+let target: Lang = DEFAULT_LANG;
+
+/**
+ * Starts i18next once, in the given language, with the shell's tables of that language loaded (a failed load is
+ * tried once more; after that the app starts anyway and the loading view of its pages offers Retry).
+ */
 export function startI18n(lang: Lang = DEFAULT_LANG): Promise<I18n> {
   started ??= (async () => {
+    target = lang;
     await i18n.use(initReactI18next).init({
-      lng: DEFAULT_LANG,
-      fallbackLng: ['en', 'de'],
-      supportedLngs: ['de', 'en', 'ja', 'ko', 'es', 'th', 'zh'],
-      ns: [...NAMESPACES],
+      lng: lang,
+      fallbackLng: false,
+      supportedLngs: [...ALL_LANGS],
+      ns: [...SHELL_NAMESPACES],
       defaultNS: 'app',
-      resources: { de: { app: appDe, errors: errorsDe }, en: { app: appEn, errors: errorsEn } },
+      fallbackNS: [...FEATURE_NAMESPACES],
+      // The tables are added as they load; there is no backend, so i18next never fetches anything itself.
+      resources: {},
       interpolation: { escapeValue: false },
       returnNull: false,
       initAsync: false,
     });
+    try {
+      await loadTables(lang, wanted);
+    } catch {
+      // One more attempt below (setI18nLanguage warns if that fails too).
+    }
     await setI18nLanguage(lang);
     return i18n;
   })();
   return started;
 }
 
-/** Switches i18next (loading the tables first) and sets `<html lang>`. */
+/**
+ * A feature's table in the active language, loaded before its page shows (src/app/pages.ts); later language
+ * switches load it in the new language too.
+ */
+export async function loadNamespace(ns: FeatureNamespace): Promise<void> {
+  wanted.add(ns);
+  // During a language switch the page still shows in the old language until the switch is done: load both.
+  await loadTables(target, [ns]);
+  if (currentLang() !== target) await loadTables(currentLang(), [ns]);
+}
+
+/** Switches i18next (loading every table asked for so far in the new language first) and sets `<html lang>`. */
 export async function setI18nLanguage(lang: Lang): Promise<void> {
+  target = lang;
   try {
-    await loadTables(lang);
+    await loadTables(lang, wanted);
   } catch (err) {
     console.warn('language tables failed to load', lang, err);
   }

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ALL_LANGS } from '../../protocol/lang';
+import { FEATURE_NAMESPACES, SHELL_NAMESPACES } from '../../src/lib/i18n';
 
 const root = join(__dirname, '..', '..', 'locales');
 
@@ -22,13 +23,20 @@ function emptyLeaves(value: unknown, prefix = ''): string[] {
 
 const folders = readdirSync(root).filter((f) => statSync(join(root, f)).isDirectory());
 const read = (lang: string, file: string): unknown => JSON.parse(readFileSync(join(root, lang, file), 'utf8'));
+/** Every namespace table (src/lib/i18n.ts): the shell's, the shared errors, and one per feature. */
+const files = [...SHELL_NAMESPACES, ...FEATURE_NAMESPACES].map((ns) => `${ns}.json`);
 
 describe('locale parity', () => {
   it('has exactly the seven languages', () => {
     expect([...folders].sort()).toEqual([...ALL_LANGS].sort());
   });
 
-  for (const file of ['app.json', 'errors.json']) {
+  it('has exactly the namespace tables the app loads, in every language', () => {
+    for (const lang of folders)
+      expect({ lang, files: readdirSync(join(root, lang)).sort() }).toEqual({ lang, files: [...files].sort() });
+  });
+
+  for (const file of files) {
     it(`${file}: every language has the same keys as German, and no empty texts`, () => {
       const de = keysOf(read('de', file)).sort();
       expect(de.length).toBeGreaterThan(10);
@@ -46,7 +54,7 @@ describe('locale parity', () => {
       value !== null && typeof value === 'object'
         ? Object.entries(value).flatMap(([k, v]) => leaves(v, prefix ? `${prefix}.${k}` : k))
         : [[prefix, String(value)]];
-    for (const file of ['app.json', 'errors.json']) {
+    for (const file of files) {
       const de = new Map(leaves(read('de', file)));
       for (const lang of folders) {
         for (const [key, text] of leaves(read(lang, file))) {
@@ -54,5 +62,46 @@ describe('locale parity', () => {
         }
       }
     }
+  });
+});
+
+/** Source files of the client (tests left out), relative to the project root. */
+function sources(dir: string): string[] {
+  return readdirSync(join(root, '..', dir), { withFileTypes: true }).flatMap((e) => {
+    const rel = `${dir}/${e.name}`;
+    if (e.isDirectory()) return sources(rel);
+    return /\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name) ? [rel] : [];
+  });
+}
+
+describe('namespaces', () => {
+  /** Top-level group → the namespace table that holds it (German; the parity tests above hold the others to it). */
+  const owner = new Map<string, string>();
+  for (const ns of [...SHELL_NAMESPACES, ...FEATURE_NAMESPACES].filter((n) => n !== 'errors')) {
+    for (const group of Object.keys(read('de', `${ns}.json`) as object)) {
+      if (owner.has(group)) throw new Error(`group ${group} is in both ${owner.get(group)} and ${ns}`);
+      owner.set(group, ns);
+    }
+  }
+
+  it('uses, in each feature, only keys of the shell or of its own namespace (the only ones its pages load)', () => {
+    const wrong: string[] = [];
+    for (const file of ['src', 'core', 'streams'].flatMap(sources)) {
+      const feature = /^src\/features\/([^/]+)\//.exec(file)?.[1] ?? null;
+      const text = readFileSync(join(root, '..', file), 'utf8');
+      for (const m of text.matchAll(/['"`](?:app:)?([A-Za-z]+)\./g)) {
+        const ns = owner.get(m[1] ?? '');
+        if (ns && ns !== 'app' && ns !== feature) wrong.push(`${file}: ${m[1]}.* is in ${ns}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('loads each page with the namespace of the feature it belongs to', () => {
+    const pages = readFileSync(join(root, '..', 'src', 'app', 'pages.ts'), 'utf8');
+    const defs = [...pages.matchAll(/page\(\s*'[^']+',\s*'([a-z]+)',\s*\(\) => import\('\.\.\/features\/([a-z]+)\//g)];
+    expect(defs.length).toBeGreaterThan(10);
+    expect(defs.length).toBe([...pages.matchAll(/import\('\.\.\/features\//g)].length);
+    for (const [, ns, folder] of defs) expect({ folder, ns }).toEqual({ folder, ns: folder });
   });
 });

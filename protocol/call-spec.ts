@@ -1,0 +1,30 @@
+import { z } from 'zod';
+
+/**
+ * One /api call: method, whether it needs a session, the request schema (form fields, all strings) and the schema
+ * of `data` in the ok envelope. Each area's module lists its own calls (`accountCalls`, `marketCalls`, ...), so a
+ * client chunk that makes a call carries only its area's schemas; `calls.ts` joins them into the table the server
+ * serves.
+ */
+export interface CallSpec<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
+  method: 'GET' | 'POST' | 'PUT';
+  auth: boolean;
+  request: Req;
+  response: Res;
+}
+
+/** Calls by path (relative to /api). */
+export type CallTable = Readonly<Record<string, CallSpec>>;
+
+export const call = <Req extends z.ZodType, Res extends z.ZodType>(
+  method: CallSpec['method'],
+  auth: boolean,
+  request: Req,
+  response: Res,
+): CallSpec<Req, Res> => ({ method, auth, request, response });
+
+/** Calls that take no fields. */
+export const none = z.object({});
+
+/** An ok answer without data of its own. */
+export const emptyResponse = z.object({}).passthrough();

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { call, emptyResponse } from './call-spec';
+
+/** Uploaded images (SPEC 5: ID photos, deposit proofs): the shared rules of both sides. */
+
+/** SPEC 5 "a maximum file size": the server refuses bigger files, the client checks before sending. */
+export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
+/** The image types accepted; the server tells them by their first bytes, never by the name. */
+export const UPLOAD_MIMES = ['image/jpeg', 'image/png', 'image/webp'] as const;
+export type UploadMime = (typeof UPLOAD_MIMES)[number];
+
+/** The multipart route (not in calls.ts: calls are form or JSON). Field name of the file: `file`. */
+export const UPLOAD_IMAGE_PATH = 'upload/image';
+/** GET with `?id=`: the image's bytes, for its owner only. */
+export const UPLOAD_FILE_PATH = 'upload/file';
+
+export const uploadResponse = z.object({ id: z.number(), size: z.number(), mime: z.enum(UPLOAD_MIMES) });
+export type UploadResponse = z.infer<typeof uploadResponse>;
+
+/** An upload's id as a form sends it: digits. `key` is the message when it is missing. */
+export const uploadIdField = (key: string) =>
+  z
+    .string({ error: key })
+    .trim()
+    .min(1, { error: key })
+    .max(12, { error: 'invalidInput' })
+    .regex(/^[1-9]\d*$/, { error: 'invalidInput' })
+    .transform(Number);
+
+export const uploadDeleteRequest = z.object({ id: uploadIdField('uploadNotFound') });
+
+/** The upload calls (see `calls.ts`; the upload itself is multipart, not a call). */
+export const uploadCalls = {
+  'upload/delete': call('POST', true, uploadDeleteRequest, emptyResponse),
+} as const;
