@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { checkpoint, watchedPage } from './a11y';
 
 /**
  * End-to-end harness: the real server (built client, SQLite file, outbox delivery) in a child
@@ -102,8 +103,16 @@ export function latestCode(dataDir: string, address: string): string {
 
 export interface Browser {
   context: BrowserContext;
+  /**
+   * The test's page, watched for accessibility (./a11y.ts): before each action and at the end, a page that changed
+   * since its last check (URL, theme, language, dialogs, error messages) is checked with axe-core in both themes; a
+   * serious or critical violation fails the test with a readable list.
+   */
   page: Page;
-  close(): Promise<void>;
+  /** Checks the page now if it changed since its last check. */
+  checkA11y(why: string): Promise<void>;
+  /** Checks the page one last time (unless `skipA11y`, e.g. when the test already failed), then closes the browser. */
+  close(options?: { skipA11y?: boolean }): Promise<void>;
 }
 
 export async function openBrowser(): Promise<Browser> {
@@ -122,19 +131,28 @@ export async function openBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
-  const page = context.pages()[0] ?? (await context.newPage());
+  const watched = watchedPage(context.pages()[0] ?? (await context.newPage()));
   return {
     context,
-    page,
-    close: async () => {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
+    page: watched.page,
+    checkA11y: watched.check,
+    close: async (options = {}) => {
+      try {
+        if (!options.skipA11y) await watched.check('at the end of the test');
+      } finally {
+        await context.close();
+        rmSync(profile, { recursive: true, force: true });
+      }
     },
   };
 }
 
-/** Saves a screenshot when E2E_SHOTS is set (for looking at the app, not for asserting). */
+/**
+ * Saves a screenshot when E2E_SHOTS is set (for looking at the app, not for asserting). A state worth a picture is
+ * worth an accessibility check: the page is checked here in any case.
+ */
 export async function shot(page: Page, name: string): Promise<void> {
+  await checkpoint(page, `at shot ${name}`);
   const dir = process.env.E2E_SHOTS;
   if (dir) await page.screenshot({ path: join(dir, `${name}.png`) });
 }
@@ -194,7 +212,8 @@ export function browserPerTest<S extends { stop(): Promise<void> }>(
     browser = await openBrowser();
     await useBrowser(browser);
   });
-  afterEach(async () => {
-    await browser?.close();
+  afterEach(async (context) => {
+    // A test that failed already is not checked again: its page may be anywhere.
+    await browser?.close({ skipA11y: context.task.result?.state === 'fail' });
   });
 }

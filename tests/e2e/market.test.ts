@@ -59,8 +59,12 @@ describe('live market data in the browser', () => {
   });
 
   it('kline: candles in every timeframe and the time-share line', async () => {
+    // A chart that throws takes the page down; name the error rather than time out on a vanished tab.
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(`${server.url}/pages/trade/kline?symbol=ETH`);
     const chart = page.getByTestId('chart');
+    // Each timeframe starts a new chart without data-bars, so the poll below waits for that timeframe's own bars.
     for (const period of ['timeshare', ...TIMEFRAMES]) {
       await page.getByRole('tab', { name: text('en', `kline.periods.${period}`), exact: true }).click();
       await expect.poll(() => chart.getAttribute('data-mode')).toBe(period === 'timeshare' ? 'line' : 'candles');
@@ -70,6 +74,12 @@ describe('live market data in the browser', () => {
       // The canvas really has pixels: lightweight-charts drew into it.
       expect(await page.locator('[data-testid="chart"] canvas').count()).toBeGreaterThan(0);
     }
+    // Back to a timeframe seen before: its chart starts over as well.
+    await page.getByRole('tab', { name: text('en', 'kline.periods.1min'), exact: true }).click();
+    await expect
+      .poll(async () => Number(await chart.getAttribute('data-bars')), { timeout: 15_000 })
+      .toBeGreaterThan(0);
+    expect(errors).toEqual([]);
     await shot(page, 'market-kline');
   });
 

@@ -25,20 +25,42 @@ import '../../market.css';
 const CHOICES: readonly Period[] = ['timeshare', ...TIMEFRAMES];
 const EMPTY_BOARD: QuoteBoard = { quotes: new Map(), version: 0 };
 
+/**
+ * The chart of one timeframe. Keyed by the period where it is used, so a new timeframe starts empty: its own series
+ * (never the last one of the previous timeframe, which would be drawn under the new label, and whose newer bars made
+ * lightweight-charts throw "Cannot update oldest data" when the new timeframe's first tick came) and a new chart.
+ */
+function PeriodChart({ info, period, lang }: { info: InstrumentInfo; period: Period; lang: string }): ReactElement {
+  const { t } = useTranslation();
+  const { theme } = useSnapshot(settings);
+  const candles = useMemo(() => candleStream(info.kind, info.symbol, period), [info, period]);
+  const series = useStream<CandleSeries | null>(candles.series$, null);
+  const chartStale = useStale(candles.freshness);
+  return (
+    <div className={chartStale && series ? 'chart-box is-stale' : 'chart-box'} aria-busy={series === null}>
+      <CandleChart
+        series={series}
+        mode={period === 'timeshare' ? 'line' : 'candles'}
+        theme={theme}
+        priceScale={info.price_scale}
+        lang={lang}
+        label={t('kline.chartLabel', { symbol: info.symbol, period: t(`kline.periods.${period}`) })}
+      />
+      {series === null ? <span className="spinner chart-spinner" aria-hidden="true" /> : null}
+    </div>
+  );
+}
+
 function Chart({ info }: { info: InstrumentInfo }): ReactElement {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
-  const { theme } = useSnapshot(settings);
   const [period, setPeriod] = useState<Period>('1min');
   const quotes = info.kind === 'stock' ? stockQuotes() : coinQuotes();
-  const candles = useMemo(() => candleStream(info.kind, info.symbol, period), [info, period]);
   const trades = useMemo(() => tradeStream(info.symbol), [info]);
 
   const board = useStream(quotes.board$, EMPTY_BOARD);
-  const series = useStream<CandleSeries | null>(candles.series$, null);
   const recent = useStream(trades.trades$, []);
   const stale = useStale(quotes.freshness);
-  const chartStale = useStale(candles.freshness);
   const quote = board.quotes.get(info.symbol);
   const dir = toDecimal(quote?.change_pct)?.isNegative() ? 'is-down' : 'is-up';
 
@@ -66,17 +88,7 @@ function Chart({ info }: { info: InstrumentInfo }): ReactElement {
           options={CHOICES.map((p) => ({ value: p, label: t(`kline.periods.${p}`) }))}
         />
       </div>
-      <div className={chartStale && series ? 'chart-box is-stale' : 'chart-box'} aria-busy={series === null}>
-        <CandleChart
-          series={series}
-          mode={period === 'timeshare' ? 'line' : 'candles'}
-          theme={theme}
-          priceScale={info.price_scale}
-          lang={lang}
-          label={t('kline.chartLabel', { symbol: info.symbol, period: t(`kline.periods.${period}`) })}
-        />
-        {series === null ? <span className="spinner chart-spinner" aria-hidden="true" /> : null}
-      </div>
+      <PeriodChart info={info} period={period} lang={lang} key={period} />
       <h2 className="section-title">{t('kline.trades')}</h2>
       <TradeList trades={recent} priceScale={info.price_scale} qtyScale={info.qty_scale} />
     </>
