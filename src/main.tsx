@@ -15,6 +15,8 @@ import { i18n, startI18n } from './lib/i18n';
 import { isLoggedIn, session } from './state/session';
 import { applyTheme, initialLang, settings, storeLang } from './state/settings';
 import './app/theme.css';
+import './app/shell.css';
+import './components/components.css';
 
 const router = createAppRouter();
 
