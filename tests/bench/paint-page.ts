@@ -174,3 +174,72 @@ export const EMPTY_PAGE = `<!doctype html>
 </body>
 </html>
 `;
+
+/**
+ * The floor: a static copy of the home page as the product rendered it (its HTML and stylesheets, no scripts), whose
+ * only script receives the same `quotes` messages over a raw websocket and writes the same cells (last price, change
+ * badge with its class, volume) once per animation frame, as text-node changes, with Intl formatting like the app's.
+ * No framework, no validation, no streams: what the browser itself spends to show these updates on this page, which
+ * no client code can go below.
+ */
+export function floorPage(productHtml: string): string {
+  const html = productHtml
+    .replace(/<script\b[\s\S]*?<\/script>/g, '')
+    .replace(/<link\b[^>]*rel="modulepreload"[^>]*>/g, '')
+    .replace(/<link\b[^>]*rel="manifest"[^>]*>/g, '');
+  return `<!doctype html>${html.replace('</body>', `${FLOOR_SCRIPT}</body>`)}`;
+}
+
+const FLOOR_SCRIPT = `<script>
+  const nf = (options) => new Intl.NumberFormat('en-US', { roundingMode: 'trunc', ...options });
+  const volume = nf({ notation: 'compact', minimumFractionDigits: 0, maximumFractionDigits: 2 });
+  const change = nf({ style: 'percent', minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: 'exceptZero' });
+  const text = (element) => {
+    if (!element.firstChild) element.append('');
+    return element.firstChild;
+  };
+  const cells = new Map();
+  for (const row of document.querySelectorAll('.quote-row')) {
+    const last = row.querySelector('.quote-last');
+    const places = (last.textContent.split('.')[1] ?? '').length;
+    cells.set(row.dataset.symbol, {
+      last: text(last),
+      price: nf({ minimumFractionDigits: places, maximumFractionDigits: places }),
+      badge: row.querySelector('.quote-link > .change'),
+      change: text(row.querySelector('.quote-link > .change')),
+      volume: text(row.querySelector('.quote-vol > span') ?? row.querySelector('.quote-vol')),
+    });
+  }
+  const set = (node, value) => {
+    if (node.nodeValue !== value) node.nodeValue = value;
+  };
+  const latest = new Map();
+  let frame = 0;
+  const flush = () => {
+    frame = 0;
+    for (const [symbol, quote] of latest) {
+      const cell = cells.get(symbol);
+      if (!cell) continue;
+      set(cell.last, cell.price.format(quote.last));
+      set(cell.change, change.format(quote.change_pct + 'e-2'));
+      const pct = Number(quote.change_pct);
+      const dir = pct > 0 ? 'up' : pct < 0 ? 'down' : 'flat';
+      const name = 'change change-' + dir + ' change-filled';
+      if (cell.badge.className !== name) cell.badge.className = name;
+      set(cell.volume, volume.format(quote.volume));
+    }
+    latest.clear();
+  };
+  const socket = new WebSocket(location.origin.replace(/^http/, 'ws') + '/socket.io/?EIO=4&transport=websocket');
+  socket.onmessage = (event) => {
+    const text = event.data;
+    if (text === '2') return socket.send('3');
+    if (text.startsWith('0')) return socket.send('40');
+    if (text.startsWith('40')) return socket.send('42["subscribe","quotes"]');
+    if (!text.startsWith('42')) return;
+    const [name, message] = JSON.parse(text.slice(2));
+    if (name !== 'market' || message.topic !== 'quotes') return;
+    for (const quote of message.data) latest.set(quote.symbol, quote);
+    frame ||= requestAnimationFrame(flush);
+  };
+</script>`;

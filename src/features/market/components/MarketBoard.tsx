@@ -1,23 +1,25 @@
 import { Link } from '@tanstack/react-router';
 import { type ReactElement, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { Quote } from '../../../../protocol/market';
 import { coinQuotes, stockQuotes } from '../../../../streams/market';
-import type { QuoteBoard } from '../../../../streams/quotes';
 import { Icon } from '../../../components/Icon';
 import { Segmented } from '../../../components/Segmented';
-import { useStale, useStream } from '../../../hooks/useStream';
+import { useStale } from '../../../hooks/useStream';
 import { useFavourites } from '../hooks/useFavourites';
 import { useInstruments } from '../hooks/useInstruments';
+import { RESORT_MS, useLiveBoard } from '../hooks/useLiveBoard';
+import { FrameWriter } from '../live/frameWriter';
 import { QuoteTable, type Sort } from './QuoteTable';
 import { quoteRows } from './rows';
 import { StaleMark } from './StaleMark';
 
 type Tab = 'favourites' | 'coins' | 'stocks';
-const EMPTY: QuoteBoard = { quotes: new Map(), version: 0 };
 
 /**
  * The live markets on the home page: coins, US stocks and the user's favourites, with search and sorting.
- * Prices arrive through the shared quote streams, at most one render per frame.
+ * Prices arrive through the shared quote streams and are written into the rows' live cells once a frame (FrameWriter);
+ * React renders the list only when its instruments change, or a few times a second while it is sorted by a live value.
  */
 export function MarketBoard(): ReactElement {
   const { t } = useTranslation();
@@ -27,14 +29,11 @@ export function MarketBoard(): ReactElement {
   const instruments = useInstruments();
   const { favourites, loggedIn, toggle } = useFavourites();
 
-  const coins = coinQuotes();
-  const stocks = stockQuotes();
-  const wantCoins = tab !== 'stocks';
-  const wantStocks = tab === 'stocks';
-  const coinBoard = useStream(wantCoins ? coins.board$ : null, EMPTY);
-  const stockBoard = useStream(wantStocks ? stocks.board$ : null, EMPTY);
-  const stale = useStale(wantStocks ? stocks.freshness : coins.freshness);
-  const board = wantStocks ? stockBoard : coinBoard;
+  const stream = tab === 'stocks' ? stockQuotes() : coinQuotes();
+  const [writer] = useState(() => new FrameWriter<Quote>());
+  const byValue = sort !== null && sort.key !== 'symbol';
+  const board = useLiveBoard(stream.board$, writer, byValue ? RESORT_MS : null);
+  const stale = useStale(stream.freshness);
 
   const rows = useMemo(
     () =>
@@ -110,6 +109,7 @@ export function MarketBoard(): ReactElement {
           onSort={setSort}
           {...(loggedIn && tab !== 'stocks' ? { onFavourite: toggle } : {})}
           stale={stale}
+          writer={writer}
         />
       )}
     </section>
