@@ -1,5 +1,5 @@
 import { defer, filter, map, merge, type Observable, shareReplay, tap } from 'rxjs';
-import { Decimal } from '../core/money';
+import { compareDecimalText } from '../core/decimal-text';
 import { type Candle, candle, type Period } from '../protocol/market';
 import { Freshness } from './freshness';
 import { pollBesideSocket } from './polling';
@@ -26,7 +26,7 @@ const candleList = candle.array();
  * volume is the newer; on a tie the one already held stays (nothing new to draw).
  */
 function fresher(held: Candle, incoming: Candle): Candle {
-  return new Decimal(incoming.v).gt(held.v) ? incoming : held;
+  return compareDecimalText(incoming.v, held.v) > 0 ? incoming : held;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { parseLocaleAmount } from '../../core/money';
+import { parseLocaleAmount } from '../../core/locale-amount';
 import { formatNumber } from './format';
 
 /**

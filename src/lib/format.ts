@@ -1,4 +1,6 @@
-import { type DecimalInput, toDecimal, truncatedString } from '../../core/money';
+import { signOf, toDecimalText, truncateText } from '../../core/decimal-text';
+// A type only: formatting loads no decimal library (core/decimal-text.ts reads the strings exactly).
+import type { DecimalInput } from '../../core/money';
 
 /** BCP 47 locale per interface language (the stored language-mark); other codes pass through. */
 export const LOCALE_OF: Record<string, string> = {
@@ -72,13 +74,13 @@ export function formatNumber(
 ): string {
   const min = clampDigits(opts.min ?? 2);
   const max = Math.max(clampDigits(opts.max ?? 4), min);
-  const d = toDecimal(value);
-  if (!d) {
+  const text = toDecimalText(value);
+  if (text === null) {
     console.warn('formatNumber: not a number', value);
     return '0';
   }
   return formatExact(
-    d.toString(),
+    text,
     lang,
     {
       minimumFractionDigits: min,
@@ -92,17 +94,17 @@ export function formatNumber(
 }
 
 /**
- * SPEC 9's truncating fixed-decimals helper, on decimal.js (not Number#toFixed, which rounds a float): exactly
- * `places` fraction digits, cut, no grouping, '.' as decimal: for inputs and wire values (not locale display).
+ * SPEC 9's truncating fixed-decimals helper, on the exact decimal string (not Number#toFixed, which rounds a float):
+ * exactly `places` fraction digits, cut, no grouping, '.' as decimal, no minus on a value cut to zero: for inputs
+ * and wire values (not locale display). `places` must be a whole number from 0 (a RangeError otherwise).
  */
 export function truncatedFixed(value: DecimalInput | null | undefined, places: number): string {
-  const d = toDecimal(value);
-  if (!d) {
+  const text = toDecimalText(value);
+  if (text === null) {
     console.warn('truncatedFixed: not a number', value);
     return '0';
   }
-  const out = truncatedString(d, places);
-  return /^-0(\.0*)?$/.test(out) ? out.slice(1) : out;
+  return truncateText(text, places);
 }
 
 /** A date and time in the user's language; '' for a missing timestamp. Accepts seconds or milliseconds. */
@@ -134,9 +136,9 @@ export function formatPrice(value: DecimalInput | null | undefined, lang: string
  * shows no minus. A missing or bad value shows as zero percent.
  */
 export function formatChange(value: DecimalInput | null | undefined, lang: string): string {
-  const d = toDecimal(value);
+  const text = toDecimalText(value);
   // Intl's percent style multiplies by 100; the exponent suffix divides the exact string by 100 without arithmetic.
-  const fraction = d ? `${d.toString()}e-2` : '0';
+  const fraction = text === null ? '0' : `${text}e-2`;
   return formatExact(
     fraction,
     lang,
@@ -145,7 +147,7 @@ export function formatChange(value: DecimalInput | null | undefined, lang: strin
       minimumFractionDigits: 2,
       maximumFractionDigits: 2,
       roundingMode: 'trunc',
-      signDisplay: d?.gt(0) ? 'always' : 'negative',
+      signDisplay: text !== null && signOf(text) > 0 ? 'always' : 'negative',
     },
     'formatChange',
   );
@@ -156,13 +158,13 @@ export function formatChange(value: DecimalInput | null | undefined, lang: strin
  * 123.45万 (ja, zh). Small values are shown whole as the locale does. On bad input it logs and returns '0'.
  */
 export function formatVolume(value: DecimalInput | null | undefined, lang: string): string {
-  const d = toDecimal(value);
-  if (!d) {
+  const text = toDecimalText(value);
+  if (text === null) {
     console.warn('formatVolume: not a number', value);
     return '0';
   }
   return formatExact(
-    d.toString(),
+    text,
     lang,
     {
       notation: 'compact',

@@ -45,6 +45,21 @@ describe('market rows', () => {
     expect(order('symbol', 'asc')).toEqual(['BTC', 'DOGE', 'ETH', 'XRP']);
   });
 
+  it('orders exactly where floats could not: values that differ past 17 digits (a float tie would put AAA first)', () => {
+    const close = new Map(
+      [
+        quote('AAA', '9007199254740992', '0.1', '0.10000000000000000001'),
+        quote('BBB', '9007199254740993', '0.10000000000000000001', '0.1'),
+      ].map((q) => [q.symbol, q]),
+    );
+    const first = (key: 'last' | 'change' | 'volume') =>
+      quoteRows(close, infos, new Set(), { search: '', sort: { key, dir: 'desc' } }).map((r) => r.quote.symbol);
+    expect(first('last')).toEqual(['BBB', 'AAA']);
+    expect(first('change')).toEqual(['BBB', 'AAA']);
+    // Turnover 900719925474099.3 (BBB) against 900719925474099.20009007199254740992 (AAA).
+    expect(first('volume')).toEqual(['BBB', 'AAA']);
+  });
+
   it('searches symbol and name, and can keep only favourites', () => {
     const symbols = (search: string, only?: Set<string>) =>
       quoteRows(quotes, infos, new Set(['ETH']), { search, sort: null, ...(only ? { only } : {}) }).map(

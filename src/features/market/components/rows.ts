@@ -1,4 +1,4 @@
-import { Decimal } from '../../../../core/money';
+import { compareDecimalText, multiplyDecimalText } from '../../../../core/decimal-text';
 import type { InstrumentInfo, Quote } from '../../../../protocol/market';
 import type { QuoteRow, Sort } from './QuoteTable';
 
@@ -9,24 +9,20 @@ export function matches(quote: Quote, info: InstrumentInfo | undefined, search: 
   return quote.symbol.toLowerCase().includes(needle) || Boolean(info?.name.toLowerCase().includes(needle));
 }
 
-const value = (row: QuoteRow, key: Sort['key']): Decimal | string => {
+/** What a column sorts by: the exact decimal string of a number column (compared exactly, as text), or the symbol. */
+const value = (row: QuoteRow, key: Sort['key']): string => {
   switch (key) {
     case 'symbol':
       return row.quote.symbol;
     case 'last':
-      return new Decimal(row.quote.last);
+      return row.quote.last;
     case 'change':
-      return new Decimal(row.quote.change_pct);
+      return row.quote.change_pct;
     case 'volume':
-      // Volumes are in each coin's own unit; comparable only as turnover in the quote currency.
-      return new Decimal(row.quote.volume).mul(row.quote.last);
+      // Volumes are in each coin's own unit; comparable only as turnover in the quote currency (exact product).
+      return multiplyDecimalText(row.quote.volume, row.quote.last);
   }
 };
-
-function compare(a: Decimal | string, b: Decimal | string): number {
-  if (typeof a === 'string' || typeof b === 'string') return String(a).localeCompare(String(b));
-  return a.comparedTo(b);
-}
 
 /** The rows to show: filtered by the search, sorted (ties by symbol, so the order never flickers). */
 export function quoteRows(
@@ -45,7 +41,10 @@ export function quoteRows(
   const sort = options.sort;
   if (!sort) return rows;
   const sign = sort.dir === 'asc' ? 1 : -1;
-  return rows.sort(
-    (a, b) => sign * compare(value(a, sort.key), value(b, sort.key)) || a.quote.symbol.localeCompare(b.quote.symbol),
-  );
+  const compare = sort.key === 'symbol' ? (a: string, b: string) => a.localeCompare(b) : compareDecimalText;
+  // Each row's sort value once, not once per comparison (a turnover is a product).
+  return rows
+    .map((row) => ({ row, by: value(row, sort.key) }))
+    .sort((a, b) => sign * compare(a.by, b.by) || a.row.quote.symbol.localeCompare(b.row.quote.symbol))
+    .map(({ row }) => row);
 }

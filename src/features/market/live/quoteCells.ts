@@ -1,4 +1,4 @@
-import { toDecimal } from '../../../../core/money';
+import { signOf, toDecimalText } from '../../../../core/decimal-text';
 import type { Quote } from '../../../../protocol/market';
 import { formatChange, formatPrice, formatVolume } from '../../../lib/format';
 import type { CellRender } from './frameWriter';
@@ -7,8 +7,9 @@ export type ChangeDirection = 'up' | 'down' | 'flat';
 
 /** Whether a 24 h change (in percent) is up, down or flat; a bad value is flat. */
 export function changeDirection(pct: string): ChangeDirection {
-  const d = toDecimal(pct);
-  return d?.gt(0) ? 'up' : d?.lt(0) ? 'down' : 'flat';
+  const text = toDecimalText(pct);
+  const sign = text === null ? 0 : signOf(text);
+  return sign > 0 ? 'up' : sign < 0 ? 'down' : 'flat';
 }
 
 /** The change badge's classes: its direction's colour (the text's sign says the same without colour). */
