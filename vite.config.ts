@@ -52,6 +52,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'jsdom',
+          setupFiles: ['tests/unit/setup.ts'],
           include: [
             'src/**/*.test.{ts,tsx}',
             'core/**/*.test.ts',

@@ -203,7 +203,7 @@ describe('loading indicator', () => {
     let release: (r: Response) => void = () => {};
     fetchMock.mockImplementation(() => new Promise<Response>((r) => (release = r)));
     const p = request('POST', 'x');
-    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalled());
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalled(), { timeout: 10_000 });
     expect(pending).toBe(1);
     release(json({ type: 'ok', code: 1, message: 'OK', data: 1 }));
     await p;
@@ -211,7 +211,7 @@ describe('loading indicator', () => {
 
     fetchMock.mockImplementation(() => new Promise<Response>((r) => (release = r)));
     const q = request('POST', 'x', {}, { loading: false });
-    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2), { timeout: 10_000 });
     expect(pending).toBe(0);
     release(json({ type: 'ok', code: 1, message: 'OK', data: 1 }));
     await q;

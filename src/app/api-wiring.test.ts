@@ -92,7 +92,7 @@ describe('toasts and the loading bar', () => {
     let release: (r: Response) => void = () => {};
     fetchMock.mockImplementation(() => new Promise<Response>((r) => (release = r)));
     const p = request('POST', 'x');
-    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalled());
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalled(), { timeout: 10_000 });
     expect(loading.pending).toBe(1);
     release(json({ type: 'ok', code: 1, message: 'OK', data: 1 }));
     await p;

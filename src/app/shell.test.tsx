@@ -93,7 +93,7 @@ describe('shell', () => {
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Log in' }));
     });
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/pages/settings/index'));
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/pages/settings/index'), { timeout: 10_000 });
     expect(router.history.length).toBe(1);
     expect(session.token).toBe('tok-dora');
     expect(session.user?.username).toBe('dora');
