@@ -1,4 +1,4 @@
-import { toDecimal } from '../../../core/money';
+import { isDecimalText, signOf } from '../../../core/decimal-text';
 import { type AccountType, ENTRY_KINDS, type EntryKind } from '../../../protocol/wallet';
 import { formatNumber } from '../../lib/format';
 
@@ -15,11 +15,11 @@ export const formatValuation = (value: string, lang: string): string => formatNu
 /** A signed ledger amount with an explicit plus for money coming in. */
 export function formatSigned(value: string, lang: string, scale: number = scaleOf(value)): string {
   const text = formatBalance(value, lang, scale);
-  return toDecimal(value)?.gt(0) ? `+${text}` : text;
+  return isDecimalText(value) && signOf(value) > 0 ? `+${text}` : text;
 }
 
 /** True for a decimal string that is exactly zero ('0.000000'). */
-export const isZero = (value: string): boolean => toDecimal(value)?.isZero() ?? true;
+export const isZero = (value: string): boolean => !isDecimalText(value) || signOf(value) === 0;
 
 /** i18n key of an account type's full name ("Spot account") and short label ("Spot"). */
 export const typeName = (type: AccountType) => `assets.types.${type}` as const;

@@ -2,7 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { type ReactElement, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { toDecimal } from '../../../../../core/money';
+import { isDecimalText, signOf } from '../../../../../core/decimal-text';
 import { type InstrumentInfo, type Period, TIMEFRAMES } from '../../../../../protocol/market';
 import type { CandleSeries } from '../../../../../streams/candles';
 import { candleStream, coinQuotes, stockQuotes, tradeStream } from '../../../../../streams/market';
@@ -62,7 +62,8 @@ function Chart({ info }: { info: InstrumentInfo }): ReactElement {
   const recent = useStream(trades.trades$, []);
   const stale = useStale(quotes.freshness);
   const quote = board.quotes.get(info.symbol);
-  const dir = toDecimal(quote?.change_pct)?.isNegative() ? 'is-down' : 'is-up';
+  const pct = quote?.change_pct;
+  const dir = pct !== undefined && isDecimalText(pct) && signOf(pct) < 0 ? 'is-down' : 'is-up';
 
   return (
     <>

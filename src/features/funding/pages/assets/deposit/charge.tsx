@@ -4,7 +4,7 @@ import { type FormEvent, type ReactElement, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { checkDepositHash, fetchDepositCurrencies, submitDeposit } from '../../../../../../core/api/funding';
-import { toDecimal } from '../../../../../../core/money';
+import { compareDecimalText, isDecimalText } from '../../../../../../core/decimal-text';
 import { type Chain, type ChainCoin, isChainCoin } from '../../../../../../protocol/chains';
 import {
   BANK_DEPOSIT_COIN,
@@ -108,7 +108,12 @@ export default function ChargePage(): ReactElement {
       form.setErrors({ amount: errorText('depositAmountInteger') });
       return;
     }
-    if (minimum && (toDecimal(full.amount)?.lt(toDecimal(minimum) ?? 0) ?? false)) {
+    if (
+      minimum &&
+      isDecimalText(full.amount) &&
+      isDecimalText(minimum) &&
+      compareDecimalText(full.amount, minimum) < 0
+    ) {
       form.setErrors({ amount: errorText('depositBelowMin') });
       return;
     }

@@ -3,7 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { type FormEvent, type ReactElement, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fetchAssets, transferBetweenAccounts } from '../../../../../../core/api/wallet';
-import { toDecimal } from '../../../../../../core/money';
+import { compareDecimalText, isDecimalText } from '../../../../../../core/decimal-text';
 import {
   ACCOUNT_TYPES,
   type AccountType,
@@ -96,7 +96,10 @@ export default function TransferPage(): ReactElement {
     const body = { currency, from, to, amount: exact, request_id };
     if (!form.validate(transferRequest, body)) return;
     if (fromRow) {
-      const exceeds = toDecimal(body.amount)?.gt(toDecimal(fromRow.available) ?? 0) ?? false;
+      const exceeds =
+        isDecimalText(body.amount) && isDecimalText(fromRow.available)
+          ? compareDecimalText(body.amount, fromRow.available) > 0
+          : false;
       const problem = amountProblem(body.amount, fromRow.scale) ?? (exceeds ? 'insufficientBalance' : null);
       if (problem) {
         form.setErrors({ amount: errorText(problem) });
