@@ -20,8 +20,10 @@ export interface AccountLimits {
    */
   loginFailuresPerSource: Backoff;
   /**
-   * Wrong login passwords for one account from all sources together: many sources hammering one account are slowed
-   * down (never locked out). Set so that one source alone, held back by the rule above, stays under it.
+   * Wrong login passwords for one account from all sources together: once they pass this, every source that has
+   * itself failed on the account waits (each new source gets one guess first); a source that never failed, such as
+   * the owner on a fresh device, is not held up. Set so that one source alone, held back by the rule above, stays
+   * under it.
    */
   loginFailuresPerAccount: Backoff;
   /** Login attempts from one IP. */
@@ -39,8 +41,8 @@ export const DEFAULT_ACCOUNT_LIMITS: AccountLimits = {
   codePerIp: { max: 10, windowMs: HOUR },
   // 3 free, then 1 s, 2 s, 4 s ... up to 15 minutes; a source's failures count for a day.
   loginFailuresPerSource: { free: 3, baseMs: 1000, maxMs: 15 * MINUTE, windowMs: 24 * HOUR },
-  // One source makes at most ~15 failures an hour under the rule above; from 20 on, every source waits 1 s, 2 s ...
-  // up to 5 minutes after the newest failure.
+  // One source makes at most ~15 failures an hour under the rule above; from 20 on, every source that has failed
+  // here waits 1 s, 2 s ... up to 5 minutes after the newest failure.
   loginFailuresPerAccount: { free: 20, baseMs: 1000, maxMs: 5 * MINUTE, windowMs: HOUR },
   loginPerIp: { max: 30, windowMs: 15 * MINUTE },
   fundPasswordFailures: { max: 5, windowMs: 15 * MINUTE },

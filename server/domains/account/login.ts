@@ -20,10 +20,11 @@ const unknownKey = (account: string, areaCode: string | undefined) =>
 /** The two backoffs of a password check: this account from this source (IP), and this account from anywhere. */
 function passwordLimits(s: AccountServices, accountKey: string, source: string): [BackoffLimit, BackoffLimit] {
   const account = `login:fail:${accountKey}`;
-  return [
-    { bucket: `${account}|ip:${source}`, ...s.limits.loginFailuresPerSource },
-    { bucket: account, ...s.limits.loginFailuresPerAccount },
-  ];
+  const perSource = { bucket: `${account}|ip:${source}`, ...s.limits.loginFailuresPerSource };
+  // The account-wide backoff slows only sources that have already failed on this account: an attacker's every new
+  // address gets one guess before it waits, and the owner on a fresh device is never held up by strangers' guesses.
+  const onlyAfter = { bucket: perSource.bucket, windowMs: perSource.windowMs };
+  return [perSource, { bucket: account, ...s.limits.loginFailuresPerAccount, onlyAfter }];
 }
 
 /**

@@ -29,6 +29,11 @@ export interface Backoff {
 
 export interface BackoffLimit extends Backoff {
   bucket: string;
+  /**
+   * The backoff holds only an attempt whose own source already has events in this bucket (within its window): a
+   * limit over many sources then slows the sources that took part, never a newcomer (the owner on a fresh device).
+   */
+  onlyAfter?: { bucket: string; windowMs: number };
 }
 
 /** The backoff that asks a request to wait, and for how long. */
@@ -66,6 +71,9 @@ export class RateLimiter {
       // Sorted, so two attempts naming the same buckets cannot lock them in opposite orders.
       for (const bucket of buckets) await this.lock(trx, bucket);
       for (const limit of limits) {
+        if (limit.onlyAfter && !(await this.hasEvents(trx, limit.onlyAfter.bucket, at - limit.onlyAfter.windowMs))) {
+          continue;
+        }
         const wait = await this.backoffWait(trx, limit, at);
         if (wait) return { wait };
       }
@@ -162,6 +170,17 @@ export class RateLimiter {
     const delay = Math.min(limit.baseMs * 2 ** (n - limit.free), limit.maxMs);
     const readyAt = Number(row.last) + delay;
     return readyAt > at ? { limit, retryAfterMs: readyAt - at } : null;
+  }
+
+  private async hasEvents(db: Kysely<Database>, bucket: string, after: number): Promise<boolean> {
+    const row = await db
+      .selectFrom('rate_limit_hits')
+      .select('id')
+      .where('bucket', '=', bucket)
+      .where('at', '>', after)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   private async prune(trx: Kysely<Database>, bucket: string, before: number): Promise<void> {
