@@ -182,7 +182,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       toRooms(userId, event);
       channels.deliver(userId, event.kind, event.data);
     },
-    { intervalMs: options.userEventsPollMs },
+    {
+      intervalMs: options.userEventsPollMs,
+      onError: (err) => app.log.error({ err }, 'user event delivery failed'),
+    },
   );
   await relay.start();
   jobs.register({

@@ -30,6 +30,25 @@ describe.each(DATABASES)('private topics and commands over socket.io on %s', (ki
         return { echo: args.text, userId };
       },
     });
+    let flaky = 0;
+    t.app.channels.command({
+      name: 'test.flaky',
+      args: z.object({}),
+      run: async () => {
+        flaky += 1;
+        if (flaky === 1) throw new Error('database blip');
+        return { runs: flaky };
+      },
+    });
+    t.app.channels.topic({
+      name: 'broken',
+      schema: z.array(z.string()),
+      events: [],
+      snapshot: async () => {
+        throw new Error('cannot read');
+      },
+      fromEvent: () => [],
+    });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   });
@@ -127,5 +146,20 @@ describe.each(DATABASES)('private topics and commands over socket.io on %s', (ki
     await expect(
       anonymous.emitWithAck(COMMAND_EVENT, { name: 'test.echo', id: 'client-0005', args: { text: 'x' } }),
     ).resolves.toEqual({ ok: false, error: 'notLoggedIn' });
+  });
+
+  it('says so when a snapshot cannot be read, and runs a command again after a server error', async () => {
+    const { token } = await t.registerByEmail(uniqueEmail());
+    const socket = await open({ token });
+    await expect(subscribe(socket, 'me:broken')).resolves.toEqual({
+      ok: false,
+      topic: 'me:broken',
+      error: 'serverError',
+    });
+    const send = () => socket.emitWithAck(COMMAND_EVENT, { name: 'test.flaky', id: 'client-flaky-1', args: {} });
+    await expect(send()).resolves.toEqual({ ok: false, error: 'serverError' });
+    // The failure was no answer to keep: the retry with the same id runs the command, and then its answer is kept.
+    await vi.waitFor(async () => expect(await send()).toEqual({ ok: true, data: { runs: 2 } }));
+    await expect(send()).resolves.toEqual({ ok: true, data: { runs: 2 } });
   });
 });

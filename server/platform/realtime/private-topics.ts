@@ -83,7 +83,10 @@ export class PrivateChannels {
     if (!sockets) return;
     for (const topic of this.topics.values()) {
       if (topic.events !== 'all' && !topic.events.includes(kind)) continue;
-      const update = topic.schema.parse(topic.fromEvent(kind, data));
+      // An event its topic cannot carry is skipped for that topic only, never for the other topics or users.
+      const parsed = topic.schema.safeParse(topic.fromEvent(kind, data));
+      if (!parsed.success) continue;
+      const update = parsed.data;
       for (const socket of sockets) {
         const subscription = this.subscriptions.get(socket)?.get(topic.name);
         if (!subscription) continue;
@@ -138,16 +141,17 @@ export class PrivateChannels {
     // after the snapshot (it may then be in both; topics carry state that is idempotent to apply).
     const subscription: Subscription = { topic, seq: 0, queued: [] };
     subs.set(name, subscription);
-    reply({ ok: true, topic: raw });
     let snapshot: unknown;
     try {
       snapshot = topic.schema.parse(await topic.snapshot(userId));
     } catch {
-      // No snapshot, no subscription: the client's resubscription (on reconnect or a gap) tries again.
+      // No snapshot, no subscription, and the client is told so (it may subscribe again).
       if (subs.get(name) === subscription) subs.delete(name);
-      return;
+      return reply({ ok: false, topic: raw, error: 'serverError' });
     }
     if (subs.get(name) !== subscription || !socket.connected) return;
+    // Acknowledged once the snapshot is ready, so `ok` means the topic is live.
+    reply({ ok: true, topic: raw });
     this.emit(socket, { topic: raw, kind: 'snapshot', seq: 0, data: snapshot });
     const queued = subscription.queued ?? [];
     subscription.queued = null;
@@ -184,6 +188,10 @@ export class PrivateChannels {
         )
       : Promise.resolve({ ok: false, error: args.error.issues[0]?.message ?? 'invalidInput' });
     this.answers.set(key, { at: this.now(), answer });
+    // A server error (a database blip) is no answer to keep: a retry with the same id runs the command again.
+    void answer.then((a) => {
+      if (!a.ok && a.error === 'serverError' && this.answers.get(key)?.answer === answer) this.answers.delete(key);
+    });
     return answer;
   }
 

@@ -59,6 +59,8 @@ export interface RelayOptions {
   gapWaitMs?: number;
   /** Rows read per poll. */
   batch?: number;
+  /** Called when a sink throws for one event (the other events are still delivered). */
+  onError?: (err: unknown) => void;
   /** Real time for the gap waits (not the app's test clock). */
   clock?: () => number;
 }
@@ -77,6 +79,7 @@ export class UserEventRelay {
   private readonly gapWaitMs: number;
   private readonly batch: number;
   private readonly clock: () => number;
+  private readonly onError: (err: unknown) => void;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -87,6 +90,7 @@ export class UserEventRelay {
     this.gapWaitMs = options.gapWaitMs ?? 10_000;
     this.batch = options.batch ?? 500;
     this.clock = options.clock ?? Date.now;
+    this.onError = options.onError ?? (() => {});
   }
 
   /**
@@ -123,7 +127,12 @@ export class UserEventRelay {
       if (this.delivered.has(id)) continue;
       this.delivered.add(id);
       this.holes.delete(id);
-      this.sink(row.user_id, { kind: row.kind, data: parsePayload(row.payload) });
+      try {
+        this.sink(row.user_id, { kind: row.kind, data: parsePayload(row.payload) });
+      } catch (err) {
+        // One event a sink cannot take is lost for that sink only; the rest of the batch goes out now.
+        this.onError(err);
+      }
       sent += 1;
     }
     this.advance(top);
@@ -178,7 +187,7 @@ export function accountTopic(db: Kysely<Database>): PrivateTopic<AccountEvent[]>
         .orderBy('id', 'desc')
         .limit(ACCOUNT_SNAPSHOT_EVENTS)
         .execute();
-      return rows.map((row) => ({ kind: row.kind, data: JSON.parse(row.payload) as unknown }));
+      return rows.map((row) => ({ kind: row.kind, data: parsePayload(row.payload) }));
     },
     fromEvent: (kind, data) => [{ kind, data }],
   };
