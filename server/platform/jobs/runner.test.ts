@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LocalLeases } from './leases';
 import { type Job, JobRunner, leaseTtl } from './runner';
 
@@ -120,4 +120,70 @@ describe('job runner', () => {
       ['b', false],
     ]);
   });
+
+  describe('a round longer than the lease', () => {
+    afterEach(() => vi.useRealTimers());
+
+    it('keeps its lease while it runs, so no other process starts the job meanwhile', async () => {
+      vi.useFakeTimers();
+      const { a, b } = cluster(() => Date.now());
+      let finish: () => void = () => {};
+      const seen: string[] = [];
+      a.register({
+        name: 'settle',
+        scope: 'cluster',
+        everyMs: 1000,
+        run: (round) =>
+          new Promise<void>((resolve) => {
+            seen.push(`a:${round.leading}`);
+            finish = () => {
+              seen.push(`a still leading: ${round.stillLeading()}`);
+              resolve();
+            };
+          }),
+      });
+      b.register(countingJob('settle', seen, 'b'));
+      const slow = a.runOnce('settle');
+      await vi.advanceTimersByTimeAsync(0);
+      // Three lease lifetimes pass inside one round: the renewals keep b out.
+      await vi.advanceTimersByTimeAsync(leaseTtlOf(1000) * 3);
+      await b.runOnce('settle');
+      finish();
+      await slow;
+      expect(seen).toEqual(['a:true', 'a still leading: true']);
+    });
+
+    it('tells the round when a renewal fails, and does not run a last round on close without the lease', async () => {
+      vi.useFakeTimers();
+      let grant = true;
+      const leases = { acquire: async () => grant, release: async () => {} };
+      const runner = new JobRunner({ leases, owner: 'a' });
+      const rounds: boolean[] = [];
+      let finish: () => void = () => {};
+      runner.register({
+        name: 'accrue',
+        scope: 'cluster',
+        everyMs: 1000,
+        run: (round) =>
+          new Promise<void>((resolve) => {
+            finish = () => {
+              rounds.push(round.stillLeading());
+              resolve();
+            };
+          }),
+      });
+      const slow = runner.runOnce('accrue');
+      await vi.advanceTimersByTimeAsync(0);
+      grant = false;
+      await vi.advanceTimersByTimeAsync(leaseTtlOf(1000));
+      finish();
+      await slow;
+      expect(rounds).toEqual([false]);
+      await runner.close();
+      expect(rounds).toEqual([false]);
+    });
+  });
 });
+
+/** The ttl the runner uses for a job run every `everyMs`. */
+const leaseTtlOf = (everyMs: number) => leaseTtl({ name: 'x', scope: 'cluster', everyMs, run: () => {} });

@@ -17,13 +17,22 @@ export interface Job {
   name: string;
   scope: 'cluster' | 'process';
   everyMs: number;
-  /** One round. `leading` is false for a cluster job's round in a process that does not hold its lease. */
-  run(round: { leading: boolean }): Promise<void> | void;
+  /**
+   * One round. `leading` is false for a cluster job's round in a process that does not hold its lease. A long round
+   * keeps its lease (renewed every third of its ttl while it runs); `stillLeading()` turns false as soon as a renewal
+   * fails, so a job can stop before another process takes over.
+   */
+  run(round: Round): Promise<void> | void;
   /**
    * Cluster jobs only: also called (with leading false) in the processes that do not hold the lease, so a job can
    * drop what it buffered for nothing. Default: not called.
    */
   runWhenFollowing?: boolean;
+}
+
+export interface Round {
+  leading: boolean;
+  stillLeading(): boolean;
 }
 
 export interface JobRunnerOptions {
@@ -84,8 +93,13 @@ export class JobRunner {
     await Promise.all([...this.jobs.values()].map((s) => s.running));
     for (const scheduled of this.jobs.values()) {
       if (scheduled.job.scope === 'cluster' && scheduled.leading) {
-        await this.guard(scheduled.job, () => scheduled.job.run({ leading: true }));
-        await this.options.leases.release(this.leaseName(scheduled.job), this.owner).catch(() => undefined);
+        // The last round only while the lease is still ours (it may have lapsed since the previous round).
+        const { job } = scheduled;
+        const still = await this.options.leases
+          .acquire(this.leaseName(job), this.owner, leaseTtl(job))
+          .catch(() => false);
+        if (still) await this.guard(job, () => job.run({ leading: true, stillLeading: () => true }));
+        await this.options.leases.release(this.leaseName(job), this.owner).catch(() => undefined);
         scheduled.leading = false;
       }
     }
@@ -113,12 +127,39 @@ export class JobRunner {
           });
         if (!scheduled.leading && !job.runWhenFollowing) return;
       }
-      await this.guard(job, () => job.run({ leading: job.scope === 'process' || scheduled.leading }));
+      const leading = job.scope === 'process' || scheduled.leading;
+      const keep = job.scope === 'cluster' && scheduled.leading ? this.keepLease(scheduled) : undefined;
+      try {
+        await this.guard(job, () => job.run({ leading, stillLeading: () => leading && (keep?.held() ?? true) }));
+      } finally {
+        keep?.stop();
+      }
     };
     scheduled.running = work().finally(() => {
       scheduled.running = undefined;
     });
     return scheduled.running;
+  }
+
+  /** Renews a cluster job's lease every third of its ttl while a round runs; `held` turns false when one fails. */
+  private keepLease(scheduled: Scheduled): { held(): boolean; stop(): void } {
+    const { job } = scheduled;
+    let held = true;
+    const timer = setInterval(
+      () => {
+        void this.options.leases
+          .acquire(this.leaseName(job), this.owner, leaseTtl(job))
+          .catch(() => false)
+          .then((ok) => {
+            if (ok) return;
+            held = false;
+            scheduled.leading = false;
+          });
+      },
+      Math.floor(leaseTtl(job) / 3),
+    );
+    timer.unref();
+    return { held: () => held, stop: () => clearInterval(timer) };
   }
 
   private async guard(job: Job, work: () => Promise<void> | void): Promise<void> {
