@@ -100,7 +100,8 @@ export function createServerClock(options: ServerClockOptions = {}): ServerClock
 
   const update = () => {
     const estimate = estimateOffset(samples);
-    current = estimate === null ? 0 : Math.round(estimate);
+    // Whole milliseconds (the midpoint of two bounds may end in a half): time, never money.
+    current = estimate === null ? 0 : Math.floor(estimate);
     subject.next(current);
   };
 

@@ -54,7 +54,8 @@ async function main(): Promise<void> {
     await server.stop();
   }
 
-  const kb = (n: number) => `${(n / KB).toFixed(1)} KB`;
+  const oneDecimal = new Intl.NumberFormat('en', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  const kb = (n: number) => `${oneDecimal.format(n / KB)} KB`;
   let total = 0;
   for (const [file, size] of [...fetched].sort((a, b) => b[1] - a[1])) {
     total += size;
