@@ -3,11 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { fetchLedgerLog } from '../../../../../core/api/wallet';
 import { ACCOUNT_TYPES, type AccountType } from '../../../../../protocol/wallet';
 import { Page } from '../../../../app/Page';
-import { EmptyState } from '../../../../components/assets/EmptyState';
 import { typeShort } from '../../../../components/assets/format';
-import { LoadMore } from '../../../../components/assets/LoadMore';
-import { Button } from '../../../../components/Button';
-import { Spinner } from '../../../../components/Controls';
+import { PagedLines } from '../../../../components/assets/PagedLines';
 import { PullToRefresh } from '../../../../components/PullToRefresh';
 import { Segmented } from '../../../../components/Segmented';
 import { keys } from '../../../../data/keys';
@@ -38,28 +35,14 @@ export default function AssetRecordPage(): ReactElement {
             onChange={setFilter}
           />
         </div>
-        {list.state === 'loading' ? (
-          <div className="center">
-            <Spinner label={t('common.loading')} />
-          </div>
-        ) : list.state === 'error' ? (
-          <EmptyState icon="alert" text={t('common.loadFailed')}>
-            <Button variant="secondary" onClick={() => void list.reload()}>
-              {t('common.retry')}
-            </Button>
-          </EmptyState>
-        ) : list.items.length === 0 ? (
-          <EmptyState icon="document" text={t('assets.noRecords')} />
-        ) : (
-          <>
-            <ul className="asset-lines">
-              {list.items.map((line) => (
-                <LedgerLineRow key={line.id} line={line} />
-              ))}
-            </ul>
-            <LoadMore hasMore={list.hasMore} busy={list.loadingMore} onMore={() => void list.loadMore()} />
-          </>
-        )}
+        <PagedLines
+          list={{ ...list, itemCount: list.items.length }}
+          empty={{ icon: 'document', text: t('assets.noRecords') }}
+        >
+          {list.items.map((line) => (
+            <LedgerLineRow key={line.id} line={line} />
+          ))}
+        </PagedLines>
       </PullToRefresh>
     </Page>
   );

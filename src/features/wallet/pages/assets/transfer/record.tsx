@@ -2,11 +2,8 @@ import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fetchTransfers } from '../../../../../../core/api/wallet';
 import { Page } from '../../../../../app/Page';
-import { EmptyState } from '../../../../../components/assets/EmptyState';
 import { formatBalance, typeName, typeShort } from '../../../../../components/assets/format';
-import { LoadMore } from '../../../../../components/assets/LoadMore';
-import { Button } from '../../../../../components/Button';
-import { Spinner } from '../../../../../components/Controls';
+import { PagedLines } from '../../../../../components/assets/PagedLines';
 import { Icon } from '../../../../../components/Icon';
 import { PullToRefresh } from '../../../../../components/PullToRefresh';
 import { keys } from '../../../../../data/keys';
@@ -24,44 +21,30 @@ export default function TransferRecordPage(): ReactElement {
   return (
     <Page title={t('assets.transfer.recordTitle')}>
       <PullToRefresh onRefresh={list.reload}>
-        {list.state === 'loading' ? (
-          <div className="center">
-            <Spinner label={t('common.loading')} />
-          </div>
-        ) : list.state === 'error' ? (
-          <EmptyState icon="alert" text={t('common.loadFailed')}>
-            <Button variant="secondary" onClick={() => void list.reload()}>
-              {t('common.retry')}
-            </Button>
-          </EmptyState>
-        ) : list.items.length === 0 ? (
-          <EmptyState icon="sort" text={t('assets.transfer.none')} />
-        ) : (
-          <>
-            <ul className="asset-lines">
-              {list.items.map((r) => (
-                <li key={r.id} className="asset-line" data-testid="transfer-line">
-                  <div className="asset-line-main">
-                    <span className="asset-line-title asset-route">
-                      <span className="visually-hidden">
-                        {t('assets.transfer.route', { from: t(typeName(r.from)), to: t(typeName(r.to)) })}
-                      </span>
-                      <span aria-hidden="true">{t(typeShort(r.from))}</span>
-                      <Icon name="chevron" size={14} />
-                      <span aria-hidden="true">{t(typeShort(r.to))}</span>
-                    </span>
-                    <span className="asset-line-sub">{formatDateTime(r.created_at, lang)}</span>
-                  </div>
-                  <div className="asset-line-end">
-                    <Amount text={`${formatBalance(r.amount, lang)} ${r.currency}`} />
-                    <span className="asset-line-sub">{t('assets.transfer.completed')}</span>
-                  </div>
-                </li>
-              ))}
-            </ul>
-            <LoadMore hasMore={list.hasMore} busy={list.loadingMore} onMore={() => void list.loadMore()} />
-          </>
-        )}
+        <PagedLines
+          list={{ ...list, itemCount: list.items.length }}
+          empty={{ icon: 'sort', text: t('assets.transfer.none') }}
+        >
+          {list.items.map((r) => (
+            <li key={r.id} className="asset-line" data-testid="transfer-line">
+              <div className="asset-line-main">
+                <span className="asset-line-title asset-route">
+                  <span className="visually-hidden">
+                    {t('assets.transfer.route', { from: t(typeName(r.from)), to: t(typeName(r.to)) })}
+                  </span>
+                  <span aria-hidden="true">{t(typeShort(r.from))}</span>
+                  <Icon name="chevron" size={14} />
+                  <span aria-hidden="true">{t(typeShort(r.to))}</span>
+                </span>
+                <span className="asset-line-sub">{formatDateTime(r.created_at, lang)}</span>
+              </div>
+              <div className="asset-line-end">
+                <Amount text={`${formatBalance(r.amount, lang)} ${r.currency}`} />
+                <span className="asset-line-sub">{t('assets.transfer.completed')}</span>
+              </div>
+            </li>
+          ))}
+        </PagedLines>
       </PullToRefresh>
     </Page>
   );
