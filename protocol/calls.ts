@@ -4,6 +4,8 @@ import { bankCardCalls } from './bank-cards';
 import { fundingCalls } from './funding';
 import { identityCalls } from './identity';
 import { marketCalls } from './market';
+import { priceRecordCalls } from './price-record';
+import { spotCalls } from './spot';
 import { uploadCalls } from './uploads';
 import { walletCalls } from './wallet';
 import { addressCalls } from './wallet-addresses';
@@ -19,6 +21,8 @@ export { type CallSpec, type CallTable, call } from './call-spec';
 export const calls = {
   ...accountCalls,
   ...marketCalls,
+  ...priceRecordCalls,
+  ...spotCalls,
   ...addressCalls,
   ...bankCardCalls,
   ...uploadCalls,

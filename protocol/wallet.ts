@@ -11,6 +11,7 @@ export const ENTRY_KINDS = [
   'penalty',
   'adjustment',
   'settlement',
+  'trade',
   'simulator_grant',
   'simulator_reset',
   'hold_place',

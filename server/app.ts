@@ -18,6 +18,7 @@ import { bankCardHandlers } from './domains/bank-cards';
 import { fundingHandlers } from './domains/funding';
 import { identityHandlers } from './domains/identity';
 import { marketHandlers, marketRealtime } from './domains/market';
+import { ordersTopic, SpotEngine, spotHandlers } from './domains/spot';
 import { registerUploadRoutes, UploadStore, uploadHandlers } from './domains/uploads';
 import { walletHandlers } from './domains/wallet';
 import { walletAddressHandlers } from './domains/wallet-addresses';
@@ -139,6 +140,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     maxBytes: options.maxUploadBytes ?? MAX_UPLOAD_BYTES,
     now,
   });
+  // Spot orders are accepted by every process; the engine acts only where the jobs runner gives it its lease.
+  const spotEngine = feed
+    ? new SpotEngine({
+        database: options.database,
+        ledger,
+        feed,
+        now,
+        onError: (err) => app.log.error({ err }, 'spot engine'),
+      })
+    : undefined;
+  if (spotEngine) {
+    jobs.register(spotEngine.job());
+    app.addHook('onClose', () => spotEngine.close());
+  }
   const handlers: CallHandlers = {
     ...accountHandlers(account),
     ...marketHandlers({ feed, database: options.database, now }),
@@ -148,6 +163,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...identityHandlers({ database: options.database, now }),
     ...walletHandlers({ ledger, feed, database: options.database }),
     ...fundingHandlers({ account, database: options.database, ledger, now }),
+    ...spotHandlers({
+      database: options.database,
+      ledger,
+      feed,
+      now,
+      ...(spotEngine ? { onAccepted: (row) => spotEngine.accepted(row) } : {}),
+    }),
   };
   registerCalls(app, handlers, sessions);
   await registerUploadRoutes(app, { store: uploads, sessions, limiter });
@@ -169,6 +191,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Private topics and socket commands: each domain registers its own here.
   const channels = new PrivateChannels(now);
   channels.topic(accountTopic(db));
+  channels.topic(ordersTopic(db));
   const realtimeModules = [channels.module()];
   if (feed) realtimeModules.push(marketRealtime(feed, { now, flushMs: options.market?.flushMs }));
   app.decorate('io', await attachRealtime(app, { sessions, redisUrl: options.redisUrl, modules: realtimeModules }));

@@ -8,9 +8,11 @@ import { uploadsDirOf } from './domains/uploads';
 import { isEntryPoint } from './entry';
 import {
   BINANCE_SPOT_URL,
+  binanceRoutes,
   CompositePriceSource,
   connectSharedSource,
   ExchangePriceSource,
+  lastRecordedSeqs,
   MarketFeed,
   type MarketLogger,
   MarketSimulator,
@@ -62,8 +64,12 @@ export function readMarketSettings(env: NodeJS.ProcessEnv = process.env): Market
  * The market, not started yet: the seeded simulator with its deterministic history; with live settings the
  * exchange's coins come live (with no simulated history under them) while the stocks stay simulated.
  */
-export function createMarketFeed(settings: MarketSettings = readMarketSettings(), logger?: MarketLogger): MarketFeed {
-  return new MarketFeed(createPriceSource(settings, logger).source);
+export function createMarketFeed(
+  settings: MarketSettings = readMarketSettings(),
+  logger?: MarketLogger,
+  startSeqs?: ReadonlyMap<string, number>,
+): MarketFeed {
+  return new MarketFeed(createPriceSource(settings, logger, {}, startSeqs).source);
 }
 
 /** The price source of `settings` and the simulator inside it. */
@@ -71,10 +77,11 @@ function createPriceSource(
   settings: MarketSettings,
   logger: MarketLogger | undefined,
   simulatorOptions: Partial<SimulatorOptions> = {},
+  startSeqs?: ReadonlyMap<string, number>,
 ): { source: PriceSource; simulator: MarketSimulator } {
   const simulator = new MarketSimulator({ seed: settings.seed, alwaysOpen: settings.alwaysOpen, ...simulatorOptions });
   if (!settings.live) return { source: simulator, simulator };
-  const exchange = new ExchangePriceSource({ url: settings.live.url, logger });
+  const exchange = new ExchangePriceSource({ url: settings.live.url, logger, startSeqs });
   return { source: new CompositePriceSource(simulator, exchange), simulator };
 }
 
@@ -86,16 +93,19 @@ export async function createSharedMarketFeed(
   redisUrl: string,
   settings: MarketSettings = readMarketSettings(),
   logger?: MarketLogger,
+  startSeqs?: ReadonlyMap<string, number>,
 ): Promise<MarketFeed> {
   const source = await connectSharedSource({
     url: redisUrl,
     seed: settings.seed,
     logger,
     createLocal: (origin) =>
-      createPriceSource({ ...settings, seed: origin.seed }, logger, {
-        liveStart: origin.liveStart,
-        maxCatchUpSteps: Number.POSITIVE_INFINITY,
-      }),
+      createPriceSource(
+        { ...settings, seed: origin.seed },
+        logger,
+        { liveStart: origin.liveStart, maxCatchUpSteps: Number.POSITIVE_INFINITY },
+        startSeqs,
+      ),
   });
   return new MarketFeed(source);
 }
@@ -138,10 +148,18 @@ export async function startServer(
     // A wrong key (another DATA_KEY, a forgotten rotation) stops the start instead of failing every card call.
     await assertDataKey(database.db, new CardVault(dataKey.key));
     const settings = overrides.market ? undefined : readMarketSettings();
+    // A live exchange numbers its ticks per process: it continues above what the record holds (the simulator's
+    // numbers come from its seed and time, the same on every start).
+    const startSeqs = settings?.live
+      ? await lastRecordedSeqs(
+          database.db,
+          binanceRoutes().map((r) => r.instrument.symbol),
+        )
+      : undefined;
     const market = overrides.market ?? {
       feed: config.redisUrl
-        ? await createSharedMarketFeed(config.redisUrl, settings, marketLogger)
-        : createMarketFeed(settings, marketLogger),
+        ? await createSharedMarketFeed(config.redisUrl, settings, marketLogger, startSeqs)
+        : createMarketFeed(settings, marketLogger, startSeqs),
     };
     feed = market.feed;
     const app = await buildApp({

@@ -2,8 +2,9 @@ import { migration0001 } from './domains/account';
 import { migration0005, migration0008 } from './domains/bank-cards';
 import { migration0007 } from './domains/funding';
 import { migration0004 } from './domains/identity';
+import { migration0010 } from './domains/spot';
 import { migration0003 } from './ledger';
-import { migration0002 } from './market';
+import { migration0002, migration0009 } from './market';
 import type { DatabaseHandle } from './platform/db/connect';
 import type { DomainMigration } from './platform/db/migration-kit';
 import { runMigrations } from './platform/db/migrator';
@@ -17,6 +18,8 @@ export const MIGRATIONS: readonly DomainMigration[] = [
   migration0005,
   migration0007,
   migration0008,
+  migration0009,
+  migration0010,
 ];
 
 /** Brings the schema up to date; throws (with the failing migration's error) when one fails. */

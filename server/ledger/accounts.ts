@@ -18,6 +18,8 @@ export const PLATFORM_ACCOUNT_TYPES = [
   'fees',
   'penalties',
   'simulator_funding',
+  /** The platform's side of spot trades: it buys and sells at the recorded price (RULES "Spot"). */
+  'spot_desk',
 ] as const;
 export type PlatformAccountType = (typeof PLATFORM_ACCOUNT_TYPES)[number];
 

@@ -4,6 +4,8 @@ export * from './instruments';
 export * from './live/binance';
 export * from './live/composite';
 export * from './migrations/0002_market';
+export * from './migrations/0009_price_chain';
+export * from './price-chain';
 export * from './recorder';
 export * from './shared/redis-bus';
 export * from './shared/redis-tick-source';

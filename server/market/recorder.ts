@@ -1,8 +1,10 @@
 import type { DatabaseHandle } from '../platform/db/connect';
 import type { NewPriceTick } from '../platform/db/schema';
+import { writeTransaction } from '../platform/db/transaction';
 import type { Job } from '../platform/jobs/runner';
 import type { MarketFeed } from './feed';
 import { formatUnits } from './instruments';
+import { pruneTicks, SEAL_ORPHANS_AFTER_MS, sealBatch } from './price-chain';
 
 export interface RecorderOptions {
   /** How often buffered prices are written (one batch insert per flush). */
@@ -11,14 +13,18 @@ export interface RecorderOptions {
   retentionMs?: number;
   now?: () => number;
   onError?: (err: unknown) => void;
+  /** A pinned tick still unsealed after this long is sealed into the next batch (default 5 s). */
+  sealOrphansAfterMs?: number;
 }
 
-/** Rows per insert statement: well under SQLite's bound-parameter limit (5 columns per row). */
-const BATCH = 500;
+/** Ticks kept for a retry while writes fail: a few minutes of a busy feed. */
+const MAX_BUFFER = 200_000;
 
 /**
  * Writes every published price to `price_ticks` so a settlement can be checked later. Prices are buffered and
- * written in batches (by default once a second) to keep the write cost low; retention bounds the table.
+ * written in batches (by default once a second) to keep the write cost low; each flush is one link of the hash
+ * chain (`price_batches`, see price-chain.ts), written in the same transaction as its ticks. Retention bounds the
+ * table but keeps batches that hold a pinned tick.
  */
 export class PriceRecorder {
   private buffer: NewPriceTick[] = [];
@@ -30,6 +36,7 @@ export class PriceRecorder {
   private readonly flushMs: number;
   private readonly retentionMs: number;
   private readonly now: () => number;
+  private readonly sealOrphansAfterMs: number;
 
   constructor(
     private readonly database: DatabaseHandle,
@@ -39,6 +46,7 @@ export class PriceRecorder {
     this.flushMs = options.flushMs ?? 1_000;
     this.retentionMs = options.retentionMs ?? 3 * 86_400_000;
     this.now = options.now ?? Date.now;
+    this.sealOrphansAfterMs = options.sealOrphansAfterMs ?? SEAL_ORPHANS_AFTER_MS;
     this.unsubscribe = feed.onTick((tick) => {
       const instrument = feed.instrument(tick.symbol);
       if (!instrument) return;
@@ -48,6 +56,7 @@ export class PriceRecorder {
         ts: tick.ts,
         price: formatUnits(tick.price, instrument.priceScale),
         seq: tick.seq,
+        batch_id: null,
       });
     });
   }
@@ -95,23 +104,21 @@ export class PriceRecorder {
     const rows = this.buffer;
     this.buffer = [];
     try {
-      if (rows.length) {
-        await this.database.db.transaction().execute(async (trx) => {
-          for (let k = 0; k < rows.length; k += BATCH) {
-            await trx
-              .insertInto('price_ticks')
-              .values(rows.slice(k, k + BATCH))
-              .execute();
-          }
-        });
-      }
+      const now = this.now();
+      // Runs with no ticks too: a pinned tick whose own flush was lost is sealed by a later flush.
+      await writeTransaction(this.database, (trx) => sealBatch(trx, rows, now, this.sealOrphansAfterMs));
+    } catch (err) {
+      // Keep them for the next flush (a busy database, a lost race for the batch number after a failover), but
+      // never grow without bound while the database is down: the newest ticks win.
+      this.buffer = [...rows, ...this.buffer].slice(-MAX_BUFFER);
+      this.options.onError?.(err);
+      return;
+    }
+    try {
       const now = this.now();
       if (now - this.lastPrune >= 60_000) {
         this.lastPrune = now;
-        await this.database.db
-          .deleteFrom('price_ticks')
-          .where('ts', '<', now - this.retentionMs)
-          .execute();
+        await pruneTicks(this.database.db, now - this.retentionMs);
       }
     } catch (err) {
       this.options.onError?.(err);

@@ -4,6 +4,8 @@ import { accountOps } from '../domains/account';
 import { bankCardOps } from '../domains/bank-cards';
 import { fundingOps } from '../domains/funding';
 import { identityOps } from '../domains/identity';
+import { marketOps } from '../domains/market';
+import { spotFeesOps } from '../domains/spot';
 import { isEntryPoint } from '../entry';
 import { ledgerOps } from '../ledger';
 import { migrateToLatest } from '../migrations';
@@ -11,8 +13,37 @@ import { auditOps } from '../platform/audit';
 import { openDatabase } from '../platform/db/connect';
 import type { Database } from '../platform/db/schema';
 import { type OpsCommand, type Out, runCommandLine } from '../platform/ops/commands';
+import { runDemo } from './demo';
 
 /** `npm run ops -- <command>`: operator tasks against the configured database (same env as the server). */
+
+/**
+ * Commands that two modules share a name of: `fees` lists and sets the funding fees (per coin) and, as `fees spot`,
+ * the spot trading terms.
+ */
+function shared(name: string, parts: readonly { word: string | null; command: OpsCommand }[]): OpsCommand {
+  return {
+    name,
+    help: parts.flatMap((p) => p.command.help),
+    run: (words, ctx) => {
+      const part = parts.find((p) => p.word === words[0]) ?? parts.find((p) => p.word === null);
+      if (!part) return Promise.resolve(2);
+      return part.command.run(part.word === null ? words : words.slice(1), ctx);
+    },
+  };
+}
+
+/** Listed in the help; run by the entry point below (it needs the configuration, not only the database). */
+const demoHelp: OpsCommand = {
+  name: 'demo',
+  help: [['demo', 'create (or reuse) a verified demo user with 10,000 USDT and print its login']],
+  run: async (_words, { out }) => {
+    out('usage: npm run ops -- demo');
+    return 2;
+  },
+};
+
+const fundingFees = fundingOps.find((c) => c.name === 'fees');
 
 /** Every module's operator commands, in the order the help lists them. */
 export const COMMANDS: readonly OpsCommand[] = [
@@ -20,8 +51,14 @@ export const COMMANDS: readonly OpsCommand[] = [
   ...ledgerOps,
   ...identityOps,
   auditOps,
-  ...fundingOps,
+  ...fundingOps.filter((c) => c !== fundingFees),
+  shared('fees', [
+    ...(fundingFees ? [{ word: null, command: fundingFees }] : []),
+    { word: 'spot', command: spotFeesOps },
+  ]),
   ...bankCardOps,
+  ...marketOps,
+  demoHelp,
 ];
 
 const FOOTER = 'The database is DATABASE_URL when set, else DATA_DIR/app.db (DATA_DIR defaults to ./data).';
@@ -37,7 +74,13 @@ if (isEntryPoint(import.meta.url)) {
   let code = 1;
   try {
     await migrateToLatest(database);
-    code = await runOps(process.argv.slice(2), database.db, (line) => console.log(line), config.inviteCode);
+    const args = process.argv.slice(2);
+    const out = (line: string) => console.log(line);
+    // `demo` runs the app in this process (it goes through the /api doors), so it needs the whole configuration.
+    code =
+      args[0] === 'demo' && args.length === 1
+        ? await runDemo(config, database, out)
+        : await runOps(args, database.db, out, config.inviteCode);
   } finally {
     await database.db.destroy();
   }

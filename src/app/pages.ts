@@ -18,10 +18,12 @@ const page = (
   feature: FeatureNamespace,
   load: () => Promise<{ default: ComponentType }>,
   auth = false,
+  /** Other features' namespaces the page shows components of (their texts load with it). */
+  borrows: readonly FeatureNamespace[] = [],
 ): PageDef => ({
   path: `/pages/${path}`,
   feature,
-  load: async () => (await Promise.all([load(), loadNamespace(feature)]))[0],
+  load: async () => (await Promise.all([load(), loadNamespace(feature), ...borrows.map(loadNamespace)]))[0],
   auth,
 });
 
@@ -29,6 +31,8 @@ const page = (
 export const PAGES: readonly PageDef[] = [
   page('index/index', 'market', () => import('../features/market/pages/index/index')),
   page('trade/kline', 'market', () => import('../features/market/pages/trade/kline')),
+  // The Spot tab shows the market feature's live price marks, so it loads that table too.
+  page('trade/index', 'spot', () => import('../features/spot/pages/trade/index'), true, ['market']),
   page('user/login/login', 'account', () => import('../features/account/pages/user/login/login')),
   page('user/register', 'account', () => import('../features/account/pages/user/register')),
   page('user/choose', 'account', () => import('../features/account/pages/user/choose')),

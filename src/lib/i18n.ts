@@ -6,6 +6,7 @@ import type errorsEn from '../../locales/en/errors.json';
 import type fundingEn from '../../locales/en/funding.json';
 import type identityEn from '../../locales/en/identity.json';
 import type marketEn from '../../locales/en/market.json';
+import type spotEn from '../../locales/en/spot.json';
 import type walletEn from '../../locales/en/wallet.json';
 import { ALL_LANGS, DEFAULT_LANG, isLang, type Lang } from '../../protocol/lang';
 
@@ -17,7 +18,7 @@ import { ALL_LANGS, DEFAULT_LANG, isLang, type Lang } from '../../protocol/lang'
  * so a market key such as kline.period is found without a prefix once that namespace is loaded.
  */
 export const SHELL_NAMESPACES = ['app', 'errors'] as const;
-export const FEATURE_NAMESPACES = ['account', 'market', 'wallet', 'funding', 'identity'] as const;
+export const FEATURE_NAMESPACES = ['account', 'market', 'wallet', 'funding', 'identity', 'spot'] as const;
 export type FeatureNamespace = (typeof FEATURE_NAMESPACES)[number];
 export type Namespace = (typeof SHELL_NAMESPACES)[number] | FeatureNamespace;
 
@@ -26,7 +27,13 @@ declare module 'i18next' {
     defaultNS: 'app';
     /** One table for the keys without a prefix: the shell's and every feature's (they are looked up in that order). */
     resources: {
-      app: typeof appEn & typeof accountEn & typeof marketEn & typeof walletEn & typeof fundingEn & typeof identityEn;
+      app: typeof appEn &
+        typeof accountEn &
+        typeof marketEn &
+        typeof walletEn &
+        typeof fundingEn &
+        typeof identityEn &
+        typeof spotEn;
       errors: typeof errorsEn;
     };
   }

@@ -63,6 +63,13 @@ describe('layer rules held by lint', () => {
     refused('streams', 'react');
     refused('core', 'valtio');
     accepted('src/features/market/pages', 'react');
+    // machines/ (XState order lifecycles) sit between streams/ and src/: no React, nothing of the app.
+    refused('machines/spot', 'react');
+    refused('machines/spot', '@xstate/react');
+    refused('machines/spot', '../../src/lib/format');
+    refused('machines/spot', 'decimal.js');
+    accepted('machines/spot', 'xstate');
+    accepted('machines/spot', '../../protocol/spot');
   });
 
   it('one place per library: ky, socket.io-client and Decimal construction', () => {

@@ -4,6 +4,7 @@ import { type Instrument, instrumentInfo } from '../../market';
 import type { DatabaseHandle } from '../../platform/db/connect';
 import { BusinessError } from '../../platform/errors';
 import { type CallHandlers, requireSession } from '../../platform/http/calls';
+import { type PriceChainPath, priceChainHandlers } from './chain';
 
 type MarketPath =
   | 'currency/quotation_new'
@@ -27,8 +28,8 @@ export interface MarketServices {
   now: () => number;
 }
 
-/** The market area's calls: quotes, candles, recent trades, instruments, US stocks and favourites. */
-export function marketHandlers(s: MarketServices): Pick<CallHandlers, MarketPath> {
+/** The market area's calls: quotes, candles, recent trades, instruments, US stocks, favourites and the price record. */
+export function marketHandlers(s: MarketServices): Pick<CallHandlers, MarketPath | PriceChainPath> {
   const feedOf = (): MarketFeed => {
     if (!s.feed) throw new BusinessError('notFound');
     return s.feed;
@@ -50,6 +51,7 @@ export function marketHandlers(s: MarketServices): Pick<CallHandlers, MarketPath
     }) satisfies CallHandlers['usstock/kline'];
 
   return {
+    ...priceChainHandlers(s.database),
     'currency/quotation_new': async () => feedOf().quotes('coin'),
     'currency/new_timeshar': kline('coin'),
     'currency/deal': async (input) => {

@@ -165,6 +165,15 @@ describe('ExchangePriceSource ticks', () => {
     expect(source.stats()).toMatchObject({ messages: 5, ticks: 3, duplicates: 2, ignored: 0 });
   });
 
+  it('numbers ticks above the recorded seqs it is given, so (symbol, seq) stays unique across restarts', () => {
+    const source = new ExchangePriceSource({ startSeqs: new Map([['BTC', 41]]) });
+    const ticks = collect(source);
+    source.receive(trade('BTCUSDT', { t: 1 }));
+    source.receive(trade('ETHUSDT', { t: 1 }));
+    source.receive(trade('BTCUSDT', { t: 2 }));
+    expect(ticks.map((t) => `${t.symbol}${t.seq}`)).toEqual(['BTC42', 'ETH1', 'BTC43']);
+  });
+
   it('ignores and counts malformed, out-of-range and unserved messages, and logs the first', () => {
     const warnings: string[] = [];
     const source = new ExchangePriceSource({ logger: { info: () => {}, warn: (m) => warnings.push(m) } });

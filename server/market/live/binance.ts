@@ -240,6 +240,11 @@ export interface ExchangeSourceOptions {
   /** No message (or ping) for this long means the connection is dead; it is cut and replaced. */
   idleMs?: number;
   random?: () => number;
+  /**
+   * The last recorded seq per symbol (the price record's, read at start): this process numbers its ticks from
+   * the next one, so (symbol, seq) stays unique across restarts instead of starting at 1 again.
+   */
+  startSeqs?: ReadonlyMap<string, number>;
 }
 
 /** What the adapter has seen since it was built. */
@@ -316,6 +321,7 @@ export class ExchangePriceSource implements PriceSource {
     this.reconnectMaxMs = options.reconnectMaxMs ?? 60_000;
     this.idleMs = options.idleMs ?? 60_000;
     this.random = options.random ?? Math.random;
+    for (const [symbol, seq] of options.startSeqs ?? []) this.seqs.set(symbol, seq);
   }
 
   subscribe(listener: TickListener, symbol?: string): () => void {

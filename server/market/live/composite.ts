@@ -11,8 +11,8 @@ import { TickListeners } from './tick-listeners';
  * under real prices would be invented data shown as market data, so only `base`'s own instruments (the US
  * stocks) are backfilled; a live coin's chart and 24-hour figures start with its first real trade, and it has
  * no quote until then. `base`'s ticks for live coins are dropped, never mixed in. Sequence numbers pass through
- * unchanged: a stock's carry on from its simulated history, a live coin's are the live source's own (no history
- * was recorded for it, so there is nothing to offset them by).
+ * unchanged: a stock's carry on from its simulated history, a live coin's are the live source's own (which
+ * continue above the price record's last seq when the server gives it `startSeqs`).
  */
 export class CompositePriceSource implements PriceSource {
   readonly instruments: readonly Instrument[];

@@ -86,6 +86,29 @@ export interface PriceTicksTable {
   price: string;
   /** The feed's per-instrument sequence number. */
   seq: number;
+  /** The price_batches row that seals it; null until sealed (a tick pinned before the recorder flushed it). */
+  batch_id: number | null;
+}
+
+/** One link of the price record's hash chain (protocol/rules/price-record.ts): the ticks of one recorder flush. */
+export interface PriceBatchesTable {
+  /** The batch number: 1, 2, 3 ... without gaps. */
+  id: number;
+  from_ts: number;
+  to_ts: number;
+  tick_count: number;
+  /** Hex sha256 of the batch's ticks; hash = sha256(prev_hash + '\n' + digest). */
+  digest: string;
+  prev_hash: string;
+  hash: string;
+  created_at: number;
+}
+
+/** A tick that an order or settlement uses (`owner`, e.g. 'spot:123'): its batch outlives the retention. */
+export interface PricePinsTable {
+  symbol: string;
+  seq: number;
+  owner: string;
 }
 
 /** A user's favourite instruments (currency/user_currency_list). */
@@ -313,6 +336,41 @@ export interface WithdrawalsTable {
   reviewed_at: number | null;
 }
 
+export type SpotOrderRowState = 'waiting' | 'pending' | 'completed' | 'cancelled';
+
+/** A spot order (server/domains/spot): amounts as exact decimal strings, money in the ledger. */
+export interface SpotOrdersTable {
+  id: Generated<number>;
+  user_id: number;
+  symbol: string;
+  side: 'buy' | 'sell';
+  type: 'market' | 'limit';
+  mode: 'quantity' | 'amount';
+  qty: string | null;
+  amount: string | null;
+  price: string | null;
+  fee_rate: string;
+  price_band: string;
+  hold_id: number;
+  /** Minor units held: USDT for a buy, the coin for a sell. */
+  held: number;
+  state: SpotOrderRowState;
+  cancel_reason: 'user' | 'no_tick' | 'price_band' | null;
+  request_id: string;
+  request_digest: string;
+  accepted_at: number;
+  fill_seq: number | null;
+  fill_ts: number | null;
+  fill_price: string | null;
+  fill_qty: string | null;
+  fill_value: string | null;
+  fill_fee: string | null;
+  fill_total: string | null;
+  filled_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -321,6 +379,8 @@ export interface Database {
   rate_limit_hits: RateLimitHitsTable;
   platform_settings: PlatformSettingsTable;
   price_ticks: PriceTicksTable;
+  price_batches: PriceBatchesTable;
+  price_pins: PricePinsTable;
   favourites: FavouritesTable;
   ledger_accounts: LedgerAccountsTable;
   ledger_entries: LedgerEntriesTable;
@@ -336,6 +396,7 @@ export interface Database {
   deposit_addresses: DepositAddressesTable;
   deposits: DepositsTable;
   withdrawals: WithdrawalsTable;
+  spot_orders: SpotOrdersTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

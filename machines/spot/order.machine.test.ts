@@ -1,0 +1,242 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, fromPromise } from 'xstate';
+import { getShortestPaths, getSimplePaths } from 'xstate/graph';
+import type { SpotOrder } from '../../protocol/spot';
+import {
+  NO_ANSWER,
+  type OrderCallResult,
+  type OrderDraft,
+  type OrderEvent,
+  type OrderPhase,
+  type OrderSnapshot,
+  orderView,
+  spotOrderMachine,
+} from './order.machine';
+
+/**
+ * Model-based: every shortest path and every simple path through the order machine (states serialised by value, so
+ * the walk ends), replayed on a live actor whose calls the test answers, asserting at each step what the user sees
+ * (orderView: status line, whether submit and cancel are enabled) and that the live actor is where the model is.
+ */
+
+const draft: OrderDraft = { symbol: 'BTC', side: 'buy', type: 'limit', mode: 'quantity', qty: '0.01', price: '50000' };
+
+const order = (state: SpotOrder['state'], updatedAt: number, extra: Partial<SpotOrder> = {}): SpotOrder => ({
+  id: 7,
+  symbol: 'BTC',
+  side: 'buy',
+  type: 'limit',
+  mode: 'quantity',
+  qty: '0.01',
+  amount: null,
+  price: '50000',
+  fee_rate: '0.001',
+  held: state === 'waiting' || state === 'pending' ? '500.5' : '0',
+  state,
+  cancel_reason: null,
+  fill: null,
+  // The model's ids come from a counter; updates match by order id once the placement answered.
+  request_id: 'req-1',
+  created_at: 1_000,
+  updated_at: updatedAt,
+  ...extra,
+});
+
+const filled = order('completed', 3_000, {
+  fill: {
+    tick: { symbol: 'BTC', seq: 42, ts: 2_900, price: '49990' },
+    qty: '0.01',
+    price: '49990',
+    value: '499.9',
+    fee: '0.4999',
+    total: '500.3999',
+    at: 2_900,
+  },
+});
+
+/** The events the model may take. Done events of the invoked calls stand for the server's answers. */
+const EVENTS = {
+  submit: { type: 'SUBMIT', draft },
+  accepted: { type: 'xstate.done.actor.placeOrder', output: { ok: true, order: order('waiting', 1_000) } },
+  refused: {
+    type: 'xstate.done.actor.placeOrder',
+    output: { ok: false, message: 'Insufficient balance', field: 'qty', answered: true },
+  },
+  lost: { type: 'xstate.error.actor.placeOrder', error: new Error('offline') },
+  rests: { type: 'ORDER_UPDATE', order: order('pending', 2_000) },
+  fills: { type: 'ORDER_UPDATE', order: filled },
+  noTick: { type: 'ORDER_UPDATE', order: order('cancelled', 11_000, { cancel_reason: 'no_tick' }) },
+  cancel: { type: 'CANCEL' },
+  cancelled: {
+    type: 'xstate.done.actor.cancelOrder',
+    output: { ok: true, order: order('cancelled', 4_000, { cancel_reason: 'user' }) },
+  },
+  cancelRefused: {
+    type: 'xstate.done.actor.cancelOrder',
+    output: { ok: false, message: 'This order can no longer be cancelled', answered: true },
+  },
+  newOrder: { type: 'NEW_ORDER' },
+  stale: { type: 'PRICES_STALE' },
+  fresh: { type: 'PRICES_FRESH' },
+} as const;
+
+type ModelEvent = OrderEvent | (typeof EVENTS)[keyof typeof EVENTS];
+
+/** What each state shows, whatever path led there. */
+const EXPECTED: Record<OrderPhase, { cancel: boolean; submitWhenFresh: boolean; busy: boolean }> = {
+  entering: { cancel: false, submitWhenFresh: true, busy: false },
+  submitting: { cancel: false, submitWhenFresh: false, busy: true },
+  waiting: { cancel: false, submitWhenFresh: false, busy: false },
+  pending: { cancel: true, submitWhenFresh: false, busy: false },
+  cancelling: { cancel: false, submitWhenFresh: false, busy: true },
+  completed: { cancel: false, submitWhenFresh: true, busy: false },
+  cancelled: { cancel: false, submitWhenFresh: true, busy: false },
+};
+
+function assertView(snapshot: OrderSnapshot): void {
+  const value = snapshot.value as { order: OrderPhase; prices: 'fresh' | 'stale' };
+  const view = orderView(snapshot);
+  const expected = EXPECTED[value.order];
+  expect(view.phase).toBe(value.order);
+  expect(view.labelKey).toBe(`spot.phase.${value.order}`);
+  expect(view.cancelEnabled).toBe(expected.cancel);
+  expect(view.busy).toBe(expected.busy);
+  // Stale prices disable buy and sell (DESIGN "Realtime"); nothing else about the order changes.
+  expect(view.submitEnabled).toBe(expected.submitWhenFresh && value.prices === 'fresh');
+  expect(view.blockedByStalePrices).toBe(expected.submitWhenFresh && value.prices === 'stale');
+  if (value.order === 'cancelled') expect(view.reasonKey).toMatch(/^spot\.cancelReason\.(no_tick|user)$/);
+  if (value.order === 'completed') expect(view.order?.fill?.tick.seq).toBe(42);
+  if (value.order === 'entering' && snapshot.context.error)
+    expect(['Insufficient balance', NO_ANSWER]).toContain(view.error);
+}
+
+// createTestModel refuses machines that invoke; the path generators walk the same graph without that check.
+const traversal = {
+  input: { makeId: counter() },
+  events: Object.values(EVENTS) as unknown as ModelEvent[],
+  serializeState: (snapshot: OrderSnapshot) => JSON.stringify(snapshot.value),
+} as never;
+
+function counter(): () => string {
+  let n = 0;
+  return () => `req-${++n}`;
+}
+
+/** A live actor of the machine whose calls never settle by themselves: the test delivers their answers. */
+function liveActor() {
+  const calls: { place: unknown[]; cancel: unknown[] } = { place: [], cancel: [] };
+  const machine = spotOrderMachine.provide({
+    actors: {
+      placeOrder: fromPromise<OrderCallResult, unknown>(({ input }) => {
+        calls.place.push(input);
+        return new Promise(() => {});
+      }) as never,
+      cancelOrder: fromPromise<OrderCallResult, unknown>(({ input }) => {
+        calls.cancel.push(input);
+        return new Promise(() => {});
+      }) as never,
+    },
+  });
+  const actor = createActor(machine, { input: { makeId: counter() } });
+  actor.start();
+  return { actor, calls };
+}
+
+interface Path {
+  state: OrderSnapshot;
+  steps: { event: { type: string }; state: OrderSnapshot }[];
+}
+
+const describePath = (path: Path) =>
+  `${path.steps.map((s) => s.event.type.replace('xstate.', '')).join(' → ') || '(start)'} ⇒ ${JSON.stringify(path.state.value)}`;
+
+async function replay(path: Path) {
+  const { actor } = liveActor();
+  assertView(actor.getSnapshot());
+  for (const step of path.steps) {
+    // Done and error events of the invoked calls are what the calls would deliver; the rest are the user's or the
+    // server's. All reach the actor the same way.
+    actor.send(step.event as OrderEvent);
+    expect(actor.getSnapshot().value).toEqual(step.state.value);
+    assertView(actor.getSnapshot());
+  }
+  actor.stop();
+}
+
+describe('spot order machine (model-based)', () => {
+  const shortest = getShortestPaths(spotOrderMachine, traversal) as unknown as Path[];
+  const simple = getSimplePaths(spotOrderMachine, traversal) as unknown as Path[];
+
+  it('reaches every state of the lifecycle, in both price states', () => {
+    const reached = new Set(shortest.map((p) => JSON.stringify(p.state.value)));
+    for (const phase of Object.keys(EXPECTED)) {
+      for (const prices of ['fresh', 'stale']) {
+        // submitting and cancelling are left only by answers, so they are reachable with stale prices too.
+        expect(reached).toContain(JSON.stringify({ order: phase, prices }));
+      }
+    }
+  });
+
+  it.each(shortest.map((p) => [describePath(p), p] as const))('shortest path: %s', async (_, path) => {
+    await replay(path);
+  });
+
+  it('walks every simple path', async () => {
+    expect(simple.length).toBeGreaterThan(shortest.length);
+    for (const path of simple) await replay(path);
+  });
+});
+
+describe('request ids', () => {
+  it('a retry after no answer reuses the id; a definite answer ends it; a changed draft gets a new one', () => {
+    const { actor, calls } = liveActor();
+    actor.send({ type: 'PRICES_FRESH' });
+    actor.send({ type: 'SUBMIT', draft });
+    actor.send({ type: 'xstate.error.actor.placeOrder', error: new Error('offline') } as never);
+    expect(orderView(actor.getSnapshot()).error).toBe(NO_ANSWER);
+    actor.send({ type: 'SUBMIT', draft });
+    actor.send({
+      type: 'xstate.done.actor.placeOrder',
+      output: { ok: false, message: 'ERROR', answered: false },
+    } as never);
+    actor.send({ type: 'SUBMIT', draft });
+    const ids = calls.place.map((c) => (c as { request_id: string }).request_id);
+    expect(ids).toEqual(['req-1', 'req-1', 'req-1']);
+
+    // Refused by the server (definite): the next submission is a new one even with the same draft.
+    actor.send({
+      type: 'xstate.done.actor.placeOrder',
+      output: { ok: false, message: 'Insufficient balance', answered: true },
+    } as never);
+    actor.send({ type: 'SUBMIT', draft });
+    // A changed draft while an attempt is kept is another order.
+    actor.send({ type: 'xstate.error.actor.placeOrder', error: new Error('offline') } as never);
+    actor.send({ type: 'SUBMIT', draft: { ...draft, qty: '0.02' } });
+    expect(calls.place.map((c) => (c as { request_id: string }).request_id).slice(3)).toEqual(['req-2', 'req-3']);
+    actor.stop();
+  });
+
+  it('an update that overtakes the placement answer counts, and the older answer does not undo it', () => {
+    const { actor } = liveActor();
+    actor.send({ type: 'PRICES_FRESH' });
+    actor.send({ type: 'SUBMIT', draft });
+    // Matched by request id before the order id is known.
+    actor.send({ type: 'ORDER_UPDATE', order: { ...filled, request_id: 'req-1' } });
+    actor.send({ type: 'xstate.done.actor.placeOrder', output: { ok: true, order: order('waiting', 1_000) } } as never);
+    expect(orderView(actor.getSnapshot()).phase).toBe('completed');
+    actor.stop();
+  });
+
+  it('ignores updates about other orders and repeats', () => {
+    const { actor } = liveActor();
+    actor.send({ type: 'PRICES_FRESH' });
+    actor.send({ type: 'SUBMIT', draft });
+    actor.send({ type: 'xstate.done.actor.placeOrder', output: { ok: true, order: order('waiting', 1_000) } } as never);
+    actor.send({ type: 'ORDER_UPDATE', order: { ...filled, id: 8 } });
+    actor.send({ type: 'ORDER_UPDATE', order: order('waiting', 1_000) });
+    expect(orderView(actor.getSnapshot()).phase).toBe('waiting');
+    actor.send({ type: 'ORDER_UPDATE', order: order('cancelled', 11_000, { cancel_reason: 'price_band' }) });
+    expect(orderView(actor.getSnapshot()).reasonKey).toBe('spot.cancelReason.price_band');
+    actor.stop();
+  });
+});

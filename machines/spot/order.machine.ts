@@ -1,0 +1,280 @@
+import { assign, fromPromise, type SnapshotFrom, setup, stateIn } from 'xstate';
+import type { CancelReason, PlaceOrderRequest, SpotOrder } from '../../protocol/spot';
+
+/**
+ * One spot ticket's order lifecycle (RULES "Spot", protocol/spot.ts):
+ *
+ *   entering → submitting → waiting (for its entry tick) → completed
+ *                                   → pending (a resting limit) → completed | cancelling → cancelled
+ *                                   → cancelled (no tick within the wait, or the price band)
+ *   submitting → entering (refused or no answer, with the error)
+ *
+ * The ticket's fields live in the view; the machine gets the finished request on SUBMIT and owns the request id:
+ * made once per submission and kept until a definite answer, so a retry after a lost answer is the same order to
+ * the server. The server's word on the order comes in as ORDER_UPDATE (the private `orders` topic merged with
+ * polling, streams/spot/orders.ts); a stale price feed (streams/freshness.ts) blocks new submissions in its own
+ * region, so the gate is part of the state the tests walk.
+ */
+
+/** A ticket's request without its id: what the user asked for. */
+export type OrderDraft = Omit<PlaceOrderRequest, 'request_id'>;
+
+/** What the placement and cancellation calls answer (core/api/spot.ts SpotOrderResult). */
+export type OrderCallResult =
+  | { ok: true; order: SpotOrder }
+  | { ok: false; message: string; field?: string; answered: boolean };
+
+export interface OrderMachineInput {
+  /** Makes a request id (core/ids.ts newRequestId in the app, a counter in tests). */
+  makeId: () => string;
+}
+
+export type OrderEvent =
+  | { type: 'SUBMIT'; draft: OrderDraft }
+  | { type: 'ORDER_UPDATE'; order: SpotOrder }
+  | { type: 'CANCEL' }
+  /** Back to an empty ticket after a finished order. */
+  | { type: 'NEW_ORDER' }
+  | { type: 'PRICES_STALE' }
+  | { type: 'PRICES_FRESH' };
+
+interface Attempt {
+  /** The draft as JSON: another draft is another submission, with its own id. */
+  key: string;
+  requestId: string;
+}
+
+export interface OrderContext {
+  makeId: () => string;
+  draft: OrderDraft | null;
+  /** The submission in flight or last refused without a definite answer; null once the server answered. */
+  attempt: Attempt | null;
+  order: SpotOrder | null;
+  /** What went wrong last (a message in the user's language, from the server or the client). */
+  error: string | null;
+  /** The field the error is about, when the server said. */
+  errorField: string | null;
+}
+
+/** The order a client knows best: the one the server changed last (ties keep what is held: a repeat). */
+export function newerOrder(held: SpotOrder | null, incoming: SpotOrder): SpotOrder {
+  if (!held || held.id !== incoming.id) return incoming;
+  return incoming.updated_at > held.updated_at ? incoming : held;
+}
+
+/** SPEC 8: a failure without a message of its own shows "ERROR". */
+export const NO_ANSWER = 'ERROR';
+
+const isOpen = (order: SpotOrder) => order.state === 'waiting' || order.state === 'pending';
+
+export const spotOrderMachine = setup({
+  types: {
+    context: {} as OrderContext,
+    events: {} as OrderEvent,
+    input: {} as OrderMachineInput,
+  },
+  actors: {
+    // The app provides the real calls (core/api/spot.ts); these defaults never settle, so a bare machine is inert.
+    placeOrder: fromPromise<OrderCallResult, PlaceOrderRequest>(() => new Promise(() => {})),
+    cancelOrder: fromPromise<OrderCallResult, { id: number }>(() => new Promise(() => {})),
+  },
+  guards: {
+    pricesFresh: stateIn('#spotOrder.prices.fresh'),
+    /** An update about this ticket's order that is newer than what is held. */
+    isNewsOfOurOrder: ({ context, event }) => {
+      if (event.type !== 'ORDER_UPDATE') return false;
+      const held = context.order;
+      if (held) return held.id === event.order.id && event.order.updated_at > held.updated_at;
+      // Before the placement answers, the order is known by its request id only.
+      return context.attempt !== null && event.order.request_id === context.attempt.requestId;
+    },
+  },
+  actions: {
+    beginAttempt: assign(({ context, event }) => {
+      if (event.type !== 'SUBMIT') return {};
+      const key = JSON.stringify(event.draft);
+      // The same draft again (a retry after a failure) keeps its id; anything changed is a new submission.
+      const attempt = context.attempt?.key === key ? context.attempt : { key, requestId: context.makeId() };
+      return { draft: event.draft, attempt, order: null, error: null, errorField: null };
+    }),
+    takeUpdate: assign(({ context, event }) =>
+      event.type === 'ORDER_UPDATE' ? { order: newerOrder(context.order, event.order) } : {},
+    ),
+    forget: assign({ draft: null, attempt: null, order: null, error: null, errorField: null }),
+  },
+}).createMachine({
+  id: 'spotOrder',
+  type: 'parallel',
+  context: ({ input }) => ({
+    makeId: input.makeId,
+    draft: null,
+    attempt: null,
+    order: null,
+    error: null,
+    errorField: null,
+  }),
+  states: {
+    order: {
+      initial: 'entering',
+      states: {
+        entering: {
+          on: { SUBMIT: { guard: 'pricesFresh', target: 'submitting', actions: 'beginAttempt' } },
+        },
+        submitting: {
+          invoke: {
+            id: 'placeOrder',
+            src: 'placeOrder',
+            input: ({ context }) => ({
+              ...(context.draft as OrderDraft),
+              request_id: context.attempt?.requestId ?? '',
+            }),
+            onDone: [
+              {
+                guard: ({ event }) => event.output.ok,
+                target: 'routing',
+                actions: assign(({ context, event }) => ({
+                  // The answer and an update that overtook it: the newer one counts.
+                  order: event.output.ok ? newerOrder(context.order, event.output.order) : context.order,
+                  // A definite answer: the next submission is a new one.
+                  attempt: null,
+                })),
+              },
+              {
+                target: 'entering',
+                actions: assign(({ context, event }) => {
+                  const out = event.output;
+                  if (out.ok) return {};
+                  return {
+                    error: out.message,
+                    errorField: out.field ?? null,
+                    // A refusal is definite; without an answer the server may have acted, so keep the id.
+                    attempt: out.answered ? null : context.attempt,
+                  };
+                }),
+              },
+            ],
+            onError: {
+              // The call broke without an answer (SPEC 8's fallback text); the id stays for the retry.
+              target: 'entering',
+              actions: assign({ error: NO_ANSWER, errorField: null }),
+            },
+          },
+          on: { ORDER_UPDATE: { guard: 'isNewsOfOurOrder', actions: 'takeUpdate' } },
+        },
+        /** Transient: where an order the server answered with belongs. */
+        routing: {
+          always: [
+            { guard: ({ context }) => context.order?.state === 'pending', target: 'pending' },
+            { guard: ({ context }) => context.order?.state === 'completed', target: 'completed' },
+            { guard: ({ context }) => context.order?.state === 'cancelled', target: 'cancelled' },
+            { target: 'waiting' },
+          ],
+        },
+        waiting: {
+          on: { ORDER_UPDATE: { guard: 'isNewsOfOurOrder', target: 'routing', actions: 'takeUpdate' } },
+        },
+        pending: {
+          on: {
+            ORDER_UPDATE: { guard: 'isNewsOfOurOrder', target: 'routing', actions: 'takeUpdate' },
+            CANCEL: { target: 'cancelling', actions: assign({ error: null, errorField: null }) },
+          },
+        },
+        cancelling: {
+          invoke: {
+            id: 'cancelOrder',
+            src: 'cancelOrder',
+            input: ({ context }) => ({ id: context.order?.id ?? 0 }),
+            onDone: [
+              {
+                guard: ({ event }) => event.output.ok,
+                target: 'routing',
+                actions: assign(({ context, event }) => ({
+                  order: event.output.ok ? newerOrder(context.order, event.output.order) : context.order,
+                })),
+              },
+              {
+                // Refused (it filled meanwhile, or no answer): it rests until the server says otherwise.
+                target: 'pending',
+                actions: assign(({ event }) => (event.output.ok ? {} : { error: event.output.message })),
+              },
+            ],
+            onError: { target: 'pending', actions: assign({ error: NO_ANSWER }) },
+          },
+          on: {
+            // A fill or the cancellation itself may arrive on the topic before the answer.
+            ORDER_UPDATE: {
+              guard: ({ context, event }) =>
+                context.order !== null &&
+                event.order.id === context.order.id &&
+                event.order.updated_at > context.order.updated_at &&
+                !isOpen(event.order),
+              target: 'routing',
+              actions: 'takeUpdate',
+            },
+          },
+        },
+        completed: {
+          on: {
+            SUBMIT: { guard: 'pricesFresh', target: 'submitting', actions: 'beginAttempt' },
+            NEW_ORDER: { target: 'entering', actions: 'forget' },
+          },
+        },
+        cancelled: {
+          on: {
+            SUBMIT: { guard: 'pricesFresh', target: 'submitting', actions: 'beginAttempt' },
+            NEW_ORDER: { target: 'entering', actions: 'forget' },
+          },
+        },
+      },
+    },
+    prices: {
+      // Stale until the feed proves itself, like streams/freshness.ts.
+      initial: 'stale',
+      states: {
+        stale: { on: { PRICES_FRESH: 'fresh' } },
+        fresh: { on: { PRICES_STALE: 'stale' } },
+      },
+    },
+  },
+});
+
+export type OrderSnapshot = SnapshotFrom<typeof spotOrderMachine>;
+export type OrderPhase = 'entering' | 'submitting' | 'waiting' | 'pending' | 'cancelling' | 'completed' | 'cancelled';
+
+/** What the ticket shows for a snapshot: one pure function, used by the UI and asserted by the model test. */
+export interface OrderView {
+  phase: OrderPhase;
+  /** Key (spot namespace) of the order's status line. */
+  labelKey: `spot.phase.${OrderPhase}`;
+  /** Key of why it was cancelled, when it was. */
+  reasonKey: `spot.cancelReason.${CancelReason}` | null;
+  submitEnabled: boolean;
+  /** Why submit is off because of the market, not the order: prices stale. */
+  blockedByStalePrices: boolean;
+  cancelEnabled: boolean;
+  busy: boolean;
+  error: string | null;
+  errorField: string | null;
+  order: SpotOrder | null;
+}
+
+export function orderView(snapshot: OrderSnapshot): OrderView {
+  const value = snapshot.value as { order: OrderPhase | 'routing'; prices: 'stale' | 'fresh' };
+  // `routing` is left in the same step it is entered; it never shows, but say something sane if it did.
+  const phase: OrderPhase = value.order === 'routing' ? 'waiting' : value.order;
+  const fresh = value.prices === 'fresh';
+  const canStart = phase === 'entering' || phase === 'completed' || phase === 'cancelled';
+  const order = snapshot.context.order;
+  return {
+    phase,
+    labelKey: `spot.phase.${phase}`,
+    reasonKey: phase === 'cancelled' && order?.cancel_reason ? `spot.cancelReason.${order.cancel_reason}` : null,
+    submitEnabled: canStart && fresh,
+    blockedByStalePrices: canStart && !fresh,
+    cancelEnabled: phase === 'pending',
+    busy: phase === 'submitting' || phase === 'cancelling',
+    error: snapshot.context.error,
+    errorField: snapshot.context.errorField,
+    order,
+  };
+}

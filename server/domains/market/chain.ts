@@ -1,0 +1,25 @@
+import { chainHead, chainLinks, tickRecord } from '../../market';
+import type { DatabaseHandle } from '../../platform/db/connect';
+import { BusinessError } from '../../platform/errors';
+import type { CallHandlers } from '../../platform/http/calls';
+
+export type PriceChainPath = 'market/chain/head' | 'market/chain/record' | 'market/chain/links';
+
+/**
+ * The price record's public calls (no session: anyone may check the record, RULES.md "Common ground"): the head
+ * hash, the batch that seals a tick, and the links between two batches, so a client folds a fill's batch up to the
+ * head with protocol/rules/price-record.ts.
+ */
+export function priceChainHandlers(database: DatabaseHandle): Pick<CallHandlers, PriceChainPath> {
+  const { db } = database;
+  return {
+    'market/chain/head': async () => chainHead(db),
+    'market/chain/record': async (input) => {
+      const record = await tickRecord(db, input.symbol, input.seq);
+      // Unknown, or recorded but not sealed yet (within a second or so of the tick): the client asks again.
+      if (!record) throw new BusinessError('tickNotRecorded', { field: 'seq' });
+      return record;
+    },
+    'market/chain/links': async (input) => chainLinks(db, input.from_id, input.to_id),
+  };
+}

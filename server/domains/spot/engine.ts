@@ -1,0 +1,272 @@
+import { crosses, toUnits } from '../../../protocol/rules/spot';
+import { ENTRY_TICK_WAIT_MS } from '../../../protocol/spot';
+import type { Ledger } from '../../ledger';
+import { formatUnits, type MarketFeed } from '../../market';
+import type { DatabaseHandle } from '../../platform/db/connect';
+import { writeTransaction } from '../../platform/db/transaction';
+import type { Job } from '../../platform/jobs/runner';
+import { type EngineTick, EntryWaits, TickWindow, TriggerBook } from '../../trading';
+import { OPEN_STATES, type SpotOrderRow } from './orders';
+import { cancelOrder, fillOrder, restOrder } from './settle';
+import { spotInstrument } from './terms';
+
+export interface SpotEngineOptions {
+  database: DatabaseHandle;
+  ledger: Ledger;
+  feed: MarketFeed;
+  now?: () => number;
+  onError?: (err: unknown) => void;
+  /** How often the leading process looks for orders accepted elsewhere and expires waits (ms). */
+  everyMs?: number;
+  /** Fills per transaction when many orders fill on one tick (group commit). */
+  batchSize?: number;
+}
+
+/** What to do with one order at one tick. */
+type Action =
+  | { kind: 'fill'; row: SpotOrderRow; tick: EngineTick }
+  | { kind: 'rest'; row: SpotOrderRow }
+  | { kind: 'cancel'; row: SpotOrderRow; reason: 'no_tick' };
+
+const RESYNC_MS = 5_000;
+const triggerId = (row: SpotOrderRow) => `spot:${row.id}`;
+
+/**
+ * The spot side of the trading engine (DESIGN "The trading engine"). Every process sees every tick; only the process
+ * holding the `spot-engine` lease acts on them: it gives waiting orders their entry tick (RULES "Which tick counts"),
+ * rests limit orders whose entry tick did not cross in the trigger book, fills them at the first tick that crosses,
+ * and cancels orders with no tick within the wait. Its memory is only an index of the database's open orders: a
+ * process that takes the lease over loads them again, and every change is a conditional update, so an order fills
+ * once however often or wherever evaluation runs.
+ */
+export class SpotEngine {
+  private leading = false;
+  private readonly window = new TickWindow();
+  private readonly waits = new EntryWaits<SpotOrderRow>(this.window);
+  private readonly book = new TriggerBook<SpotOrderRow>();
+  private lastId = 0;
+  private lastResync = 0;
+  /** Every piece of work runs in this one chain: ticks and rounds never interleave. */
+  private chain: Promise<void> = Promise.resolve();
+  private readonly unsubscribe: () => void;
+  private readonly now: () => number;
+  private readonly batchSize: number;
+
+  constructor(private readonly options: SpotEngineOptions) {
+    this.now = options.now ?? Date.now;
+    this.batchSize = options.batchSize ?? 200;
+    this.unsubscribe = options.feed.onTick((raw) => {
+      const instrument = spotInstrument(raw.symbol);
+      if (!instrument) return;
+      const tick: EngineTick = {
+        symbol: raw.symbol,
+        seq: raw.seq,
+        ts: raw.ts,
+        price: formatUnits(raw.price, instrument.priceScale),
+        units: BigInt(raw.price),
+      };
+      this.window.push(tick);
+      if (this.leading) this.enqueue(() => this.onTick(tick));
+    });
+  }
+
+  /** Open orders this engine is watching (for tests and inspection). */
+  get watching(): { waiting: number; resting: number } {
+    return { waiting: this.waits.size, resting: this.book.size };
+  }
+
+  job(): Job {
+    return {
+      name: 'spot-engine',
+      scope: 'cluster',
+      everyMs: this.options.everyMs ?? 100,
+      runWhenFollowing: true,
+      run: ({ leading }) => {
+        if (!leading) {
+          this.follow();
+          return;
+        }
+        return this.enqueue(() => this.round());
+      },
+    };
+  }
+
+  /** An order this process just accepted: watched at once when this process leads (no wait for the next round). */
+  accepted(row: SpotOrderRow): void {
+    if (this.leading) this.enqueue(() => this.admit([row]));
+  }
+
+  /** Waits for the work queued so far (tests). */
+  idle(): Promise<void> {
+    return this.chain;
+  }
+
+  close(): void {
+    this.unsubscribe();
+    this.follow();
+  }
+
+  private enqueue(work: () => Promise<void>): Promise<void> {
+    this.chain = this.chain.then(work).catch((err) => this.options.onError?.(err));
+    return this.chain;
+  }
+
+  /** Another process leads: forget the index (it is rebuilt from the database on taking the lease). */
+  private follow(): void {
+    this.leading = false;
+    this.waits.clear();
+    this.book.clear();
+    this.lastId = 0;
+  }
+
+  private async round(): Promise<void> {
+    if (!this.leading) {
+      this.follow();
+      this.leading = true;
+    }
+    const now = this.now();
+    const fresh = await this.options.database.db
+      .selectFrom('spot_orders')
+      .selectAll()
+      .where('state', 'in', OPEN_STATES)
+      .where('id', '>', this.lastId)
+      .orderBy('id')
+      .limit(5_000)
+      .execute();
+    await this.admit(fresh);
+    await this.expire(now);
+    if (now - this.lastResync >= RESYNC_MS) {
+      this.lastResync = now;
+      await this.resync();
+    }
+  }
+
+  /** Starts watching orders: waiting ones for their entry tick, pending ones in the trigger book. */
+  private async admit(rows: readonly SpotOrderRow[]): Promise<void> {
+    const actions: Action[] = [];
+    for (const row of rows) {
+      this.lastId = Math.max(this.lastId, row.id);
+      if (row.state === 'pending') {
+        this.rest(row);
+        continue;
+      }
+      if (row.state !== 'waiting' || this.waits.has(triggerId(row))) continue;
+      const entry = this.waits.add(triggerId(row), row.symbol, row.accepted_at, row);
+      if (entry) actions.push(...this.onEntry(entry.item, entry.tick));
+    }
+    await this.apply(actions);
+  }
+
+  private rest(row: SpotOrderRow): void {
+    const instrument = spotInstrument(row.symbol);
+    const limit = instrument && row.price !== null ? toUnits(row.price, instrument.priceScale) : null;
+    if (limit === null) return;
+    this.book.add({
+      id: triggerId(row),
+      symbol: row.symbol,
+      direction: row.side === 'buy' ? 'atOrBelow' : 'atOrAbove',
+      price: limit,
+      item: row,
+    });
+  }
+
+  /** The entry tick of a waiting order: a market order fills at it; a limit order fills if it crosses, else rests. */
+  private onEntry(row: SpotOrderRow, tick: EngineTick): Action[] {
+    if (row.type === 'market') return [{ kind: 'fill', row, tick }];
+    const instrument = spotInstrument(row.symbol);
+    const limit = instrument && row.price !== null ? toUnits(row.price, instrument.priceScale) : null;
+    if (limit !== null && crosses(row.side, limit, tick.units)) return [{ kind: 'fill', row, tick }];
+    return [{ kind: 'rest', row }];
+  }
+
+  private async onTick(tick: EngineTick): Promise<void> {
+    const actions: Action[] = [];
+    for (const entry of this.waits.onTick(tick)) actions.push(...this.onEntry(entry.item, tick));
+    for (const fired of this.book.fire(tick.symbol, tick.units)) actions.push({ kind: 'fill', row: fired.item, tick });
+    await this.apply(actions);
+  }
+
+  /**
+   * Waits that ran out: before cancelling, the price record is asked for a tick after acceptance (this process may
+   * have taken the lease after that tick went by, so its window never saw it).
+   */
+  private async expire(now: number): Promise<void> {
+    const actions: Action[] = [];
+    for (const row of this.waits.expire(now - ENTRY_TICK_WAIT_MS)) {
+      const recorded = await this.recordedEntry(row);
+      actions.push(
+        ...(recorded ? this.onEntry(row, recorded) : [{ kind: 'cancel' as const, row, reason: 'no_tick' as const }]),
+      );
+    }
+    await this.apply(actions);
+  }
+
+  private async recordedEntry(row: SpotOrderRow): Promise<EngineTick | undefined> {
+    if (this.window.covers(row.symbol, row.accepted_at)) return undefined;
+    const instrument = spotInstrument(row.symbol);
+    if (!instrument) return undefined;
+    const tick = await this.options.database.db
+      .selectFrom('price_ticks')
+      .select(['seq', 'ts', 'price'])
+      .where('symbol', '=', row.symbol)
+      .where('ts', '>', row.accepted_at)
+      .orderBy('ts')
+      .orderBy('seq')
+      .limit(1)
+      .executeTakeFirst();
+    const units = tick ? toUnits(tick.price, instrument.priceScale) : null;
+    if (!tick || units === null) return undefined;
+    return { symbol: row.symbol, seq: tick.seq, ts: tick.ts, price: tick.price, units };
+  }
+
+  /** Drops from the index the orders that closed elsewhere (cancelled by their owner on another process). */
+  private async resync(): Promise<void> {
+    const open = await this.options.database.db
+      .selectFrom('spot_orders')
+      .select('id')
+      .where('state', 'in', OPEN_STATES)
+      .where('id', '<=', this.lastId)
+      .execute();
+    const ids = new Set(open.map((r) => `spot:${r.id}`));
+    for (const id of this.book.ids()) if (!ids.has(id)) this.book.remove(id);
+    for (const id of this.waits.idList()) if (!ids.has(id)) this.waits.remove(id);
+  }
+
+  /** Applies the actions of one tick or round, many per transaction (group commit). */
+  private async apply(actions: readonly Action[]): Promise<void> {
+    for (let k = 0; k < actions.length; k += this.batchSize) {
+      const batch = actions.slice(k, k + this.batchSize);
+      try {
+        await writeTransaction(this.options.database, async (trx) => {
+          for (const action of batch) await this.applyOne(trx, action);
+        });
+      } catch (err) {
+        // One bad order must not hold up the others: each runs alone, and its failure is reported.
+        this.options.onError?.(err);
+        for (const action of batch) {
+          try {
+            await writeTransaction(this.options.database, (trx) => this.applyOne(trx, action));
+          } catch (single) {
+            this.options.onError?.(single);
+          }
+        }
+      }
+      for (const action of batch) if (action.kind === 'rest') this.rest(action.row);
+    }
+  }
+
+  private async applyOne(trx: Parameters<Parameters<typeof writeTransaction>[1]>[0], action: Action): Promise<void> {
+    const now = this.now();
+    if (action.kind === 'rest') {
+      await restOrder(trx, action.row, now);
+      return;
+    }
+    if (action.kind === 'cancel') {
+      await cancelOrder(trx, this.options.ledger, action.row, action.reason, now);
+      return;
+    }
+    const instrument = spotInstrument(action.row.symbol);
+    if (!instrument) return;
+    await fillOrder(trx, this.options.ledger, action.row, instrument, action.tick, now);
+  }
+}

@@ -1,0 +1,178 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { type CallPath, calls } from '../../protocol';
+import { buildApp } from '../app';
+import type { Config } from '../config';
+import { ensurePlatformInviteCode } from '../domains/account';
+import { loadDataKey } from '../domains/bank-cards';
+import { approveDeposit, setDepositAddress } from '../domains/funding';
+import { approveVerification } from '../domains/identity';
+import { uploadsDirOf } from '../domains/uploads';
+import { formatAmount, Ledger } from '../ledger';
+import type { DatabaseHandle } from '../platform/db/connect';
+import type { Out } from '../platform/ops/commands';
+
+/**
+ * `npm run ops -- demo`: a user a newcomer can trade with on a fresh install. It goes through the product's own
+ * doors, not around them: registers by e-mail with a code from the outbox, passes basic verification (approved as an
+ * operator would), and deposits 10,000 USDT with a proof image that an operator approves, so the ledger postings and
+ * the audit entries are those of any other user. Run again, it reuses the user and tops the balance up to the same
+ * amount only when it is lower.
+ */
+
+export const DEMO_EMAIL = 'demo@example.com';
+export const DEMO_PASSWORD = 'demo-trader';
+const DEMO_DEPOSIT = '10000';
+/** An address the demo deposit names when the operator has configured none (a fresh install). */
+const DEMO_ADDRESS = `0x${'d'.repeat(40)}`;
+/** A real 1×1 PNG: the proof image of the demo deposit. */
+const PROOF_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+interface Envelope {
+  type: string | number;
+  message: string;
+  data?: unknown;
+}
+
+class Door {
+  constructor(private readonly app: FastifyInstance) {}
+
+  async call<T>(path: CallPath, fields: Record<string, string>, token?: string): Promise<T> {
+    const { method } = calls[path];
+    const query = new URLSearchParams(fields).toString();
+    const headers: Record<string, string> = { lang: 'en' };
+    if (token) headers.authorization = token;
+    if (method !== 'GET') headers['content-type'] = 'application/x-www-form-urlencoded';
+    const response = await this.app.inject({
+      method,
+      url: method === 'GET' && query ? `/api/${path}?${query}` : `/api/${path}`,
+      headers,
+      ...(method === 'GET' ? {} : { payload: query }),
+    });
+    const body = response.json<Envelope>();
+    if (body.type !== 'ok') throw new Error(`${path}: ${body.message}`);
+    return body.data as T;
+  }
+
+  /** Uploads the proof image as the app does (multipart, built by the platform's FormData). */
+  async upload(token: string): Promise<number> {
+    const form = new FormData();
+    form.append('file', new Blob([PROOF_PNG], { type: 'image/png' }), 'proof.png');
+    const encoded = new Response(form);
+    const response = await this.app.inject({
+      method: 'POST',
+      url: '/api/upload/image',
+      headers: { authorization: token, lang: 'en', 'content-type': encoded.headers.get('content-type') ?? '' },
+      payload: Buffer.from(await encoded.arrayBuffer()),
+    });
+    const body = response.json<Envelope>();
+    if (body.type !== 'ok') throw new Error(`upload: ${body.message}`);
+    return (body.data as { id: number }).id;
+  }
+}
+
+export async function runDemo(config: Config, database: DatabaseHandle, out: Out): Promise<number> {
+  const dataKey = loadDataKey({ dataKey: config.dataKey, dataDir: config.dataDir });
+  const app = await buildApp({
+    database,
+    staticDir: false,
+    uploadsDir: uploadsDirOf(config.dataDir),
+    dataKey: dataKey.key,
+  });
+  try {
+    const door = new Door(app);
+    const invite = await ensurePlatformInviteCode(database.db, config.inviteCode);
+    const existing = await database.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', DEMO_EMAIL)
+      .executeTakeFirst();
+    let token: string;
+    if (existing) {
+      const session = await door.call<{ token: string }>('user/login', {
+        account: DEMO_EMAIL,
+        password: DEMO_PASSWORD,
+      });
+      token = session.token;
+      out(`reusing ${DEMO_EMAIL}`);
+    } else {
+      await door.call('email_send', { email: DEMO_EMAIL, scene: 'register' });
+      const code = await database.db
+        .selectFrom('code_outbox')
+        .select('code')
+        .where('address', '=', DEMO_EMAIL)
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
+      const session = await door.call<{ token: string }>('user/register', {
+        type: 'email',
+        email: DEMO_EMAIL,
+        code: code.code,
+        password: DEMO_PASSWORD,
+        repassword: DEMO_PASSWORD,
+        invite_code: invite,
+        agree: '1',
+      });
+      token = session.token;
+      out(`registered ${DEMO_EMAIL}`);
+    }
+    const userId = (await door.call<{ id: number }>('user/center', {}, token)).id;
+
+    const kyc = await door.call<{ basic: { state: string } }>('user/real_name_info', {}, token);
+    if (kyc.basic.state !== 'verified') {
+      const submitted = await door.call<{ id: number }>(
+        'user/real_name',
+        {
+          country: 'DE',
+          name: 'Demo Trader',
+          id_number: 'DEMO0001',
+          address: 'Demo Street 1, Berlin',
+          consent: '1',
+        },
+        token,
+      );
+      const review = await approveVerification(database.db, submitted.id, { operator: 'demo' });
+      if (!review.ok) throw new Error(`verification: ${review.problem}`);
+      out('basic verification approved');
+    }
+
+    const ledger = new Ledger(database);
+    const usdt = (await ledger.balances(userId)).find((b) => b.type === 'coin' && b.currency === 'USDT');
+    if ((usdt?.balance ?? 0) < 10_000_000_000) {
+      const address = await door
+        .call<{ address: string }>('wallet/deposit_address', { coin: 'USDT', chain: 'ERC20' }, token)
+        .catch(async () => {
+          const set = await setDepositAddress(database.db, 'USDT', 'ERC20', DEMO_ADDRESS, { operator: 'demo' });
+          if (!set.ok) throw new Error(`deposit address: ${set.problem}`);
+          out(`no USDT (ERC20) deposit address was configured: set ${DEMO_ADDRESS} for the demo`);
+          return { address: DEMO_ADDRESS };
+        });
+      const proof = await door.upload(token);
+      const deposit = await door.call<{ id: number }>(
+        'wallet/charge_req',
+        {
+          method: 'crypto',
+          coin: 'USDT',
+          chain: 'ERC20',
+          hash: `0x${randomBytes(32).toString('hex')}`,
+          amount: DEMO_DEPOSIT,
+          proof: String(proof),
+          request_id: `demo-${randomBytes(8).toString('hex')}`,
+        },
+        token,
+      );
+      const approved = await approveDeposit(database, deposit.id, { operator: 'demo' });
+      if (!approved.ok) throw new Error(`deposit: ${approved.problem}`);
+      out(`deposited ${DEMO_DEPOSIT} USDT to ${address.address} (deposit ${deposit.id}, approved)`);
+    }
+    const balance = (await ledger.balances(userId)).find((b) => b.type === 'coin' && b.currency === 'USDT');
+    out(
+      `login: ${DEMO_EMAIL}  password: ${DEMO_PASSWORD}  (coin account: ${formatAmount('USDT', balance?.available ?? 0)} USDT)`,
+    );
+    return 0;
+  } finally {
+    await app.close();
+  }
+}

@@ -1,0 +1,4 @@
+/** The public surface of the trading engine: other code imports it only through this file. */
+export * from './entry-waits';
+export * from './tick-window';
+export * from './trigger-book';

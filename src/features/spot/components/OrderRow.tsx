@@ -1,0 +1,81 @@
+import { type ReactElement, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { SpotOrder } from '../../../../protocol/spot';
+import { Button } from '../../../components/Button';
+import { formatDateTime, formatNumber } from '../../../lib/format';
+import { FillDetail } from './FillDetail';
+
+/** One order: side and type, what was asked, its state (SPEC 4: waiting shows as pending), cancel or fill detail. */
+export function OrderRow({
+  order,
+  onCancel,
+  cancelling,
+}: {
+  order: SpotOrder;
+  onCancel?: (order: SpotOrder) => void;
+  cancelling?: boolean;
+}): ReactElement {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const [open, setOpen] = useState(false);
+  const num = (v: string) => formatNumber(v, lang, { min: 2, max: 8 });
+  const type = order.type === 'limit' ? t('spot.limit') : t('spot.market');
+  const sideClass = order.side === 'buy' ? 'change-up' : 'change-down';
+  return (
+    <li className="spot-order card" data-testid={`order-${order.id}`} data-state={order.state}>
+      <div className="spot-order-head">
+        <span className={`spot-order-side ${sideClass}`}>
+          {order.side === 'buy' ? t('spot.orders.buyAt', { type }) : t('spot.orders.sellAt', { type })}
+        </span>
+        <span className="spot-order-symbol">{order.symbol}/USDT</span>
+        <span className={`spot-badge is-${order.state}`}>{t(`spot.state.${order.state}`)}</span>
+      </div>
+      <dl className="spot-facts spot-facts-row">
+        {order.qty !== null ? (
+          <div>
+            <dt>{t('spot.orders.qty')}</dt>
+            <dd>{num(order.qty)}</dd>
+          </div>
+        ) : null}
+        {order.amount !== null ? (
+          <div>
+            <dt>{t('spot.orders.amount')}</dt>
+            <dd>{num(order.amount)} USDT</dd>
+          </div>
+        ) : null}
+        {order.price !== null ? (
+          <div>
+            <dt>{t('spot.orders.limitPrice')}</dt>
+            <dd>{num(order.price)}</dd>
+          </div>
+        ) : null}
+        <div>
+          <dt>{t('spot.orders.time')}</dt>
+          <dd>{formatDateTime(order.created_at, lang)}</dd>
+        </div>
+      </dl>
+      {order.state === 'cancelled' && order.cancel_reason ? (
+        <p className="spot-muted">{t(`spot.cancelReason.${order.cancel_reason}`)}</p>
+      ) : null}
+      <div className="spot-order-actions">
+        {onCancel && order.state === 'pending' ? (
+          <Button
+            variant="secondary"
+            className="btn-small"
+            busy={cancelling}
+            aria-label={t('spot.orders.cancelOrder', { id: order.id })}
+            onClick={() => onCancel(order)}
+          >
+            {t('spot.orders.cancel')}
+          </Button>
+        ) : null}
+        {order.state === 'completed' ? (
+          <button type="button" className="spot-link" aria-expanded={open} onClick={() => setOpen((v) => !v)}>
+            {t('spot.orders.details')}
+          </button>
+        ) : null}
+      </div>
+      {open ? <FillDetail order={order} /> : null}
+    </li>
+  );
+}

@@ -1,0 +1,142 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { type ReactElement, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { fetchSpotConfig } from '../../../../../core/api/spot';
+import { fetchAssets } from '../../../../../core/api/wallet';
+import { toUnits } from '../../../../../protocol/rules/spot';
+import type { SpotOrder } from '../../../../../protocol/spot';
+import { type TradingGate, tradingGate } from '../../../../../streams/freshness';
+import { coinQuotes } from '../../../../../streams/market';
+import type { QuoteBoard } from '../../../../../streams/quotes';
+import { spotOrders } from '../../../../../streams/spot/orders';
+import { Page } from '../../../../app/Page';
+import { Icon } from '../../../../components/Icon';
+import { LoadingOrFailed } from '../../../../components/StateView';
+import { keys } from '../../../../data/keys';
+import { loadFailed, need } from '../../../../data/query';
+import { useQueryParam } from '../../../../hooks/hooks';
+import { useStream } from '../../../../hooks/useStream';
+import { formatPrice } from '../../../../lib/format';
+import { Change } from '../../../market/components/Change';
+import { StaleMark, StaleNote } from '../../../market/components/StaleMark';
+import { useFavourites } from '../../../market/hooks/useFavourites';
+import { OrderLists } from '../../components/OrderLists';
+import { type Balances, OrderTicket } from '../../components/OrderTicket';
+import { PairPicker } from '../../components/PairPicker';
+import { useSpotOrder } from '../../hooks/useSpotOrder';
+import { spotKeys } from '../../keys';
+import { pairTerms } from '../../ticket';
+import '../../spot.css';
+
+const EMPTY_BOARD: QuoteBoard = { quotes: new Map(), version: 0 };
+const CLOSED_GATE: TradingGate = { allowed: false, reason: 'stale' };
+
+/** The coin account's available USDT and coin, at their ledger scales. */
+function useBalances(coin: string): Balances | null {
+  const assets = useQuery({ queryKey: keys.assets('coin'), queryFn: () => need(fetchAssets('coin')) });
+  const rows = assets.data?.accounts.find((a) => a.type === 'coin')?.rows;
+  if (!rows) return null;
+  const of = (currency: string) => {
+    const row = rows.find((r) => r.currency === currency);
+    const scale = row?.scale ?? (currency === 'USDT' ? 6 : 8);
+    return { units: (row && toUnits(row.available, scale)) ?? 0n, scale };
+  };
+  return { usdt: of('USDT'), coin: of(coin) };
+}
+
+/**
+ * trade/index, the Spot tab: a pair (picker with search and favourites), its live price and 24 h change, a link to
+ * its chart, the buy/sell ticket driven by the order machine, the open orders with cancel and the paged history
+ * with each fill's detail. Buying and selling stop while the price is stale (the market feature's freshness gate).
+ */
+export default function SpotPage(): ReactElement {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const navigate = useNavigate();
+  const symbol = (useQueryParam('symbol') ?? 'BTC').toUpperCase();
+  const [picking, setPicking] = useState(false);
+
+  const config = useQuery({ queryKey: spotKeys.config, queryFn: () => need(fetchSpotConfig()) });
+  const quotes = coinQuotes();
+  const board = useStream(quotes.board$, EMPTY_BOARD);
+  const gate$ = useMemo(() => tradingGate(quotes.freshness), [quotes]);
+  const gate = useStream(gate$, CLOSED_GATE);
+  const orders = useMemo(() => spotOrders(), []);
+  const allOpen = useStream<SpotOrder[] | null>(orders.open$, null);
+  const { favourites } = useFavourites();
+  const balances = useBalances(symbol);
+  const { view, send } = useSpotOrder(orders, gate);
+
+  const terms = config.data ? pairTerms(config.data, symbol) : null;
+  const quote = board.quotes.get(symbol);
+  const stale = !gate.allowed && board.version > 0;
+  const open = allOpen?.filter((o) => o.symbol === symbol) ?? null;
+
+  return (
+    <Page title={t('spot.title')} left="menu" className="spot-page">
+      {!config.data ? (
+        <LoadingOrFailed failed={loadFailed(config)} onRetry={() => void config.refetch()} />
+      ) : (
+        <>
+          <section className="spot-ticker card" aria-live="off">
+            <button
+              type="button"
+              className="spot-pair-button"
+              onClick={() => setPicking(true)}
+              data-testid="pair-button"
+            >
+              <span className="spot-pair-symbol">{symbol}/USDT</span>
+              <Icon name="chevron" size={16} label={t('spot.choosePair')} />
+            </button>
+            <div className="spot-ticker-main">
+              <span className="spot-last" data-testid="spot-last">
+                {quote ? formatPrice(quote.last, lang, terms?.pair.price_scale ?? 2) : '–'}
+              </span>
+              {quote ? <Change pct={quote.change_pct} lang={lang} /> : null}
+              <StaleMark stale={stale} />
+            </div>
+            <Link
+              to="/pages/trade/kline"
+              search={{ symbol }}
+              className="spot-chart-link"
+              aria-label={t('spot.chartOf', { symbol })}
+            >
+              <Icon name="pulse" size={18} />
+              {t('spot.chart')}
+            </Link>
+          </section>
+          <StaleNote stale={stale} />
+          {terms ? (
+            <OrderTicket
+              key={symbol}
+              terms={terms}
+              last={quote?.last ?? null}
+              balances={balances}
+              view={view}
+              send={send}
+            />
+          ) : (
+            <p className="spot-empty">{t('spot.unknownPair', { symbol })}</p>
+          )}
+          <p className="spot-risk" data-testid="risk-note">
+            <Icon name="alert" size={16} />
+            {t('spot.risk')}
+          </p>
+          <OrderLists symbol={symbol} open={open} />
+          <PairPicker
+            open={picking}
+            pairs={config.data.pairs}
+            quotes={board.quotes}
+            favourites={favourites}
+            onClose={() => setPicking(false)}
+            onPick={(s) => {
+              setPicking(false);
+              void navigate({ to: '/pages/trade/index', search: { symbol: s } });
+            }}
+          />
+        </>
+      )}
+    </Page>
+  );
+}
