@@ -219,7 +219,12 @@ export class SpotEngine {
     return { symbol: row.symbol, seq: tick.seq, ts: tick.ts, price: tick.price, units };
   }
 
-  /** Drops from the index the orders that closed elsewhere (cancelled by their owner on another process). */
+  /**
+   * Brings the index in line with the database: drops the orders that closed elsewhere (cancelled by their owner on
+   * another process) and admits open orders the scans by id skipped. Ids are taken when a row is inserted, not when
+   * it commits: on PostgreSQL order 10 may commit after order 11 was already seen, so `id > lastId` alone would never
+   * find it.
+   */
   private async resync(): Promise<void> {
     const open = await this.options.database.db
       .selectFrom('spot_orders')
@@ -230,6 +235,17 @@ export class SpotEngine {
     const ids = new Set(open.map((r) => `spot:${r.id}`));
     for (const id of this.book.ids()) if (!ids.has(id)) this.book.remove(id);
     for (const id of this.waits.idList()) if (!ids.has(id)) this.waits.remove(id);
+    const missed = open
+      .filter((r) => !this.book.has(`spot:${r.id}`) && !this.waits.has(`spot:${r.id}`))
+      .map((r) => r.id);
+    if (missed.length === 0) return;
+    const rows = await this.options.database.db
+      .selectFrom('spot_orders')
+      .selectAll()
+      .where('id', 'in', missed)
+      .where('state', 'in', OPEN_STATES)
+      .execute();
+    await this.admit(rows);
   }
 
   /** Applies the actions of one tick or round, many per transaction (group commit). */

@@ -93,6 +93,8 @@ function holdFor(
 export async function placeOrder(s: SpotServices, userId: number, input: PlaceOrderInput) {
   const instrument = spotInstrument(input.symbol);
   if (!instrument) throw new BusinessError('spotPairUnsupported', { field: 'symbol' });
+  // Without a market feed no tick will come: the order could only wait and be cancelled.
+  if (!s.feed) throw new BusinessError('spotNoPrice', { field: 'symbol' });
   const db = s.database.db;
   const digest = sha256(
     JSON.stringify([input.symbol, input.side, input.type, input.mode, input.qty, input.amount, input.price]),
