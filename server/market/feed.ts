@@ -1,10 +1,19 @@
 import type { Candle, Period, Quote, Timeframe, Trade } from '../../protocol/market';
-import { type Bar, CandleBook } from './candles';
+import { type Bar, CandleBook, TIMEFRAME_LIST } from './candles';
 import { formatUnits, type Instrument } from './instruments';
 import type { PriceSource, Tick, TickListener } from './simulator';
 import { formatPercent, stats24h } from './stats';
 
 const RECENT_TRADES = 200;
+
+/**
+ * What the feed serves, as plain data (the shared market's snapshot): per instrument the last tick, the recent trades
+ * and every timeframe's bars, each bar as six integers in a row: t and o as steps from the previous bar's t and close,
+ * then h - o, o - l, c - o and v. Small numbers make a compact JSON array: the leader writes it every few seconds.
+ */
+export interface FeedState {
+  instruments: { symbol: string; last: Tick | undefined; trades: Tick[]; bars: Partial<Record<Timeframe, number[]>> }[];
+}
 
 interface InstrumentState {
   instrument: Instrument;
@@ -30,7 +39,7 @@ export class MarketFeed {
     for (const instrument of source.instruments) {
       this.states.set(instrument.symbol, { instrument, book: new CandleBook(), trades: [], last: undefined });
     }
-    source.backfill?.((tick) => this.apply(tick));
+    source.backfill?.((tick) => this.apply(tick), this);
     this.unsubscribe = source.subscribe((tick) => {
       this.apply(tick);
       for (const listener of this.listeners) listener(tick);
@@ -131,6 +140,67 @@ export class MarketFeed {
       c: formatUnits(bar.c, i.priceScale),
       v: formatUnits(bar.v, i.qtyScale),
     };
+  }
+
+  /** Everything the feed serves, bounded as the feed itself is (see `importState`). */
+  exportState(): FeedState {
+    return {
+      instruments: [...this.states.values()].map((state) => {
+        const bars: Partial<Record<Timeframe, number[]>> = {};
+        for (const tf of TIMEFRAME_LIST) {
+          const series = state.book.series[tf];
+          // One flat array filled in place: the leader takes this every few seconds, over thousands of bars.
+          const list = series.since(Number.NEGATIVE_INFINITY);
+          const flat = new Array<number>(list.length * 6);
+          let t = 0;
+          let c = 0;
+          for (let k = 0; k < list.length; k++) {
+            const b = list[k] as Bar;
+            flat[6 * k] = b.t - t;
+            flat[6 * k + 1] = b.o - c;
+            flat[6 * k + 2] = b.h - b.o;
+            flat[6 * k + 3] = b.o - b.l;
+            flat[6 * k + 4] = b.c - b.o;
+            flat[6 * k + 5] = b.v;
+            t = b.t;
+            c = b.c;
+          }
+          bars[tf] = flat;
+        }
+        return { symbol: state.instrument.symbol, last: state.last, trades: [...state.trades], bars };
+      }),
+    };
+  }
+
+  /**
+   * Serves `state` (another feed's `exportState`) instead of what this one holds, for the instruments both know.
+   * Each bar goes back in as four trades at its t (open with its volume, then high, low and close with none), which
+   * rebuilds exactly that bar, so later ticks extend it as they would have extended the original.
+   */
+  importState(state: FeedState): void {
+    for (const saved of state.instruments) {
+      const target = this.states.get(saved.symbol);
+      if (!target) continue;
+      const book = new CandleBook();
+      for (const tf of TIMEFRAME_LIST) {
+        const series = book.series[tf];
+        const bars = saved.bars[tf] ?? [];
+        let t = 0;
+        let c = 0;
+        for (let k = 0; k + 5 < bars.length; k += 6) {
+          t += bars[k] as number;
+          const o = c + (bars[k + 1] as number);
+          c = o + (bars[k + 4] as number);
+          series.apply(t, o, bars[k + 5] as number);
+          series.apply(t, o + (bars[k + 2] as number), 0);
+          series.apply(t, o - (bars[k + 3] as number), 0);
+          series.apply(t, c, 0);
+        }
+      }
+      target.book = book;
+      target.trades = [...saved.trades];
+      target.last = saved.last;
+    }
   }
 
   private apply(tick: Tick): void {

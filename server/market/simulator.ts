@@ -1,3 +1,4 @@
+import type { MarketFeed } from './feed';
 import { INSTRUMENTS, type Instrument, isTrading, parseUnits } from './instruments';
 
 /** One published price with the synthetic trade behind it. Price in ticks, qty in quantity units. */
@@ -16,58 +17,94 @@ export type TickListener = (tick: Tick) => void;
 
 /**
  * Where prices come from. The seeded simulator is the embedded one; a live exchange adapter implements the
- * same interface. `backfill` replays history (oldest first) before the first live tick, if the source keeps history.
+ * same interface. `backfill` replays history (oldest first) before the first live tick, if the source keeps history;
+ * the feed passes itself too, so a source that has the feed's state at hand (the shared market's snapshot) can load
+ * it instead of replaying the ticks behind it.
  */
 export interface PriceSource {
   readonly instruments: readonly Instrument[];
   /** Every tick, or only those of `symbol`; returns the unsubscribe function. */
   subscribe(listener: TickListener, symbol?: string): () => void;
-  backfill?(onTick: TickListener): void;
+  backfill?(onTick: TickListener, feed?: MarketFeed): void;
   start(): void;
   stop(): void;
 }
 
-/** sfc32 seeded through cyrb128: small, fast, and the same numbers on every platform. */
-export function createRng(seed: string): () => number {
-  let h1 = 1779033703;
-  let h2 = 3144134277;
-  let h3 = 1013904242;
-  let h4 = 2773480762;
-  for (let i = 0; i < seed.length; i++) {
-    const k = seed.charCodeAt(i);
-    h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
-    h2 = h3 ^ Math.imul(h2 ^ k, 2869860233);
-    h3 = h4 ^ Math.imul(h3 ^ k, 951274213);
-    h4 = h1 ^ Math.imul(h4 ^ k, 2716044179);
+/** The four 32-bit words of an sfc32 generator: all of its state. */
+export type RngState = [number, number, number, number];
+
+/** sfc32: small, fast, the same numbers on every platform, and its state is four integers (a snapshot can carry it). */
+export class Sfc32 {
+  constructor(
+    private a: number,
+    private b: number,
+    private c: number,
+    private d: number,
+  ) {}
+
+  /** Seeded through cyrb128. */
+  static fromSeed(seed: string): Sfc32 {
+    let h1 = 1779033703;
+    let h2 = 3144134277;
+    let h3 = 1013904242;
+    let h4 = 2773480762;
+    for (let i = 0; i < seed.length; i++) {
+      const k = seed.charCodeAt(i);
+      h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
+      h2 = h3 ^ Math.imul(h2 ^ k, 2869860233);
+      h3 = h4 ^ Math.imul(h3 ^ k, 951274213);
+      h4 = h1 ^ Math.imul(h4 ^ k, 2716044179);
+    }
+    h1 = Math.imul(h3 ^ (h1 >>> 18), 597399067);
+    h2 = Math.imul(h4 ^ (h2 >>> 22), 2869860233);
+    h3 = Math.imul(h1 ^ (h3 >>> 17), 951274213);
+    h4 = Math.imul(h2 ^ (h4 >>> 19), 2716044179);
+    return new Sfc32((h1 ^ h2 ^ h3 ^ h4) >>> 0, (h2 ^ h1) >>> 0, (h3 ^ h1) >>> 0, (h4 ^ h1) >>> 0);
   }
-  h1 = Math.imul(h3 ^ (h1 >>> 18), 597399067);
-  h2 = Math.imul(h4 ^ (h2 >>> 22), 2869860233);
-  h3 = Math.imul(h1 ^ (h3 >>> 17), 951274213);
-  h4 = Math.imul(h2 ^ (h4 >>> 19), 2716044179);
-  let a = (h1 ^ h2 ^ h3 ^ h4) >>> 0;
-  let b = (h2 ^ h1) >>> 0;
-  let c = (h3 ^ h1) >>> 0;
-  let d = (h4 ^ h1) >>> 0;
-  return () => {
-    a |= 0;
-    b |= 0;
-    c |= 0;
-    d |= 0;
+
+  next(): number {
+    const a = this.a | 0;
+    const b = this.b | 0;
+    const c = this.c | 0;
+    const d = this.d | 0;
     const t = (((a + b) | 0) + d) | 0;
-    d = (d + 1) | 0;
-    a = b ^ (b >>> 9);
-    b = (c + (c << 3)) | 0;
-    c = (c << 21) | (c >>> 11);
-    c = (c + t) | 0;
+    this.d = (d + 1) | 0;
+    this.a = b ^ (b >>> 9);
+    const c2 = (c + (c << 3)) | 0;
+    this.b = c2;
+    this.c = (((c << 21) | (c >>> 11)) + t) | 0;
     return (t >>> 0) / 4294967296;
-  };
+  }
+
+  get state(): RngState {
+    return [this.a | 0, this.b | 0, this.c | 0, this.d | 0];
+  }
+
+  set state([a, b, c, d]: RngState) {
+    this.a = a | 0;
+    this.b = b | 0;
+    this.c = c | 0;
+    this.d = d | 0;
+  }
+}
+
+/** sfc32 seeded through cyrb128, as a function. */
+export function createRng(seed: string): () => number {
+  const rng = Sfc32.fromSeed(seed);
+  return () => rng.next();
 }
 
 /** Standard normal from two uniforms (Box–Muller). */
-function gaussian(rng: () => number): number {
-  const u = 1 - rng();
-  const v = rng();
+function gaussian(rng: Sfc32): number {
+  const u = 1 - rng.next();
+  const v = rng.next();
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+}
+
+export interface WalkState {
+  rng: RngState;
+  logPrice: number;
+  logVol: number;
 }
 
 export const STABLE_MIN = 0.995;
@@ -79,7 +116,7 @@ export const STABLE_MAX = 1.005;
  * happen; stablecoins follow a tight Ornstein–Uhlenbeck process around 1.
  */
 export class Walk {
-  private readonly rng: () => number;
+  private readonly rng: Sfc32;
   private logPrice: number;
   private logVol = 0;
   private readonly scale: number;
@@ -88,9 +125,23 @@ export class Walk {
     readonly instrument: Instrument,
     seed: string,
   ) {
-    this.rng = createRng(`${seed}:${instrument.symbol}`);
+    this.rng = Sfc32.fromSeed(`${seed}:${instrument.symbol}`);
     this.scale = 10 ** instrument.priceScale;
     this.logPrice = Math.log(parseUnits(instrument.startPrice, instrument.priceScale) / this.scale);
+  }
+
+  /**
+   * Everything the next steps depend on. The floats go through JSON unchanged (it writes the shortest text that
+   * reads back as the same double), so a restored walk takes exactly the steps this one would have taken.
+   */
+  get state(): WalkState {
+    return { rng: this.rng.state, logPrice: this.logPrice, logVol: this.logVol };
+  }
+
+  set state(state: WalkState) {
+    this.rng.state = state.rng;
+    this.logPrice = state.logPrice;
+    this.logVol = state.logVol;
   }
 
   /** Moves the walk by `dtMinutes` and returns the new price in ticks and a synthetic trade. */
@@ -116,7 +167,7 @@ export class Walk {
       const sigma = i.sigmaPerMinute * Math.exp(this.logVol);
       move = sigma * sqrtDt * gaussian(rng) - 0.5 * sigma * sigma * dtMinutes;
       // About one jump a day: a few percent, either way.
-      if (rng() < dtMinutes / 1_440) move += 0.02 * gaussian(rng);
+      if (rng.next() < dtMinutes / 1_440) move += 0.02 * gaussian(rng);
       this.logPrice += move;
       // Keep far from zero and from absurd heights (a bounded toy market, not a model of ruin).
       const start = Math.log(parseUnits(i.startPrice, i.priceScale) / this.scale);
@@ -124,7 +175,7 @@ export class Walk {
       price = Math.max(1, Math.round(Math.exp(this.logPrice) * this.scale));
     }
     const qty = Math.max(1, Math.round(i.tradeSize * Math.exp(0.8 * gaussian(rng)) * 10 ** i.qtyScale));
-    const side = move > 0 ? 'buy' : move < 0 ? 'sell' : rng() < 0.5 ? 'buy' : 'sell';
+    const side = move > 0 ? 'buy' : move < 0 ? 'sell' : rng.next() < 0.5 ? 'buy' : 'sell';
     return { price, qty, side };
   }
 }
@@ -151,6 +202,14 @@ export interface SimulatorOptions {
 }
 
 const MINUTE = 60_000;
+
+/** Where a simulator is in its walk: with the same seed, instruments and step, restoring it continues the walk. */
+export interface SimulatorState {
+  stepMs: number;
+  /** Start of the next live step. */
+  nextStep: number;
+  walks: { symbol: string; seq: number; walk: WalkState }[];
+}
 
 /**
  * The seeded market simulator: the same seed and start time give the same history and the same live ticks.
@@ -201,6 +260,40 @@ export class MarketSimulator implements PriceSource {
     for (let ts = this.historyStart; ts < this.liveStart; ts += this.backfillStepMs) {
       this.stepAll(ts, this.backfillStepMs, onTick);
     }
+  }
+
+  /** Where the walk is now (between steps): see `restore`. */
+  snapshot(): SimulatorState {
+    return {
+      stepMs: this.stepMs,
+      nextStep: this.nextStep,
+      walks: this.walks.map((walk, k) => ({
+        symbol: walk.instrument.symbol,
+        seq: this.seqs[k] ?? 0,
+        walk: walk.state,
+      })),
+    };
+  }
+
+  /**
+   * Puts the walk where another simulator of the same market was (its `snapshot`): the history and the steps
+   * before it count as done, so a process joining a long-running market starts there instead of replaying every
+   * step since the origin. Throws when the state is of another market shape (other instruments or step).
+   */
+  restore(state: SimulatorState): void {
+    const symbols = this.walks.map((w) => w.instrument.symbol).join(',');
+    if (state.stepMs !== this.stepMs || state.walks.map((w) => w.symbol).join(',') !== symbols) {
+      throw new Error('simulator state of another market (instruments or step differ)');
+    }
+    if ((state.nextStep - this.liveStart) % this.stepMs !== 0 || state.nextStep < this.liveStart) {
+      throw new Error("simulator state off this market's step grid");
+    }
+    state.walks.forEach((w, k) => {
+      (this.walks[k] as Walk).state = w.walk;
+      this.seqs[k] = w.seq;
+    });
+    this.nextStep = state.nextStep;
+    this.backfilled = true;
   }
 
   /** Runs every live step up to `ts` (a fake clock drives this in tests; the timer in production). */

@@ -159,6 +159,7 @@ export async function shot(page: Page, name: string): Promise<void> {
 
 export interface InProcessServer {
   url: string;
+  dataDir: string;
   /** The running app: tests reach its socket.io server (`app.io`) to drop connections. */
   app: import('fastify').FastifyInstance;
   /** The market feed the server publishes: tests stop and restart it. */
@@ -181,6 +182,7 @@ export async function startServerInProcess(): Promise<InProcessServer> {
   const server = await start(config, { market: { feed, record: false } });
   return {
     url: server.url,
+    dataDir,
     app: server.app,
     feed,
     stop: async () => {

@@ -4,27 +4,24 @@ import { describe, expect, it } from 'vitest';
 import { parseAmount } from '../../server/ledger/amounts';
 import { Ledger } from '../../server/ledger/ledger';
 import { openSqlite } from '../../server/platform/db/connect';
-import { browserPerTest, type RunningServer, shot, startServer } from './harness';
+import {
+  browserPerTest,
+  type InProcessServer,
+  type RunningServer,
+  shot,
+  startServer,
+  startServerInProcess,
+} from './harness';
 import { text } from './locale';
 import { loggedInUser } from './users';
 
 /**
  * Spot trading in a real Chromium at 375x812 against the real server: a funded user buys BTC at market and sees the
- * fill (its tick) and the USDT balance drop; places a limit buy far below the price, sees it rest in the open orders
- * and cancels it; then sells what was bought. Written before the server's spot domain existed: not yet run.
+ * fill (its tick, re-checked against the price record) and the USDT balance drop; places a limit buy far below the
+ * price, sees it rest in the open orders and cancels it; then sells what was bought; stale prices disable the ticket.
  */
 let server: RunningServer;
 let page: Page;
-
-browserPerTest(
-  startServer,
-  (s) => {
-    server = s;
-  },
-  (b) => {
-    page = b.page;
-  },
-);
 
 /** Test set-up only, never a product path: money straight through the ledger, like an approved deposit. */
 async function fund(userId: number, currency: string, amount: string) {
@@ -53,6 +50,16 @@ const filled = (key: string, values: Record<string, string | number>) =>
 const number = (s: string) => Number(s.replace(/[^\d.]/g, ''));
 
 describe('spot trading in the browser', () => {
+  browserPerTest(
+    startServer,
+    (s) => {
+      server = s;
+    },
+    (b) => {
+      page = b.page;
+    },
+  );
+
   it('buys at market, rests and cancels a limit, sells', async () => {
     const user = (await loggedInUser(server, page, 'spot-e2e@example.com')).user;
     await fund(user.id, 'USDT', '1000');
@@ -60,6 +67,8 @@ describe('spot trading in the browser', () => {
 
     // The Spot tab sits between Home and Assets.
     const tabs = page.getByRole('navigation', { name: text('en', 'nav.tabs') });
+    // The tab bar renders with the page; wait for it rather than read it at once (a busy machine is slower).
+    await expect.poll(() => tabs.getByRole('link').count(), { timeout: 15_000 }).toBe(3);
     expect(await tabs.getByRole('link').allTextContents()).toEqual([
       text('en', 'tabs.home'),
       text('en', 'tabs.spot'),
@@ -92,6 +101,16 @@ describe('spot trading in the browser', () => {
     expect(await page.getByTestId('fill-tick').textContent()).toMatch(/#\d+/);
     expect(await page.getByTestId('fill-fee').textContent()).toContain('USDT');
 
+    // The client re-checks the fill against the price record: its tick is sealed about a second after the fill
+    // (the mark asks again meanwhile), then the chain is folded up to the head and the rule recomputed.
+    const recheck = page.getByTestId('recheck');
+    await expect.poll(() => recheck.getAttribute('data-state'), { timeout: 30_000 }).toBe('ok');
+    const [okBefore] = text('en', 'spot.recheck.ok').split('{{');
+    expect(await recheck.textContent()).toMatch(new RegExp(`${okBefore}\\d+`));
+    await recheck.getByRole('button', { name: text('en', 'spot.recheck.what') }).click();
+    const seq = (await page.getByTestId('fill-tick').textContent())?.match(/#(\d+)/)?.[1];
+    expect(await page.getByTestId('recheck-explain').textContent()).toContain(`#${seq}`);
+
     // A limit buy far below the price rests, then is cancelled and its hold released.
     await page.getByRole('button', { name: text('en', 'spot.newOrder') }).click();
     await page.getByRole('tab', { name: text('en', 'spot.limit') }).click();
@@ -120,5 +139,42 @@ describe('spot trading in the browser', () => {
       .poll(() => page.getByTestId('order-status').getAttribute('data-phase'), { timeout: 20_000 })
       .toBe('completed');
     await shot(page, 'spot-sell');
+  });
+});
+
+describe('spot trading when prices go stale', () => {
+  let live: InProcessServer;
+  browserPerTest(
+    startServerInProcess,
+    (s) => {
+      live = s;
+    },
+    (b) => {
+      page = b.page;
+    },
+  );
+
+  it('a stopped feed disables buying and selling until prices are fresh again', async () => {
+    await loggedInUser(live, page, 'spot-stale@example.com');
+    await page.goto(`${live.url}/pages/trade/index?symbol=BTC`);
+    await page.getByRole('tab', { name: text('en', 'spot.limit') }).click();
+    await page.getByTestId('ticket-price').fill('1000');
+    await page.getByTestId('ticket-qty').fill('0.01');
+    const submitBuy = page.getByRole('button', { name: filled('spot.submitBuy', { coin: 'BTC' }) });
+    const blocked = page.getByText(text('en', 'spot.staleBlocked'));
+    await expect.poll(() => blocked.count(), { timeout: 15_000 }).toBe(0);
+    live.feed.stop();
+    try {
+      await expect.poll(() => blocked.count(), { timeout: 15_000 }).toBe(1);
+      expect(await submitBuy.isDisabled()).toBe(true);
+      await page.getByRole('button', { name: text('en', 'spot.sell') }).click();
+      expect(await page.getByRole('button', { name: filled('spot.submitSell', { coin: 'BTC' }) }).isDisabled()).toBe(
+        true,
+      );
+      await shot(page, 'spot-stale');
+    } finally {
+      live.feed.start();
+    }
+    await expect.poll(() => blocked.count(), { timeout: 15_000 }).toBe(0);
   });
 });

@@ -34,21 +34,39 @@ export class FakeLeaseStore implements LeaseStore {
   }
 }
 
-/** Pub/sub, the recent list and the origin key in memory; delivery is synchronous. */
+/** Pub/sub, the recent list, the origin and the snapshot in memory; delivery is synchronous. */
 export class FakeTickBus implements TickBus {
   readonly handlers = new Set<(tick: Tick) => void>();
-  readonly list: string[] = [];
+  /** The recent list as Redis holds it (JSON, newest first), less the `fresh` ticks not merged into it yet. */
+  private merged: string[] = [];
+  /**
+   * Newest last: publishing appends here and reads merge it in, so a test that publishes millions of ticks does
+   * not pay for moving the whole list on every tick.
+   */
+  private fresh: Tick[] = [];
   origin: MarketOrigin | undefined;
+  snapshot: string | undefined;
+  snapshotWrites = 0;
   published = 0;
 
   constructor(private readonly recentTicks = 5_000) {}
 
+  /** The recent list, newest first (tests may change it). */
+  get list(): string[] {
+    if (this.fresh.length > 0) {
+      const newest = this.fresh.slice(-this.recentTicks).reverse();
+      this.merged = [...newest.map((tick) => JSON.stringify(tick)), ...this.merged].slice(0, this.recentTicks);
+      this.fresh = [];
+    }
+    return this.merged;
+  }
+
   async publish(tick: Tick): Promise<void> {
-    const json = JSON.stringify(tick);
     this.published++;
-    this.list.unshift(json);
-    this.list.length = Math.min(this.list.length, this.recentTicks);
-    for (const handler of this.handlers) handler(JSON.parse(json));
+    // Copies, like a trip through Redis: no process shares the publisher's object.
+    this.fresh.push({ ...tick });
+    if (this.fresh.length > this.recentTicks * 2) this.fresh.splice(0, this.fresh.length - this.recentTicks);
+    for (const handler of this.handlers) handler({ ...tick });
   }
 
   async recent(): Promise<Tick[]> {
@@ -63,7 +81,9 @@ export class FakeTickBus implements TickBus {
   }
 
   async clearRecent(): Promise<void> {
-    this.list.length = 0;
+    this.merged = [];
+    this.fresh = [];
+    this.snapshot = undefined;
   }
 
   async readOrigin(): Promise<MarketOrigin | undefined> {
@@ -72,5 +92,14 @@ export class FakeTickBus implements TickBus {
 
   async writeOrigin(origin: MarketOrigin): Promise<void> {
     this.origin = origin;
+  }
+
+  async readSnapshot(): Promise<string | undefined> {
+    return this.snapshot;
+  }
+
+  async writeSnapshot(json: string): Promise<void> {
+    this.snapshotWrites++;
+    this.snapshot = json;
   }
 }

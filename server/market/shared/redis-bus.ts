@@ -25,6 +25,7 @@ export function marketKeys(prefix = '') {
     channel: `${prefix}market:ticks`,
     recent: `${prefix}market:recent`,
     origin: `${prefix}market:origin`,
+    snapshot: `${prefix}market:snapshot`,
   };
 }
 
@@ -92,7 +93,7 @@ export class RedisTickBus implements TickBus {
   }
 
   async clearRecent(): Promise<void> {
-    await this.client.del(this.keys.recent);
+    await this.client.del([this.keys.recent, this.keys.snapshot]);
   }
 
   async readOrigin(): Promise<MarketOrigin | undefined> {
@@ -107,7 +108,21 @@ export class RedisTickBus implements TickBus {
   }
 
   async writeOrigin(origin: MarketOrigin, ttlMs: number): Promise<void> {
-    await this.client.set(this.keys.origin, JSON.stringify(origin), { expiration: { type: 'PX', value: ttlMs } });
+    // The snapshot lives as long as the origin: written every few seconds, it would otherwise expire between two
+    // writes when the ttl is shorter, and it must not outlive the market it describes.
+    await this.client
+      .multi()
+      .set(this.keys.origin, JSON.stringify(origin), { expiration: { type: 'PX', value: ttlMs } })
+      .pExpire(this.keys.snapshot, ttlMs)
+      .exec();
+  }
+
+  async readSnapshot(): Promise<string | undefined> {
+    return (await this.client.get(this.keys.snapshot)) ?? undefined;
+  }
+
+  async writeSnapshot(json: string, ttlMs: number): Promise<void> {
+    await this.client.set(this.keys.snapshot, json, { expiration: { type: 'PX', value: ttlMs } });
   }
 }
 
@@ -121,6 +136,8 @@ export interface SharedMarketOptions {
   prefix?: string;
   processId?: string;
   recentTicks?: number;
+  /** How often the leader refreshes its state snapshot (see RedisTickSourceOptions). */
+  snapshotEveryMs?: number;
 }
 
 /** The shared market over Redis at `url`: connected, elected, origin known; close() also closes the clients. */
@@ -138,6 +155,7 @@ export async function connectSharedSource(options: SharedMarketOptions): Promise
     seed: options.seed,
     createLocal: options.createLocal,
     logger: options.logger,
+    snapshotEveryMs: options.snapshotEveryMs,
     onClose: async () => {
       await Promise.allSettled([subscriber.close(), client.close()]);
     },
