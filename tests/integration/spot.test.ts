@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type CallData, type CallPath, calls, okEnvelope } from '../../protocol';
-import { buyCost, fromUnits, sellProceeds, toUnits } from '../../protocol/rules/spot';
+import { buyCost, fromUnits, sellProceeds, spotFillOf, toUnits } from '../../protocol/rules/spot';
 import type { SpotOrder } from '../../protocol/spot';
 import { parseAmount } from '../../server/ledger/amounts';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';
 import { MarketFeed } from '../../server/market/feed';
+import { instrumentBySymbol } from '../../server/market/instruments';
 import { MarketSimulator } from '../../server/market/simulator';
 import { translate } from '../../server/platform/i18n/messages';
 import { appPerSuite, DATABASES, type TestApp, uniqueEmail } from './harness';
@@ -326,6 +327,43 @@ describe.each(DATABASES)('spot trading on %s', (kind) => {
     expect(order?.cancel_reason).toBe('no_tick');
     expect(await coin(u.id, 'USDT')).toEqual({ balance: 100_000_000, available: 100_000_000 });
     marketTime = t.clock.now();
+  });
+
+  it('every fill of this run re-computes from the price record with the published rule', async () => {
+    const filled = await t.db.selectFrom('spot_orders').selectAll().where('state', '=', 'completed').execute();
+    expect(filled.length).toBeGreaterThan(5);
+    for (const order of filled) {
+      const instrument = instrumentBySymbol(order.symbol);
+      if (!instrument || order.fill_seq === null) throw new Error(`order ${order.id} has no fill tick`);
+      // The tick the fill names is in the record (pinned), with the time and price the fill used.
+      const tick = await t.db
+        .selectFrom('price_ticks')
+        .select(['ts', 'price'])
+        .where('symbol', '=', order.symbol)
+        .where('seq', '=', order.fill_seq)
+        .executeTakeFirstOrThrow();
+      expect({ ts: tick.ts, price: tick.price }).toEqual({ ts: order.fill_ts, price: order.fill_price });
+      const pair = { priceScale: instrument.priceScale, qtyScale: instrument.qtyScale };
+      const fill = spotFillOf(
+        {
+          side: order.side,
+          mode: order.mode,
+          qty: order.qty === null ? null : toUnits(order.qty, pair.qtyScale),
+          amount: order.amount === null ? null : toUnits(order.amount, 6),
+        },
+        toUnits(tick.price, pair.priceScale) ?? 0n,
+        pair,
+        { ...terms, feeRate: order.fee_rate },
+      );
+      expect(
+        fill && {
+          qty: fromUnits(fill.qty, pair.qtyScale),
+          value: formatMicro(fill.value),
+          fee: formatMicro(fill.fee),
+          total: formatMicro(fill.total),
+        },
+      ).toEqual({ qty: order.fill_qty, value: order.fill_value, fee: order.fill_fee, total: order.fill_total });
+    }
   });
 });
 
