@@ -8,10 +8,10 @@ import { uploadsDirOf } from './domains/uploads';
 import { isEntryPoint } from './entry';
 import {
   BINANCE_SPOT_URL,
-  binanceRoutes,
   CompositePriceSource,
   connectSharedSource,
   ExchangePriceSource,
+  INSTRUMENTS,
   lastRecordedSeqs,
   MarketFeed,
   type MarketLogger,
@@ -79,7 +79,12 @@ function createPriceSource(
   simulatorOptions: Partial<SimulatorOptions> = {},
   startSeqs?: ReadonlyMap<string, number>,
 ): { source: PriceSource; simulator: MarketSimulator } {
-  const simulator = new MarketSimulator({ seed: settings.seed, alwaysOpen: settings.alwaysOpen, ...simulatorOptions });
+  const simulator = new MarketSimulator({
+    seed: settings.seed,
+    alwaysOpen: settings.alwaysOpen,
+    startSeqs,
+    ...simulatorOptions,
+  });
   if (!settings.live) return { source: simulator, simulator };
   const exchange = new ExchangePriceSource({ url: settings.live.url, logger, startSeqs });
   return { source: new CompositePriceSource(simulator, exchange), simulator };
@@ -99,12 +104,15 @@ export async function createSharedMarketFeed(
     url: redisUrl,
     seed: settings.seed,
     logger,
+    startSeqs,
+    // Every process builds the same walk from the origin, numbered from the origin's base (not its own reading of the
+    // record, which may have moved on since the market started).
     createLocal: (origin) =>
       createPriceSource(
         { ...settings, seed: origin.seed },
         logger,
         { liveStart: origin.liveStart, maxCatchUpSteps: Number.POSITIVE_INFINITY },
-        startSeqs,
+        new Map(Object.entries(origin.seqBase ?? {})),
       ),
   });
   return new MarketFeed(source);
@@ -148,12 +156,13 @@ export async function startServer(
     // A wrong key (another DATA_KEY, a forgotten rotation) stops the start instead of failing every card call.
     await assertDataKey(database.db, new CardVault(dataKey.key));
     const settings = overrides.market ? undefined : readMarketSettings();
-    // A live exchange numbers its ticks per process: it continues above what the record holds (the simulator's
-    // numbers come from its seed and time, the same on every start).
-    const startSeqs = settings?.live
+    // Tick numbers continue above what the price record holds: a restarted simulator walks again from its start and a
+    // live exchange numbers its trades per process, and a (symbol, seq) the record holds must never come back with
+    // another time or price.
+    const startSeqs = settings
       ? await lastRecordedSeqs(
           database.db,
-          binanceRoutes().map((r) => r.instrument.symbol),
+          INSTRUMENTS.map((i) => i.symbol),
         )
       : undefined;
     const market = overrides.market ?? {

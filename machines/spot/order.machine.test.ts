@@ -240,3 +240,58 @@ describe('request ids', () => {
     actor.stop();
   });
 });
+
+describe('an order row: the machine started with an order the server has', () => {
+  function rowActor(start: SpotOrder) {
+    const cancels: unknown[] = [];
+    const machine = spotOrderMachine.provide({
+      actors: {
+        cancelOrder: fromPromise<OrderCallResult, unknown>(({ input }) => {
+          cancels.push(input);
+          return new Promise(() => {});
+        }) as never,
+      },
+    });
+    const actor = createActor(machine, { input: { makeId: counter(), order: start } });
+    actor.start();
+    return { actor, cancels };
+  }
+
+  it('a resting order starts pending; cancel asks the server and ends cancelled on its answer', () => {
+    const { actor, cancels } = rowActor(order('pending', 2_000));
+    expect(orderView(actor.getSnapshot())).toMatchObject({ phase: 'pending', cancelEnabled: true, busy: false });
+    actor.send({ type: 'CANCEL' });
+    expect(orderView(actor.getSnapshot())).toMatchObject({ phase: 'cancelling', cancelEnabled: false, busy: true });
+    expect(cancels).toEqual([{ id: 7 }]);
+    actor.send({
+      type: 'xstate.done.actor.cancelOrder',
+      output: { ok: true, order: order('cancelled', 3_000, { cancel_reason: 'user' }) },
+    } as never);
+    expect(orderView(actor.getSnapshot())).toMatchObject({ phase: 'cancelled', reasonKey: 'spot.cancelReason.user' });
+    actor.stop();
+  });
+
+  it('a cancel the server refuses (the order filled meanwhile) leaves it resting until the fill arrives', () => {
+    const { actor } = rowActor(order('pending', 2_000));
+    actor.send({ type: 'CANCEL' });
+    actor.send({
+      type: 'xstate.done.actor.cancelOrder',
+      output: { ok: false, answered: true, message: 'The order can no longer be cancelled' },
+    } as never);
+    expect(orderView(actor.getSnapshot())).toMatchObject({
+      phase: 'pending',
+      error: 'The order can no longer be cancelled',
+    });
+    actor.send({ type: 'ORDER_UPDATE', order: { ...filled, updated_at: 4_000 } });
+    expect(orderView(actor.getSnapshot()).phase).toBe('completed');
+    actor.stop();
+  });
+
+  it('a waiting order starts waiting and follows the server to pending; cancel is offered once it rests', () => {
+    const { actor } = rowActor(order('waiting', 1_000));
+    expect(orderView(actor.getSnapshot())).toMatchObject({ phase: 'waiting', cancelEnabled: false });
+    actor.send({ type: 'ORDER_UPDATE', order: order('pending', 2_000) });
+    expect(orderView(actor.getSnapshot())).toMatchObject({ phase: 'pending', cancelEnabled: true });
+    actor.stop();
+  });
+});

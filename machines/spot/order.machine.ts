@@ -27,6 +27,11 @@ export type OrderCallResult =
 export interface OrderMachineInput {
   /** Makes a request id (core/ids.ts newRequestId in the app, a counter in tests). */
   makeId: () => string;
+  /**
+   * An order the server already has (a row of the open orders): the machine starts in that order's state instead of
+   * an empty ticket, so the row's cancel runs through the same lifecycle as the ticket's.
+   */
+  order?: SpotOrder;
 }
 
 export type OrderEvent =
@@ -109,14 +114,18 @@ export const spotOrderMachine = setup({
     makeId: input.makeId,
     draft: null,
     attempt: null,
-    order: null,
+    order: input.order ?? null,
     error: null,
     errorField: null,
   }),
   states: {
     order: {
-      initial: 'entering',
+      initial: 'start',
       states: {
+        /** Transient: an empty ticket, or the state of the order the machine was started with. */
+        start: {
+          always: [{ guard: ({ context }) => context.order !== null, target: 'routing' }, { target: 'entering' }],
+        },
         entering: {
           on: { SUBMIT: { guard: 'pricesFresh', target: 'submitting', actions: 'beginAttempt' } },
         },
@@ -259,9 +268,9 @@ export interface OrderView {
 }
 
 export function orderView(snapshot: OrderSnapshot): OrderView {
-  const value = snapshot.value as { order: OrderPhase | 'routing'; prices: 'stale' | 'fresh' };
-  // `routing` is left in the same step it is entered; it never shows, but say something sane if it did.
-  const phase: OrderPhase = value.order === 'routing' ? 'waiting' : value.order;
+  const value = snapshot.value as { order: OrderPhase | 'routing' | 'start'; prices: 'stale' | 'fresh' };
+  // `start` and `routing` are left in the step they are entered; they never show, but say something sane if they did.
+  const phase: OrderPhase = value.order === 'routing' ? 'waiting' : value.order === 'start' ? 'entering' : value.order;
   const fresh = value.prices === 'fresh';
   const canStart = phase === 'entering' || phase === 'completed' || phase === 'cancelled';
   const order = snapshot.context.order;

@@ -29,6 +29,28 @@ describe('market simulator', () => {
     expect(c.map((t) => t.price)).not.toEqual(a.map((t) => t.price));
   });
 
+  it('a restarted simulator numbers its ticks above the record it is given, never reusing a number', () => {
+    const first = liveTicks('alpha', 200);
+    const lastBtc = Math.max(...first.filter((t) => t.symbol === 'BTC').map((t) => t.seq));
+    let now = T0 + 3_600_000;
+    const restarted = new MarketSimulator({
+      seed: 'alpha',
+      now: () => now,
+      backfillDays: 0,
+      alwaysOpen: true,
+      startSeqs: new Map([['BTC', lastBtc]]),
+    });
+    const ticks: Tick[] = [];
+    restarted.subscribe((t) => ticks.push(t));
+    now += 2_000;
+    restarted.advanceTo(now);
+    const btc = ticks.filter((t) => t.symbol === 'BTC');
+    expect(btc.length).toBeGreaterThan(0);
+    expect(btc[0]?.seq).toBe(lastBtc + 1);
+    // Symbols the record does not know start from the beginning as before.
+    expect(ticks.find((t) => t.symbol === 'ETH')?.seq).toBe(1);
+  });
+
   it('the backfilled history is deterministic too', () => {
     const history = (seed: string) => {
       const sim = new MarketSimulator({ seed, now: () => T0, backfillDays: 1, instruments: INSTRUMENTS.slice(0, 2) });

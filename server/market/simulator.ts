@@ -199,6 +199,12 @@ export interface SimulatorOptions {
    * the same history and live ticks (the shared feed, server/market/shared). Default: now, rounded down to the minute.
    */
   liveStart?: number;
+  /**
+   * Per symbol, the sequence number to continue above (the price record's last, server/market/price-chain.ts
+   * lastRecordedSeqs): a restarted simulator walks again from its start, and its ticks must not reuse numbers the
+   * record already holds with other times and prices.
+   */
+  startSeqs?: ReadonlyMap<string, number>;
 }
 
 const MINUTE = 60_000;
@@ -236,7 +242,7 @@ export class MarketSimulator implements PriceSource {
   constructor(options: SimulatorOptions) {
     this.instruments = options.instruments ?? INSTRUMENTS;
     this.walks = this.instruments.map((i) => new Walk(i, options.seed));
-    this.seqs = this.instruments.map(() => 0);
+    this.seqs = this.instruments.map((i) => options.startSeqs?.get(i.symbol) ?? 0);
     this.now = options.now ?? Date.now;
     this.stepMs = options.stepMs ?? 1_000;
     this.backfillStepMs = options.backfillStepMs ?? 15_000;

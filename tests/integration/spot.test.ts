@@ -331,7 +331,8 @@ describe.each(DATABASES)('spot trading on %s', (kind) => {
 
   it('every fill of this run re-computes from the price record with the published rule', async () => {
     const filled = await t.db.selectFrom('spot_orders').selectAll().where('state', '=', 'completed').execute();
-    expect(filled.length).toBeGreaterThan(5);
+    // At least the market buy, its sell and the crossing limit (the cancel races may go either way).
+    expect(filled.length).toBeGreaterThanOrEqual(3);
     for (const order of filled) {
       const instrument = instrumentBySymbol(order.symbol);
       if (!instrument || order.fill_seq === null) throw new Error(`order ${order.id} has no fill tick`);

@@ -133,7 +133,11 @@ export class SpotEngine {
       .orderBy('id')
       .limit(5_000)
       .execute();
+    // Only this scan moves the mark: an order admitted at once (`accepted`) can have a higher id than orders another
+    // process accepted a moment before, which the next scan must still find (not 5 s later by the resync).
+    for (const row of fresh) this.lastId = Math.max(this.lastId, row.id);
     await this.admit(fresh);
+    await this.admitSkipped();
     await this.expire(now);
     if (now - this.lastResync >= RESYNC_MS) {
       this.lastResync = now;
@@ -141,16 +145,45 @@ export class SpotEngine {
     }
   }
 
+  /**
+   * Waiting orders below the mark that the index lacks, every round (the resync would find them only seconds later,
+   * after their entry tick): on PostgreSQL an order can commit after one with a higher id was already seen. Waiting
+   * orders are few (each waits one tick), and the (state, id) index answers with ids alone.
+   */
+  private async admitSkipped(): Promise<void> {
+    const waiting = await this.options.database.db
+      .selectFrom('spot_orders')
+      .select('id')
+      .where('state', '=', 'waiting')
+      .where('id', '<=', this.lastId)
+      .execute();
+    const skipped = waiting.map((r) => r.id).filter((id) => !this.waits.has(`spot:${id}`));
+    if (skipped.length === 0) return;
+    const rows = await this.options.database.db
+      .selectFrom('spot_orders')
+      .selectAll()
+      .where('id', 'in', skipped)
+      .where('state', '=', 'waiting')
+      .execute();
+    await this.admit(rows);
+  }
+
   /** Starts watching orders: waiting ones for their entry tick, pending ones in the trigger book. */
   private async admit(rows: readonly SpotOrderRow[]): Promise<void> {
     const actions: Action[] = [];
     for (const row of rows) {
-      this.lastId = Math.max(this.lastId, row.id);
       if (row.state === 'pending') {
         this.rest(row);
         continue;
       }
       if (row.state !== 'waiting' || this.waits.has(triggerId(row))) continue;
+      // A window that starts after the acceptance (a restart, a takeover after a gap) does not know the entry tick:
+      // the first tick this process sees is not it when the record holds an earlier one (RULES "Which tick counts").
+      const recorded = await this.recordedEntry(row);
+      if (recorded) {
+        actions.push(...this.onEntry(row, recorded));
+        continue;
+      }
       const entry = this.waits.add(triggerId(row), row.symbol, row.accepted_at, row);
       if (entry) actions.push(...this.onEntry(entry.item, entry.tick));
     }

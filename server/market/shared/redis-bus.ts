@@ -129,6 +129,8 @@ export class RedisTickBus implements TickBus {
 export interface SharedMarketOptions {
   url: string;
   seed: string;
+  /** When this process starts the market: the sequence numbers to continue above (the price record's last). */
+  startSeqs?: ReadonlyMap<string, number> | undefined;
   createLocal(origin: MarketOrigin): LocalMarket;
   logger?: MarketLogger | undefined;
   ttlMs?: number;
@@ -153,6 +155,7 @@ export async function connectSharedSource(options: SharedMarketOptions): Promise
     processId: options.processId ?? `${hostname()}:${process.pid}:${randomUUID()}`,
     ttlMs,
     seed: options.seed,
+    startSeqs: options.startSeqs,
     createLocal: options.createLocal,
     logger: options.logger,
     snapshotEveryMs: options.snapshotEveryMs,

@@ -10,6 +10,8 @@ import { decodeSnapshot, encodeSnapshot, type MarketSnapshot } from './snapshot'
 export interface MarketOrigin {
   seed: string;
   liveStart: number;
+  /** Per symbol, the sequence number the market's ticks continue above (the price record's last when it started). */
+  seqBase?: Record<string, number>;
 }
 
 /** The leader's ticks between the processes (Redis pub/sub and a capped list in production). */
@@ -54,6 +56,8 @@ export interface RedisTickSourceOptions {
   ttlMs: number;
   /** The seed when this process starts the market (no origin in Redis yet). */
   seed: string;
+  /** When this process starts the market: the sequence numbers to continue above (the price record's last). */
+  startSeqs?: ReadonlyMap<string, number> | undefined;
   /** The local price source for an origin: the simulator with that seed and live start, maybe under live coins. */
   createLocal(origin: MarketOrigin): LocalMarket;
   logger?: MarketLogger | undefined;
@@ -81,7 +85,11 @@ const TickSchema = z.object({
   side: z.enum(['buy', 'sell']),
   seq: int,
 });
-export const OriginSchema = z.object({ seed: z.string(), liveStart: int });
+export const OriginSchema = z.object({
+  seed: z.string(),
+  liveStart: int,
+  seqBase: z.record(z.string(), int).optional(),
+});
 
 /** A tick from its JSON, or undefined when it is not one (payloads are integers, never floats). */
 export function parseTick(json: string): Tick | undefined {
@@ -215,7 +223,11 @@ export class RedisTickSource implements PriceSource {
       const found = await this.options.bus.readOrigin();
       if (found) return found;
       if (this.lease.isLeader) {
-        const origin = { seed: this.options.seed, liveStart: Math.floor(this.now() / 60_000) * 60_000 };
+        const origin: MarketOrigin = {
+          seed: this.options.seed,
+          liveStart: Math.floor(this.now() / 60_000) * 60_000,
+          ...(this.options.startSeqs?.size ? { seqBase: Object.fromEntries(this.options.startSeqs) } : {}),
+        };
         await this.options.bus.clearRecent();
         await this.options.bus.writeOrigin(origin, this.originTtl);
         return origin;

@@ -1,11 +1,12 @@
 import { type ReactElement, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { cancelSpotOrder, fetchSpotOrders } from '../../../../core/api/spot';
+import { fetchSpotOrders } from '../../../../core/api/spot';
 import type { SpotOrder } from '../../../../protocol/spot';
 import { Button } from '../../../components/Button';
 import { Segmented } from '../../../components/Segmented';
 import { LoadingOrFailed } from '../../../components/StateView';
 import { usePagedList } from '../../../data/usePagedList';
+import { useOrderRow } from '../hooks/useOrderRow';
 import { spotKeys } from '../keys';
 import { OrderRow } from './OrderRow';
 
@@ -33,26 +34,27 @@ export function OrderLists({ symbol, open }: { symbol: string; open: SpotOrder[]
 
 function OpenOrders({ orders }: { orders: SpotOrder[] | null }): ReactElement {
   const { t } = useTranslation();
-  const [cancelling, setCancelling] = useState<ReadonlySet<number>>(new Set());
   if (orders === null) return <LoadingOrFailed failed={false} onRetry={() => {}} />;
   if (orders.length === 0) return <p className="spot-empty">{t('spot.orders.empty')}</p>;
-  const cancel = async (order: SpotOrder) => {
-    setCancelling((s) => new Set(s).add(order.id));
-    // The list follows the orders stream: the cancelled order leaves it when the server says so.
-    const r = await cancelSpotOrder(order.id);
-    setCancelling((s) => {
-      const next = new Set(s);
-      next.delete(order.id);
-      return next;
-    });
-    return r;
-  };
   return (
     <ul className="spot-order-list" data-testid="open-orders">
       {orders.map((o) => (
-        <OrderRow key={o.id} order={o} cancelling={cancelling.has(o.id)} onCancel={(x) => void cancel(x)} />
+        <OpenOrderRow key={o.id} order={o} />
       ))}
     </ul>
+  );
+}
+
+/** An open order, driven by its own order machine (cancel, then what the server says). */
+function OpenOrderRow({ order }: { order: SpotOrder }): ReactElement {
+  const { view, cancel } = useOrderRow(order);
+  return (
+    <OrderRow
+      order={view.order ?? order}
+      cancelling={view.busy}
+      onCancel={view.cancelEnabled || view.busy ? cancel : undefined}
+      error={view.error}
+    />
   );
 }
 

@@ -10,10 +10,13 @@ export function OrderRow({
   order,
   onCancel,
   cancelling,
+  error,
 }: {
   order: SpotOrder;
   onCancel?: (order: SpotOrder) => void;
   cancelling?: boolean;
+  /** Why the last action on it failed (a refused cancel), in the user's language. */
+  error?: string | null;
 }): ReactElement {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
@@ -56,6 +59,11 @@ export function OrderRow({
       </dl>
       {order.state === 'cancelled' && order.cancel_reason ? (
         <p className="spot-muted">{t(`spot.cancelReason.${order.cancel_reason}`)}</p>
+      ) : null}
+      {error ? (
+        <p className="field-msg field-error" role="alert">
+          {error}
+        </p>
       ) : null}
       <div className="spot-order-actions">
         {onCancel && order.state === 'pending' ? (
