@@ -4,6 +4,7 @@ import { bankCardCalls } from './bank-cards';
 import { fundingCalls } from './funding';
 import { identityCalls } from './identity';
 import { marketCalls } from './market';
+import { optionCalls } from './options';
 import { priceRecordCalls } from './price-record';
 import { spotCalls } from './spot';
 import { uploadCalls } from './uploads';
@@ -23,6 +24,7 @@ export const calls = {
   ...marketCalls,
   ...priceRecordCalls,
   ...spotCalls,
+  ...optionCalls,
   ...addressCalls,
   ...bankCardCalls,
   ...uploadCalls,

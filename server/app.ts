@@ -18,6 +18,7 @@ import { bankCardHandlers } from './domains/bank-cards';
 import { fundingHandlers } from './domains/funding';
 import { identityHandlers } from './domains/identity';
 import { marketHandlers, marketRealtime } from './domains/market';
+import { OptionsEngine, optionHandlers, optionsTopic } from './domains/options';
 import { ordersTopic, SpotEngine, spotHandlers } from './domains/spot';
 import { registerUploadRoutes, UploadStore, uploadHandlers } from './domains/uploads';
 import { walletHandlers } from './domains/wallet';
@@ -154,6 +155,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     jobs.register(spotEngine.job());
     app.addHook('onClose', () => spotEngine.close());
   }
+  const optionsEngine = feed
+    ? new OptionsEngine({
+        database: options.database,
+        ledger,
+        feed,
+        now,
+        onError: (err) => app.log.error({ err }, 'options engine'),
+      })
+    : undefined;
+  if (optionsEngine) {
+    jobs.register(optionsEngine.job());
+    app.addHook('onClose', () => optionsEngine.close());
+  }
   const handlers: CallHandlers = {
     ...accountHandlers(account),
     ...marketHandlers({ feed, database: options.database, now }),
@@ -169,6 +183,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       feed,
       now,
       ...(spotEngine ? { onAccepted: (row) => spotEngine.accepted(row) } : {}),
+    }),
+    ...optionHandlers({
+      database: options.database,
+      ledger,
+      feed,
+      now,
+      ...(optionsEngine ? { onAccepted: (row) => optionsEngine.accepted(row) } : {}),
     }),
   };
   registerCalls(app, handlers, sessions);
@@ -192,6 +213,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const channels = new PrivateChannels(now);
   channels.topic(accountTopic(db));
   channels.topic(ordersTopic(db));
+  channels.topic(optionsTopic(db));
   const realtimeModules = [channels.module()];
   if (feed) realtimeModules.push(marketRealtime(feed, { now, flushMs: options.market?.flushMs }));
   app.decorate('io', await attachRealtime(app, { sessions, redisUrl: options.redisUrl, modules: realtimeModules }));

@@ -17,6 +17,7 @@ const TABLES = [
   'ledger_holds',
   'ledger_postings',
   'ops_audit',
+  'option_contracts',
   'platform_settings',
   'price_batches',
   'price_pins',

@@ -20,6 +20,8 @@ export const PLATFORM_ACCOUNT_TYPES = [
   'simulator_funding',
   /** The platform's side of spot trades: it buys and sells at the recorded price (RULES "Spot"). */
   'spot_desk',
+  /** Pays option wins and receives lost stakes (RULES "Options"); one per book, so practice money stays practice. */
+  'options_payout',
 ] as const;
 export type PlatformAccountType = (typeof PLATFORM_ACCOUNT_TYPES)[number];
 

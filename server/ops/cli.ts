@@ -5,6 +5,7 @@ import { bankCardOps } from '../domains/bank-cards';
 import { fundingOps } from '../domains/funding';
 import { identityOps } from '../domains/identity';
 import { marketOps } from '../domains/market';
+import { optionOps } from '../domains/options';
 import { spotFeesOps } from '../domains/spot';
 import { isEntryPoint } from '../entry';
 import { ledgerOps } from '../ledger';
@@ -58,6 +59,7 @@ export const COMMANDS: readonly OpsCommand[] = [
   ]),
   ...bankCardOps,
   ...marketOps,
+  ...optionOps,
   demoHelp,
 ];
 

@@ -371,6 +371,37 @@ export interface SpotOrdersTable {
   updated_at: number;
 }
 
+export type OptionContractRowState = 'waiting' | 'running' | 'won' | 'lost' | 'flat' | 'refunded' | 'cancelled';
+
+/** An option contract (server/domains/options): the stake is a ledger hold, amounts are minor units. */
+export interface OptionContractsTable {
+  id: Generated<number>;
+  user_id: number;
+  book: 'real' | 'simulator';
+  symbol: string;
+  direction: 'up' | 'down';
+  seconds: number;
+  ratio: string;
+  currency: string;
+  stake: number;
+  hold_id: number;
+  state: OptionContractRowState;
+  entry_seq: number | null;
+  entry_ts: number | null;
+  entry_price: string | null;
+  expiry_ts: number | null;
+  exit_seq: number | null;
+  exit_ts: number | null;
+  exit_price: string | null;
+  payout: number | null;
+  request_id: string;
+  request_digest: string;
+  accepted_at: number;
+  settled_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -397,6 +428,7 @@ export interface Database {
   deposits: DepositsTable;
   withdrawals: WithdrawalsTable;
   spot_orders: SpotOrdersTable;
+  option_contracts: OptionContractsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,0 +1,222 @@
+import type { Kysely } from 'kysely';
+import { OPTION_ENTRY_WAIT_MS } from '../../../protocol/options';
+import type { Ledger } from '../../ledger';
+import { formatUnits, instrumentBySymbol, type MarketFeed } from '../../market';
+import type { DatabaseHandle } from '../../platform/db/connect';
+import type { Database } from '../../platform/db/schema';
+import { writeTransaction } from '../../platform/db/transaction';
+import type { Job } from '../../platform/jobs/runner';
+import { type EngineTick, EntryWaits, firstRecordedTickAfter, TickWindow } from '../../trading';
+import type { OptionContractRow } from './contracts';
+import { cancelContract, enterContract, settleContract } from './settle';
+
+export interface OptionsEngineOptions {
+  database: DatabaseHandle;
+  ledger: Ledger;
+  feed: MarketFeed;
+  now?: () => number;
+  onError?: (err: unknown) => void;
+  everyMs?: number;
+  /** Contracts per transaction when many settle at once (group commit). */
+  batchSize?: number;
+}
+
+/**
+ * After expiry E a contract settles once the record holds a later tick of its instrument (so every tick at or before
+ * E is in it); with the feed silent, this long after E it settles on what the record holds (a refund if nothing).
+ */
+export const SETTLE_GRACE_MS = 10_000;
+
+type Step =
+  | { kind: 'enter'; row: OptionContractRow; tick: EngineTick }
+  | { kind: 'cancel'; row: OptionContractRow }
+  | { kind: 'settle'; row: OptionContractRow; ticks: { seq: number; ts: number; price: string }[] };
+
+const waitId = (row: OptionContractRow) => `option:${row.id}`;
+
+/**
+ * The options side of the trading engine, the cluster job `options-engine`: only the lease holder acts. It gives
+ * waiting contracts their entry tick (the first recorded tick after acceptance), cancels those without one within the
+ * wait, and settles running contracts after expiry from the price record. Its memory is only the entry waits, rebuilt
+ * from the database every round; every step is a conditional update, so a contract settles once across crashes,
+ * restarts and processes.
+ */
+export class OptionsEngine {
+  private leading = false;
+  private readonly window = new TickWindow();
+  private readonly waits = new EntryWaits<OptionContractRow>(this.window);
+  private chain: Promise<void> = Promise.resolve();
+  private readonly unsubscribe: () => void;
+  private readonly now: () => number;
+  private readonly batchSize: number;
+
+  constructor(private readonly options: OptionsEngineOptions) {
+    this.now = options.now ?? Date.now;
+    this.batchSize = options.batchSize ?? 200;
+    this.unsubscribe = options.feed.onTick((raw) => {
+      const instrument = instrumentBySymbol(raw.symbol);
+      if (!instrument) return;
+      const tick: EngineTick = {
+        symbol: raw.symbol,
+        seq: raw.seq,
+        ts: raw.ts,
+        price: formatUnits(raw.price, instrument.priceScale),
+        units: BigInt(raw.price),
+      };
+      this.window.push(tick);
+      if (this.leading && this.waits.size > 0) {
+        this.enqueue(() => this.apply(this.waits.onTick(tick).map((e) => ({ kind: 'enter', row: e.item, tick }))));
+      }
+    });
+  }
+
+  private get db(): Kysely<Database> {
+    return this.options.database.db;
+  }
+
+  job(): Job {
+    return {
+      name: 'options-engine',
+      scope: 'cluster',
+      everyMs: this.options.everyMs ?? 100,
+      runWhenFollowing: true,
+      run: ({ leading }) => {
+        if (!leading) {
+          this.leading = false;
+          this.waits.clear();
+          return;
+        }
+        this.leading = true;
+        return this.enqueue(() => this.round());
+      },
+    };
+  }
+
+  /** A contract this process just accepted: watched at once when this process leads. */
+  accepted(row: OptionContractRow): void {
+    if (this.leading) this.enqueue(() => this.admit([row]));
+  }
+
+  idle(): Promise<void> {
+    return this.chain;
+  }
+
+  close(): void {
+    this.unsubscribe();
+    this.leading = false;
+  }
+
+  private enqueue(work: () => Promise<void>): Promise<void> {
+    this.chain = this.chain.then(work).catch((err) => this.options.onError?.(err));
+    return this.chain;
+  }
+
+  private async round(): Promise<void> {
+    const now = this.now();
+    // Waiting contracts are few (each waits for one tick): all of them, every round, so none accepted elsewhere is
+    // missed whatever order their ids committed in.
+    await this.admit(await this.db.selectFrom('option_contracts').selectAll().where('state', '=', 'waiting').execute());
+    const expired: Step[] = [];
+    for (const row of this.waits.expire(now - OPTION_ENTRY_WAIT_MS)) {
+      const tick = await this.recordedEntry(row);
+      expired.push(tick ? { kind: 'enter', row, tick } : { kind: 'cancel', row });
+    }
+    await this.apply(expired);
+    await this.settleDue(now);
+  }
+
+  private async admit(rows: readonly OptionContractRow[]): Promise<void> {
+    const steps: Step[] = [];
+    for (const row of rows) {
+      if (row.state !== 'waiting' || this.waits.has(waitId(row))) continue;
+      const recorded = await this.recordedEntry(row);
+      const entry = recorded ? { tick: recorded } : this.waits.add(waitId(row), row.symbol, row.accepted_at, row);
+      if (entry) steps.push({ kind: 'enter', row, tick: entry.tick });
+    }
+    await this.apply(steps);
+  }
+
+  /** The entry tick from the record when the window does not reach back to the acceptance. */
+  private async recordedEntry(row: OptionContractRow): Promise<EngineTick | undefined> {
+    if (this.window.covers(row.symbol, row.accepted_at)) return undefined;
+    const instrument = instrumentBySymbol(row.symbol);
+    if (!instrument) return undefined;
+    return firstRecordedTickAfter(this.db, row.symbol, row.accepted_at, instrument.priceScale);
+  }
+
+  /** Running contracts past expiry whose exit the record now decides, settled in batches. */
+  private async settleDue(now: number): Promise<void> {
+    const due = await this.db
+      .selectFrom('option_contracts')
+      .selectAll()
+      .where('state', '=', 'running')
+      .where('expiry_ts', '<=', now)
+      .orderBy('expiry_ts')
+      .limit(10_000)
+      .execute();
+    if (due.length === 0) return;
+    const symbols = [...new Set(due.map((r) => r.symbol))];
+    const latest = await this.db
+      .selectFrom('price_ticks')
+      .select((eb) => ['symbol', eb.fn.max('ts').as('ts')])
+      .where('symbol', 'in', symbols)
+      .groupBy('symbol')
+      .execute();
+    const recordedUpTo = new Map(latest.map((r) => [r.symbol, Number(r.ts)]));
+    // Contracts bought together share their entry tick and expiry, so their exit is looked up once.
+    const exits = new Map<string, { seq: number; ts: number; price: string }[]>();
+    const steps: Step[] = [];
+    for (const row of due) {
+      if (row.expiry_ts === null || row.entry_seq === null || row.entry_ts === null) continue;
+      const settled = (recordedUpTo.get(row.symbol) ?? Number.NEGATIVE_INFINITY) > row.expiry_ts;
+      if (!settled && now <= row.expiry_ts + SETTLE_GRACE_MS) continue;
+      const key = `${row.symbol}|${row.entry_seq}|${row.entry_ts}|${row.expiry_ts}`;
+      let ticks = exits.get(key);
+      if (!ticks) {
+        // The last recorded tick after the entry and at or before E: the only candidate the rule can pick.
+        ticks = await this.db
+          .selectFrom('price_ticks')
+          .select(['seq', 'ts', 'price'])
+          .where('symbol', '=', row.symbol)
+          .where('seq', '>', row.entry_seq)
+          .where('ts', '>', row.entry_ts)
+          .where('ts', '<=', row.expiry_ts)
+          .orderBy('ts', 'desc')
+          .orderBy('seq', 'desc')
+          .limit(1)
+          .execute();
+        exits.set(key, ticks);
+      }
+      steps.push({ kind: 'settle', row, ticks });
+    }
+    await this.apply(steps);
+  }
+
+  /** Applies steps many per transaction (group commit); a failing batch runs one by one, each failure reported. */
+  private async apply(steps: readonly Step[]): Promise<void> {
+    for (let k = 0; k < steps.length; k += this.batchSize) {
+      const batch = steps.slice(k, k + this.batchSize);
+      try {
+        await writeTransaction(this.options.database, async (trx) => {
+          for (const step of batch) await this.applyOne(trx, step);
+        });
+      } catch (err) {
+        this.options.onError?.(err);
+        for (const step of batch) {
+          try {
+            await writeTransaction(this.options.database, (trx) => this.applyOne(trx, step));
+          } catch (single) {
+            this.options.onError?.(single);
+          }
+        }
+      }
+    }
+  }
+
+  private async applyOne(trx: Kysely<Database>, step: Step): Promise<void> {
+    const now = this.now();
+    if (step.kind === 'enter') await enterContract(trx, step.row, step.tick, now);
+    else if (step.kind === 'cancel') await cancelContract(trx, this.options.ledger, step.row, now);
+    else await settleContract(trx, this.options.ledger, step.row, step.ticks, now);
+  }
+}

@@ -1,0 +1,7 @@
+/** The public surface of this module: other code imports it only through this file. */
+export * from './calls';
+export * from './engine';
+export * from './migrations/0011_options';
+export * from './ops';
+export type { OptionServices } from './submit';
+export * from './topic';

@@ -1,0 +1,85 @@
+import { sql } from 'kysely';
+import { SIMULATOR_CURRENCY, SIMULATOR_FUNDS, type SimulatorBalance } from '../../../protocol/options';
+import { formatAmount, type Ledger, parseAmount } from '../../ledger';
+import type { DatabaseHandle } from '../../platform/db/connect';
+import { writeTransaction } from '../../platform/db/transaction';
+
+/**
+ * The option simulator's practice funds (RULES "Simulator book"): 10,000 USDT in the user's option account of the
+ * simulator book, granted on first use from the simulator platform account, and reset to 10,000 available at any
+ * time by a ledger entry. Nothing moves between the simulator book and the real one: every entry here names the
+ * simulator book on both sides.
+ */
+
+const fundsUnits = (): number => {
+  const parsed = parseAmount(SIMULATOR_CURRENCY, SIMULATOR_FUNDS);
+  if (!parsed.ok) throw new Error('the practice funds are not an amount');
+  return parsed.units;
+};
+
+/** The one grant per user: its request id makes a repeat (or a race) apply once. */
+const GRANT_ID = 'options-practice-grant';
+
+async function available(ledger: Ledger, userId: number): Promise<{ balance: number; held: number }> {
+  const row = (await ledger.balances(userId, 'simulator')).find(
+    (b) => b.type === 'option' && b.currency === SIMULATOR_CURRENCY,
+  );
+  return { balance: row?.balance ?? 0, held: row?.held ?? 0 };
+}
+
+/** Grants the practice funds on first use (a no-op afterwards); returns what is available. */
+export async function practiceBalance(ledger: Ledger, userId: number): Promise<SimulatorBalance> {
+  await ledger.credit({
+    userId,
+    requestId: GRANT_ID,
+    kind: 'simulator_grant',
+    book: 'simulator',
+    currency: SIMULATOR_CURRENCY,
+    amount: fundsUnits(),
+    from: 'simulator_funding',
+    to: 'option',
+  });
+  const { balance, held } = await available(ledger, userId);
+  return { currency: SIMULATOR_CURRENCY, balance: formatAmount(SIMULATOR_CURRENCY, balance - held) };
+}
+
+/**
+ * Puts the available practice funds back to 10,000 (stakes of running practice contracts stay held and settle as
+ * usual). One entry for the difference, inside a transaction that first locks the user's row, so two resets at once
+ * cannot both add the same difference.
+ */
+export async function resetPractice(database: DatabaseHandle, ledger: Ledger, userId: number, now: () => number) {
+  await practiceBalance(ledger, userId);
+  await writeTransaction(database, async (trx) => {
+    if (database.kind === 'postgres') await sql`select id from users where id = ${userId} for update`.execute(trx);
+    const book = ledger.within(trx);
+    const { balance, held } = await available(book, userId);
+    const diff = fundsUnits() - (balance - held);
+    if (diff === 0) return;
+    const requestId = `options-practice-reset:${now()}:${balance}`;
+    if (diff > 0) {
+      await book.credit({
+        userId,
+        requestId,
+        kind: 'simulator_reset',
+        book: 'simulator',
+        currency: SIMULATOR_CURRENCY,
+        amount: diff,
+        from: 'simulator_funding',
+        to: 'option',
+      });
+    } else {
+      await book.debit({
+        userId,
+        requestId,
+        kind: 'simulator_reset',
+        book: 'simulator',
+        currency: SIMULATOR_CURRENCY,
+        amount: -diff,
+        from: 'option',
+        to: 'simulator_funding',
+      });
+    }
+  });
+  return practiceBalance(ledger, userId);
+}

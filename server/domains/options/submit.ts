@@ -1,0 +1,140 @@
+import type { z } from 'zod';
+import { OPTION_CONTRACT_EVENT, SIMULATOR_CURRENCY, type submitOptionRequest } from '../../../protocol/options';
+import { optionPeriodOf, stakeAtLeastMin, stakeUnits } from '../../../protocol/rules/options';
+import { currencyScale, isLedgerError, type Ledger } from '../../ledger';
+import type { MarketFeed } from '../../market';
+import type { DatabaseHandle } from '../../platform/db/connect';
+import { writeTransaction } from '../../platform/db/transaction';
+import { BusinessError } from '../../platform/errors';
+import { recordUserEvent } from '../../platform/realtime/user-events';
+import { sha256 } from '../../platform/security/digest';
+import { verificationState } from '../identity';
+import { type OptionContractRow, toWire } from './contracts';
+import { practiceBalance } from './practice';
+import { readOptionSettings } from './terms';
+
+export type SubmitOptionInput = z.output<typeof submitOptionRequest>;
+
+export interface OptionServices {
+  database: DatabaseHandle;
+  ledger: Ledger;
+  feed: MarketFeed | undefined;
+  now: () => number;
+  /** Told of every contract this process accepted, so the engine (when it leads here) watches it at once. */
+  onAccepted?: (row: OptionContractRow) => void;
+}
+
+/** The ledger's request ids of a contract's money movements (unique per user: each applies once). */
+export const optionLedgerIds = {
+  stake: (requestId: string) => `option:${requestId}`,
+  settle: (contractId: number) => `option-settle:${contractId}`,
+  payout: (contractId: number) => `option-payout:${contractId}`,
+};
+
+/**
+ * microtrade/submit: checks in SPEC 5's order (period, stake given and at least the minimum, balance, a verified
+ * identity for the real account), then holds the stake in the option account of the chosen book and records the
+ * contract as waiting for its entry tick, in one transaction. A retry with the same request id returns the contract
+ * it bought.
+ */
+export async function submitOption(s: OptionServices, userId: number, input: SubmitOptionInput) {
+  const { db } = s.database;
+  const settings = await readOptionSettings(db);
+  const period = optionPeriodOf(settings, input.seconds);
+  if (!period) throw new BusinessError('optionPeriodUnavailable', { field: 'seconds' });
+  if (!settings.symbols.includes(input.symbol)) throw new BusinessError('optionSymbolUnsupported', { field: 'symbol' });
+  const currency = input.currency ?? settings.payableCurrencies[0] ?? SIMULATOR_CURRENCY;
+  const practice = input.account === 'simulator';
+  if (!settings.payableCurrencies.includes(currency) || (practice && currency !== SIMULATOR_CURRENCY)) {
+    throw new BusinessError('optionCurrencyUnsupported', { field: 'currency' });
+  }
+  const scale = currencyScale(currency);
+  const stake = stakeUnits(input.stake, scale);
+  if (stake === null) throw new BusinessError('optionStakeInvalid', { field: 'stake' });
+  if (!stakeAtLeastMin(stake, settings.minStake, scale)) {
+    throw new BusinessError('optionStakeBelowMin', { field: 'stake', data: { min: settings.minStake, currency } });
+  }
+  if (stake > BigInt(Number.MAX_SAFE_INTEGER)) throw new BusinessError('amountTooLarge', { field: 'stake' });
+  const digest = sha256(
+    JSON.stringify([input.symbol, input.direction, input.seconds, input.stake, currency, input.account]),
+  );
+  const earlier = await db
+    .selectFrom('option_contracts')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('request_id', '=', input.request_id)
+    .executeTakeFirst();
+  if (earlier) {
+    if (earlier.request_digest !== digest) throw new BusinessError('requestIdReused');
+    return toWire(earlier);
+  }
+
+  const book = practice ? 'simulator' : 'real';
+  if (practice) await practiceBalance(s.ledger, userId);
+  const account = (await s.ledger.balances(userId, book)).find((b) => b.type === 'option' && b.currency === currency);
+  if (BigInt(account?.available ?? 0) < stake) throw new BusinessError('insufficientBalance', { field: 'stake' });
+  if (!practice && (await verificationState(db, userId, 'basic')) !== 'verified') {
+    throw new BusinessError('optionVerifyRequired');
+  }
+  // Without a market feed no entry tick will come: the contract could only wait and be cancelled.
+  if (!s.feed) throw new BusinessError('spotNoPrice', { field: 'symbol' });
+
+  let row: OptionContractRow;
+  try {
+    row = await writeTransaction(s.database, async (trx) => {
+      const at = s.now();
+      const receipt = await s.ledger.within(trx).placeHold({
+        userId,
+        requestId: optionLedgerIds.stake(input.request_id),
+        kind: 'order',
+        book,
+        type: 'option',
+        currency,
+        amount: Number(stake),
+        ref: `option ${input.direction} ${input.symbol} ${period.seconds}s`,
+      });
+      if (receipt.replayed || receipt.holdId === null) {
+        // A concurrent retry of this request bought it first: return its contract.
+        const first = await trx
+          .selectFrom('option_contracts')
+          .selectAll()
+          .where('user_id', '=', userId)
+          .where('request_id', '=', input.request_id)
+          .executeTakeFirst();
+        if (!first) throw new BusinessError('requestIdReused');
+        return first;
+      }
+      const inserted = await trx
+        .insertInto('option_contracts')
+        .values({
+          user_id: userId,
+          book,
+          symbol: input.symbol,
+          direction: input.direction,
+          seconds: period.seconds,
+          ratio: period.ratio,
+          currency,
+          stake: Number(stake),
+          hold_id: receipt.holdId,
+          state: 'waiting',
+          request_id: input.request_id,
+          request_digest: digest,
+          accepted_at: at,
+          created_at: at,
+          updated_at: at,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await recordUserEvent(trx, { userId, kind: OPTION_CONTRACT_EVENT, data: toWire(inserted), at });
+      return inserted;
+    });
+  } catch (err) {
+    if (isLedgerError(err) && err.key === 'insufficientBalance') {
+      throw new BusinessError('insufficientBalance', { field: 'stake' });
+    }
+    if (isLedgerError(err)) throw new BusinessError(err.key);
+    throw err;
+  }
+  s.onAccepted?.(row);
+  return toWire(row);
+}
