@@ -29,6 +29,20 @@ async function available(ledger: Ledger, userId: number): Promise<{ balance: num
 
 /** Grants the practice funds on first use (a no-op afterwards); returns what is available. */
 export async function practiceBalance(ledger: Ledger, userId: number): Promise<SimulatorBalance> {
+  // Reading the balance is the common case: look for the grant before asking the ledger to write it.
+  const granted = await ledger.database
+    .selectFrom('ledger_entries')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('request_id', '=', GRANT_ID)
+    .executeTakeFirst();
+  if (!granted) await grant(ledger, userId);
+  const { balance, held } = await available(ledger, userId);
+  return { currency: SIMULATOR_CURRENCY, balance: formatAmount(SIMULATOR_CURRENCY, balance - held) };
+}
+
+/** The grant itself: its request id makes a race of two first uses apply once. */
+async function grant(ledger: Ledger, userId: number): Promise<void> {
   await ledger.credit({
     userId,
     requestId: GRANT_ID,
@@ -39,8 +53,6 @@ export async function practiceBalance(ledger: Ledger, userId: number): Promise<S
     from: 'simulator_funding',
     to: 'option',
   });
-  const { balance, held } = await available(ledger, userId);
-  return { currency: SIMULATOR_CURRENCY, balance: formatAmount(SIMULATOR_CURRENCY, balance - held) };
 }
 
 /**
