@@ -92,7 +92,11 @@ export class AccountDirectory {
   /** The ids of `keys`, in the same order. */
   async idsOf(keys: readonly AccountKey[]): Promise<number[]> {
     for (const key of keys) checkKey(key);
-    const missing = keys.filter((key) => !this.ids.has(keyText(key)));
+    // Distinct keys only: a batch names the shared platform accounts once per item, and each repeat would add a term
+    // to the lookup below.
+    const missing = [...new Map(keys.map((key) => [keyText(key), key])).values()].filter(
+      (key) => !this.ids.has(keyText(key)),
+    );
     if (missing.length > 0) {
       await this.load(missing);
       const absent = missing.filter((key) => !this.ids.has(keyText(key)));

@@ -189,6 +189,15 @@ export interface PinnedTick {
  * recorded one.
  */
 export async function pinTick(trx: Kysely<Database>, tick: PinnedTick, owner: string): Promise<void> {
+  await pinTicks(trx, tick, [owner]);
+}
+
+/**
+ * `pinTick` for many owners of the same tick (the fills of one tick, settled together): the tick is recorded and
+ * checked once, the pins inserted in bulk.
+ */
+export async function pinTicks(trx: Kysely<Database>, tick: PinnedTick, owners: readonly string[]): Promise<void> {
+  if (owners.length === 0) return;
   const instrument = instrumentBySymbol(tick.symbol);
   if (!instrument) throw new Error(`pinTick: unknown instrument ${tick.symbol}`);
   // Refuse here what the chain's encoding cannot carry: once stored, such a row would fail every later seal.
@@ -214,11 +223,14 @@ export async function pinTick(trx: Kysely<Database>, tick: PinnedTick, owner: st
   if (stored.ts !== tick.ts || stored.price !== tick.price) {
     throw new Error(`pinTick: ${tick.symbol}:${tick.seq} is recorded as ${stored.price} at ${stored.ts}`);
   }
-  await trx
-    .insertInto('price_pins')
-    .values({ symbol: tick.symbol, seq: tick.seq, owner })
-    .onConflict((oc) => oc.columns(['symbol', 'seq', 'owner']).doNothing())
-    .execute();
+  const unique = [...new Set(owners)];
+  for (let k = 0; k < unique.length; k += INSERT_ROWS) {
+    await trx
+      .insertInto('price_pins')
+      .values(unique.slice(k, k + INSERT_ROWS).map((owner) => ({ symbol: tick.symbol, seq: tick.seq, owner })))
+      .onConflict((oc) => oc.columns(['symbol', 'seq', 'owner']).doNothing())
+      .execute();
+  }
 }
 
 /** The newest batch (nulls while the record is empty). */

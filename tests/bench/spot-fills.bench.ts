@@ -15,7 +15,7 @@ import { MarketFeed } from '../../server/market/feed';
 import { formatUnits, INSTRUMENTS } from '../../server/market/instruments';
 import { MarketSimulator, type SimulatorOptions } from '../../server/market/simulator';
 import { migrateToLatest } from '../../server/migrations';
-import { type DatabaseHandle, openPostgres, openSqlite } from '../../server/platform/db/connect';
+import { type DatabaseHandle, openPostgres, openSqlite, withStatementCache } from '../../server/platform/db/connect';
 import type { Database } from '../../server/platform/db/schema';
 import { insertUser, openPostgresSchema } from '../../server/testing';
 
@@ -73,7 +73,8 @@ function openSqliteCounted(file: string): DatabaseHandle {
   sqlite.pragma('foreign_keys = ON');
   void handle.db.destroy();
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: sqlite }),
+    // The statement cache of openSqlite, so the counted run is the server's.
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
     log: (event) => {
       if (!tally.on) return;
       const text = event.query.sql.replace(/\(\?(, \?)*\)(, \(\?(, \?)*\))*/g, '(?...)').slice(0, 140);

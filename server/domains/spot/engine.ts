@@ -7,7 +7,7 @@ import { writeTransaction } from '../../platform/db/transaction';
 import type { Job } from '../../platform/jobs/runner';
 import { type EngineTick, EntryWaits, TickWindow, TriggerBook } from '../../trading';
 import { OPEN_STATES, type SpotOrderRow } from './orders';
-import { cancelOrder, fillOrder, restOrder } from './settle';
+import { cancelOrder, fillMany, fillOrder, restOrder } from './settle';
 import { spotInstrument } from './terms';
 
 export interface SpotEngineOptions {
@@ -18,7 +18,11 @@ export interface SpotEngineOptions {
   onError?: (err: unknown) => void;
   /** How often the leading process looks for orders accepted elsewhere and expires waits (ms). */
   everyMs?: number;
-  /** Fills per transaction when many orders fill on one tick (group commit). */
+  /**
+   * Fills per transaction when many orders fill on one tick (group commit). Default 500: fills settle set-based
+   * (`fillMany`), so a commit (an fsync, ~10 ms on SQLite here) came to a quarter of a burst at 200 per transaction,
+   * while 500 fills hold the write lock for only about 80 ms.
+   */
   batchSize?: number;
 }
 
@@ -27,6 +31,34 @@ type Action =
   | { kind: 'fill'; row: SpotOrderRow; tick: EngineTick }
   | { kind: 'rest'; row: SpotOrderRow }
   | { kind: 'cancel'; row: SpotOrderRow; reason: 'no_tick' };
+
+type FillAction = Extract<Action, { kind: 'fill' }>;
+type Transaction = Parameters<Parameters<typeof writeTransaction>[1]>[0];
+
+/**
+ * The actions in their order, with each run of fills at the same tick of the same instrument gathered into one list
+ * (settled together); every other action stays on its own. Keeping the order keeps the outcome of an order named
+ * twice the same as one by one.
+ */
+function groupFills(actions: readonly Action[]): Array<Action | FillAction[]> {
+  const groups: Array<Action | FillAction[]> = [];
+  let run: FillAction[] | null = null;
+  for (const action of actions) {
+    if (action.kind !== 'fill') {
+      groups.push(action);
+      run = null;
+      continue;
+    }
+    const last = run?.[0];
+    if (run && last && last.row.symbol === action.row.symbol && last.tick.seq === action.tick.seq) {
+      run.push(action);
+      continue;
+    }
+    run = [action];
+    groups.push(run);
+  }
+  return groups;
+}
 
 const RESYNC_MS = 5_000;
 const triggerId = (row: SpotOrderRow) => `spot:${row.id}`;
@@ -54,7 +86,7 @@ export class SpotEngine {
 
   constructor(private readonly options: SpotEngineOptions) {
     this.now = options.now ?? Date.now;
-    this.batchSize = options.batchSize ?? 200;
+    this.batchSize = options.batchSize ?? 500;
     this.unsubscribe = options.feed.onTick((raw) => {
       const instrument = spotInstrument(raw.symbol);
       if (!instrument) return;
@@ -287,7 +319,10 @@ export class SpotEngine {
       const batch = actions.slice(k, k + this.batchSize);
       try {
         await writeTransaction(this.options.database, async (trx) => {
-          for (const action of batch) await this.applyOne(trx, action);
+          for (const group of groupFills(batch)) {
+            if (Array.isArray(group)) await this.applyFills(trx, group);
+            else await this.applyOne(trx, group);
+          }
         });
       } catch (err) {
         // One bad order must not hold up the others: each runs alone, and its failure is reported.
@@ -304,7 +339,22 @@ export class SpotEngine {
     }
   }
 
-  private async applyOne(trx: Parameters<Parameters<typeof writeTransaction>[1]>[0], action: Action): Promise<void> {
+  /** Fills at one tick of one instrument, settled together (`fillMany`). */
+  private async applyFills(trx: Transaction, fills: readonly FillAction[]): Promise<void> {
+    const first = fills[0];
+    const instrument = first && spotInstrument(first.row.symbol);
+    if (!first || !instrument) return;
+    await fillMany(
+      trx,
+      this.options.ledger,
+      fills.map((f) => f.row),
+      instrument,
+      first.tick,
+      this.now(),
+    );
+  }
+
+  private async applyOne(trx: Transaction, action: Action): Promise<void> {
     const now = this.now();
     if (action.kind === 'rest') {
       await restOrder(trx, action.row, now);

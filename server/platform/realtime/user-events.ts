@@ -23,15 +23,27 @@ export interface UserEventInput {
 
 /** Appends one event; pass the transaction of the change it announces. */
 export async function recordUserEvent(trx: Kysely<Database>, event: UserEventInput): Promise<void> {
-  await trx
-    .insertInto('user_events')
-    .values({
-      user_id: event.userId,
-      kind: event.kind,
-      payload: JSON.stringify(event.data ?? null),
-      created_at: event.at,
-    })
-    .execute();
+  await recordUserEvents(trx, [event]);
+}
+
+/** Rows per insert: well below the bound-parameter limits of both databases (4 per row). */
+const INSERT_ROWS = 500;
+
+/** Appends many events in order (ids ascend with the list), in bulk; pass the transaction of the changes. */
+export async function recordUserEvents(trx: Kysely<Database>, events: readonly UserEventInput[]): Promise<void> {
+  for (let k = 0; k < events.length; k += INSERT_ROWS) {
+    await trx
+      .insertInto('user_events')
+      .values(
+        events.slice(k, k + INSERT_ROWS).map((event) => ({
+          user_id: event.userId,
+          kind: event.kind,
+          payload: JSON.stringify(event.data ?? null),
+          created_at: event.at,
+        })),
+      )
+      .execute();
+  }
 }
 
 /** Where the relay sends an event: the sockets of `userId` on this process. */
