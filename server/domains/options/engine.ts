@@ -8,7 +8,7 @@ import { writeTransaction } from '../../platform/db/transaction';
 import type { Job } from '../../platform/jobs/runner';
 import { type EngineTick, EntryWaits, firstRecordedTickAfter, TickWindow } from '../../trading';
 import type { OptionContractRow } from './contracts';
-import { cancelContract, enterContract, settleContract } from './settle';
+import { cancelContract, enterContract, type RecordedExit, settleContracts } from './settle';
 
 export interface OptionsEngineOptions {
   database: DatabaseHandle;
@@ -30,7 +30,7 @@ export const SETTLE_GRACE_MS = 10_000;
 type Step =
   | { kind: 'enter'; row: OptionContractRow; tick: EngineTick }
   | { kind: 'cancel'; row: OptionContractRow }
-  | { kind: 'settle'; row: OptionContractRow; ticks: { seq: number; ts: number; price: string }[] };
+  | { kind: 'settle'; row: OptionContractRow; ticks: RecordedExit[] };
 
 const waitId = (row: OptionContractRow) => `option:${row.id}`;
 
@@ -52,7 +52,7 @@ export class OptionsEngine {
 
   constructor(private readonly options: OptionsEngineOptions) {
     this.now = options.now ?? Date.now;
-    this.batchSize = options.batchSize ?? 200;
+    this.batchSize = options.batchSize ?? 500;
     this.unsubscribe = options.feed.onTick((raw) => {
       const instrument = instrumentBySymbol(raw.symbol);
       if (!instrument) return;
@@ -156,15 +156,24 @@ export class OptionsEngine {
       .execute();
     if (due.length === 0) return;
     const symbols = [...new Set(due.map((r) => r.symbol))];
-    const latest = await this.db
-      .selectFrom('price_ticks')
-      .select((eb) => ['symbol', eb.fn.max('ts').as('ts')])
-      .where('symbol', 'in', symbols)
-      .groupBy('symbol')
-      .execute();
-    const recordedUpTo = new Map(latest.map((r) => [r.symbol, Number(r.ts)]));
+    // Only ticks the recorder sealed: it writes the feed's ticks in order, a whole buffer per batch, so a sealed tick
+    // after E means every tick up to E is recorded. A pinned tick (an entry or a fill) is recorded at once, ahead of
+    // the ticks still in the recorder's buffer, and proves nothing about them.
+    // Per symbol, newest first on the (symbol, ts) index: it stops at the first sealed tick.
+    const recordedUpTo = new Map<string, number>();
+    for (const symbol of symbols) {
+      const latest = await this.db
+        .selectFrom('price_ticks')
+        .select('ts')
+        .where('symbol', '=', symbol)
+        .where('batch_id', 'is not', null)
+        .orderBy('ts', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      if (latest) recordedUpTo.set(symbol, Number(latest.ts));
+    }
     // Contracts bought together share their entry tick and expiry, so their exit is looked up once.
-    const exits = new Map<string, { seq: number; ts: number; price: string }[]>();
+    const exits = new Map<string, RecordedExit[]>();
     const steps: Step[] = [];
     for (const row of due) {
       if (row.expiry_ts === null || row.entry_seq === null || row.entry_ts === null) continue;
@@ -192,13 +201,18 @@ export class OptionsEngine {
     await this.apply(steps);
   }
 
-  /** Applies steps many per transaction (group commit); a failing batch runs one by one, each failure reported. */
+  /**
+   * Applies steps many per transaction (group commit: the settlements of a batch are one set-based step); a failing
+   * batch runs one by one, each failure reported.
+   */
   private async apply(steps: readonly Step[]): Promise<void> {
     for (let k = 0; k < steps.length; k += this.batchSize) {
       const batch = steps.slice(k, k + this.batchSize);
       try {
         await writeTransaction(this.options.database, async (trx) => {
-          for (const step of batch) await this.applyOne(trx, step);
+          const settling = batch.flatMap((step) => (step.kind === 'settle' ? [step] : []));
+          if (settling.length > 0) await settleContracts(trx, this.options.ledger, settling, this.now());
+          for (const step of batch) if (step.kind !== 'settle') await this.applyOne(trx, step);
         });
       } catch (err) {
         this.options.onError?.(err);
@@ -217,6 +231,6 @@ export class OptionsEngine {
     const now = this.now();
     if (step.kind === 'enter') await enterContract(trx, step.row, step.tick, now);
     else if (step.kind === 'cancel') await cancelContract(trx, this.options.ledger, step.row, now);
-    else await settleContract(trx, this.options.ledger, step.row, step.ticks, now);
+    else await settleContracts(trx, this.options.ledger, [step], now);
   }
 }

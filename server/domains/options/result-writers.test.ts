@@ -37,10 +37,12 @@ describe('who may write an option result', () => {
     expect(values).not.toMatch(/exit_|payout|settled_at/);
 
     const settle = files.find((f) => f.path === 'domains/options/settle.ts')?.text ?? '';
-    // Results are never written as literals: the one result assignment is the rule's output.
-    expect(settle).not.toMatch(/state:\s*'(won|lost|flat|refunded)'/);
-    expect(settle.match(/state:\s*settlement\.result/g)).toHaveLength(1);
+    // Results are never written as literals: the one result assignment is each decision's result, and a decision's
+    // result is only ever the rule's output.
+    expect(settle).not.toMatch(/(state|result):\s*'(won|lost|flat|refunded)'/);
     expect(settle.match(/const settlement = optionResult\(/g)).toHaveLength(1);
+    expect(settle.match(/result: settlement\.result/g)).toHaveLength(1);
+    expect(settle.match(/state: caseText\(\s*chunk\.map\(\(d\) => \[d\.row\.id, d\.result\]\)/g)).toHaveLength(1);
     // The other state changes are the entry (waiting → running) and the no-tick cancel (waiting → cancelled).
     expect([...settle.matchAll(/state:\s*'(\w+)'/g)].map((m) => m[1]).sort()).toEqual(['cancelled', 'running']);
   });
