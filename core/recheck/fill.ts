@@ -43,7 +43,7 @@ export type RecheckResult =
 const failed = (reason: RecheckFailure): RecheckResult => ({ ok: false, reason });
 
 /** Runs a hash rule on server data; the rules throw on what they cannot encode, which means the data is not a record. */
-function holds(check: () => boolean): boolean {
+export function holds(check: () => boolean): boolean {
   try {
     return check();
   } catch {
@@ -78,7 +78,7 @@ function checkRecord(fill: NonNullable<SpotOrder['fill']>, record: ChainRecord):
  * the one before it, and the fold of the digests must reach the head's hash: a record rewritten after the head was
  * published cannot do both.
  */
-async function checkChain(
+export async function checkChain(
   record: ChainRecord,
   head: ChainHead,
   fetchers: RecordFetchers,

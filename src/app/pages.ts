@@ -33,6 +33,12 @@ export const PAGES: readonly PageDef[] = [
   page('trade/kline', 'market', () => import('../features/market/pages/trade/kline')),
   // The Spot tab shows the market feature's live price marks, so it loads that table too.
   page('trade/index', 'spot', () => import('../features/spot/pages/trade/index'), true, ['market']),
+  // The Option tab and its pages show the market feature's live price marks, so they load that table too.
+  page('option/detail', 'options', () => import('../features/options/pages/option/detail'), true, ['market']),
+  page('option/simulator', 'options', () => import('../features/options/pages/option/simulator'), true, ['market']),
+  page('option/info', 'options', () => import('../features/options/pages/option/info'), true),
+  // The option rule page (an addition: RULES.md publishes each product's rules in the app); public, like the rules.
+  page('option/rule', 'options', () => import('../features/options/pages/option/rule')),
   page('user/login/login', 'account', () => import('../features/account/pages/user/login/login')),
   page('user/register', 'account', () => import('../features/account/pages/user/register')),
   page('user/choose', 'account', () => import('../features/account/pages/user/choose')),

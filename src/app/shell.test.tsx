@@ -55,7 +55,12 @@ describe('shell', () => {
     expect(await screen.findByRole('link', { name: 'Log in' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Register' })).toBeTruthy();
     const tabs = screen.getByRole('navigation', { name: 'Main sections' });
-    expect(Array.from(tabs.querySelectorAll('a')).map((a) => a.textContent)).toEqual(['Home', 'Spot', 'Assets']);
+    expect(Array.from(tabs.querySelectorAll('a')).map((a) => a.textContent)).toEqual([
+      'Home',
+      'Spot',
+      'Options',
+      'Assets',
+    ]);
   });
 
   it('opens the left menu with only existing entries plus login/register for guests', async () => {

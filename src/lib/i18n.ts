@@ -6,6 +6,7 @@ import type errorsEn from '../../locales/en/errors.json';
 import type fundingEn from '../../locales/en/funding.json';
 import type identityEn from '../../locales/en/identity.json';
 import type marketEn from '../../locales/en/market.json';
+import type optionsEn from '../../locales/en/options.json';
 import type spotEn from '../../locales/en/spot.json';
 import type walletEn from '../../locales/en/wallet.json';
 import { ALL_LANGS, DEFAULT_LANG, isLang, type Lang } from '../../protocol/lang';
@@ -18,7 +19,7 @@ import { ALL_LANGS, DEFAULT_LANG, isLang, type Lang } from '../../protocol/lang'
  * so a market key such as kline.period is found without a prefix once that namespace is loaded.
  */
 export const SHELL_NAMESPACES = ['app', 'errors'] as const;
-export const FEATURE_NAMESPACES = ['account', 'market', 'wallet', 'funding', 'identity', 'spot'] as const;
+export const FEATURE_NAMESPACES = ['account', 'market', 'wallet', 'funding', 'identity', 'spot', 'options'] as const;
 export type FeatureNamespace = (typeof FEATURE_NAMESPACES)[number];
 export type Namespace = (typeof SHELL_NAMESPACES)[number] | FeatureNamespace;
 
@@ -33,7 +34,8 @@ declare module 'i18next' {
         typeof walletEn &
         typeof fundingEn &
         typeof identityEn &
-        typeof spotEn;
+        typeof spotEn &
+        typeof optionsEn;
       errors: typeof errorsEn;
     };
   }

@@ -171,7 +171,7 @@ export interface InProcessServer {
  * The same server as `startServer`, but in this process, so a test can control its market feed (stop it to see
  * prices go stale) and its sockets (drop them to see the client reconnect). Ticks come four times a second.
  */
-export async function startServerInProcess(): Promise<InProcessServer> {
+export async function startServerInProcess(options: { record?: boolean } = {}): Promise<InProcessServer> {
   const { readConfig } = await import('../../server/config');
   const { startServer: start } = await import('../../server/main');
   const { MarketFeed } = await import('../../server/market/feed');
@@ -179,7 +179,8 @@ export async function startServerInProcess(): Promise<InProcessServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'e2e-data-'));
   const config = readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, INVITE_CODE, LOG_LEVEL: 'warn' });
   const feed = new MarketFeed(new MarketSimulator({ seed: 'e2e', stepMs: 250, backfillDays: 3, alwaysOpen: true }));
-  const server = await start(config, { market: { feed, record: false } });
+  // The price record is off unless a test needs it (settling options from it, re-checking results).
+  const server = await start(config, { market: { feed, record: options.record ?? false } });
   return {
     url: server.url,
     dataDir,

@@ -1,0 +1,100 @@
+import {
+  type OptionAccount,
+  type OptionContract,
+  type OptionContractPage,
+  type OptionList,
+  type OptionSeconds,
+  optionCalls,
+  type SimulatorBalance,
+  type SubmitOptionRequest,
+} from '../../protocol/options';
+import { apiText, areaApi, type CallOptions, FALLBACK_ERROR } from './client';
+
+const { callApi, callApiResult } = areaApi(optionCalls);
+
+/**
+ * Options (microtrade/*). Reads show no global loading bar (the pages show their own); the open-contracts poll runs
+ * beside the socket, so it is quiet: a failed poll is simply retried on schedule.
+ */
+const read = { loading: false } as const;
+const background = { quiet: true, loading: false } as const;
+
+/** The terms in force for new contracts (periods with ratio and minimum stake per currency) and the instruments. */
+export function fetchOptionTerms(opts: CallOptions = read): Promise<OptionSeconds | false> {
+  return callApi('microtrade/seconds', {}, opts);
+}
+
+/**
+ * What a submission answered. `answered` is false when no answer came at all (offline, timeout, a body that is not
+ * an envelope): the server may still have bought the contract, so a retry must carry the same request id.
+ */
+export type OptionSubmitResult =
+  | { ok: true; contract: OptionContract }
+  | { ok: false; message: string; field?: string; answered: boolean };
+
+/** The client's own texts for "no answer" (core/api/client.ts makes them when the request never got one). */
+const unanswered = (message: string) =>
+  message === apiText('offline') || message === apiText('timeout') || message === FALLBACK_ERROR || message === '';
+
+/**
+ * Buys a contract; send the same `request_id` again to retry the same purchase (the server applies one id once).
+ * Quiet: the ticket shows the refusal beside its buttons instead of a toast.
+ */
+export async function submitOptionContract(body: SubmitOptionRequest): Promise<OptionSubmitResult> {
+  const r = await callApiResult('microtrade/submit', body, { quiet: true });
+  if (r.ok) return { ok: true, contract: r.data };
+  return { ok: false, message: r.message, ...(r.field ? { field: r.field } : {}), answered: !unanswered(r.message) };
+}
+
+export interface ContractPageQuery {
+  list: OptionList;
+  account: OptionAccount;
+  beforeId?: number | null | undefined;
+  limit?: number | undefined;
+}
+
+/** One page of the user's open (waiting, running) or settled contracts of one book, newest first. */
+export function fetchOptionContracts(
+  query: ContractPageQuery,
+  opts: CallOptions = read,
+): Promise<OptionContractPage | false> {
+  return callApi(
+    'microtrade/lists',
+    {
+      list: query.list,
+      account: query.account,
+      limit: String(query.limit ?? 20),
+      ...(query.beforeId ? { before_id: String(query.beforeId) } : {}),
+    },
+    opts,
+  );
+}
+
+/** One contract of the user's (option/info). */
+export function fetchOptionContract(id: number, opts: CallOptions = read): Promise<OptionContract | false> {
+  return callApi('microtrade/info', { id: String(id) }, opts);
+}
+
+/**
+ * The open contracts of both books, polled beside the private `options` topic (streams/options/contracts.ts), which
+ * carries both books too. False when either poll failed: a half list would look like closed contracts.
+ */
+export async function pollOpenContracts(): Promise<OptionContract[] | false> {
+  const [real, practice] = await Promise.all(
+    (['real', 'simulator'] as const).map((account) =>
+      fetchOptionContracts({ list: 'open', account, limit: 100 }, background),
+    ),
+  );
+  if (real === false || practice === undefined || real === undefined || practice === false) return false;
+  return [...real.contracts, ...practice.contracts];
+}
+
+/** The practice funds available on the simulator book (granted on first use). */
+export function fetchPracticeBalance(opts: CallOptions = read): Promise<SimulatorBalance | false> {
+  return callApi('microtrade/simulator', {}, opts);
+}
+
+/** Puts the practice funds back to 10,000 USDT (a ledger entry on the simulator book; real money never moves). */
+export function resetPracticeFunds(): Promise<SimulatorBalance | false> {
+  return callApi('microtrade/simulator/reset', {});
+}

@@ -1,0 +1,26 @@
+import { formatNumber, localeOf } from '../../lib/format';
+
+/** Amounts: exact, truncated, 2 to 6 decimals (USDT holds 6). */
+export const formatAmount = (value: string, lang: string): string => formatNumber(value, lang, { min: 2, max: 6 });
+
+/**
+ * A ratio or edge as a percent in the user's language ('0.80' → '80%', '0.075' → '7.5%'), exactly: the digits are
+ * moved by two places as text, never through a float.
+ */
+export function formatRatioPercent(ratio: string, lang: string): string {
+  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(ratio);
+  if (!match) return ratio;
+  const fraction = match[3] ?? '';
+  const digits = `${match[2] ?? '0'}${fraction.padEnd(2, '0')}`;
+  const rest = fraction.slice(2);
+  const whole = digits.slice(0, digits.length - rest.length).replace(/^0+(?=\d)/, '');
+  return `${match[1]}${formatNumber(rest ? `${whole}.${rest}` : whole, lang, { min: 0, max: 6 })}%`;
+}
+
+/** Seconds as the period's label: '30s', '2m' for whole minutes. */
+export const periodUnits = (seconds: number): { value: number; unit: 's' | 'm' } =>
+  seconds % 60 === 0 ? { value: seconds / 60, unit: 'm' } : { value: seconds, unit: 's' };
+
+/** A tick's or a contract's time to the second (contracts last seconds, so minutes are not enough). */
+export const formatSecondTime = (ts: number, lang: string): string =>
+  new Intl.DateTimeFormat(localeOf(lang), { dateStyle: 'medium', timeStyle: 'medium' }).format(ts);
