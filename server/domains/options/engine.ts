@@ -158,8 +158,8 @@ export class OptionsEngine {
     const symbols = [...new Set(due.map((r) => r.symbol))];
     // Only ticks the recorder sealed: it writes the feed's ticks in order, a whole buffer per batch, so a sealed tick
     // after E means every tick up to E is recorded. A pinned tick (an entry or a fill) is recorded at once, ahead of
-    // the ticks still in the recorder's buffer, and proves nothing about them.
-    // Per symbol, newest first on the (symbol, ts) index: it stops at the first sealed tick.
+    // the ticks still in the recorder's buffer, and proves nothing about them. Per symbol, newest first on the
+    // (symbol, ts) index, so the scan stops at the first sealed tick.
     const recordedUpTo = new Map<string, number>();
     for (const symbol of symbols) {
       const latest = await this.db
