@@ -1,12 +1,13 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { approveVerification } from '../../server/domains/identity';
 import { parseAmount } from '../../server/ledger/amounts';
 import { Ledger } from '../../server/ledger/ledger';
 import { openSqlite } from '../../server/platform/db/connect';
 import { browserPerTest, type InProcessServer, shot, startServerInProcess } from './harness';
 import { text } from './locale';
-import { loggedInUser } from './users';
+import { loggedInUser, postApi } from './users';
 
 /**
  * Options in a real Chromium at 375x812 against the real server in this process (ticks every 250 ms): on the
@@ -35,6 +36,24 @@ async function fundOption(userId: number, amount: string) {
       from: 'deposits_clearing',
       to: 'option',
     });
+  } finally {
+    await handle.db.destroy();
+  }
+}
+
+/** Basic identity verification through the API, approved as an operator would (its own browser tests exist). */
+async function verify(token: string) {
+  const submitted = await postApi(
+    server,
+    'user/real_name',
+    { country: 'DE', name: 'Test Trader', id_number: 'T0000001', address: 'Street 1', consent: '1' },
+    token,
+  );
+  if (submitted.type !== 'ok') throw new Error(`user/real_name: ${submitted.message}`);
+  const handle = openSqlite(join(server.dataDir, 'app.db'));
+  try {
+    const review = await approveVerification(handle.db, (submitted.data as { id: number }).id, { operator: 'e2e' });
+    if (!review.ok) throw new Error(review.problem);
   } finally {
     await handle.db.destroy();
   }
@@ -151,6 +170,27 @@ describe('options in the browser', () => {
     await shot(page, 'options-verify');
     await page.getByTestId('verify-go').click();
     await expect.poll(() => new URL(page.url()).pathname, { timeout: 15_000 }).toBe('/pages/verification/index');
+  });
+
+  it('a verified user buys down on the real account and sees it run on the real book', async () => {
+    const session = await loggedInUser(server, page, 'options-verified@example.com', { lang: 'de' });
+    await fundOption(session.user.id, '100');
+    await verify(session.token);
+    await page.goto(`${server.url}/pages/option/detail?symbol=ETH`);
+    await expect.poll(() => page.getByTestId('book').getAttribute('data-book'), { timeout: 15_000 }).toBe('real');
+    expect(await page.getByTestId('verify-banner').count()).toBe(0);
+    await page.getByTestId('period-60').click();
+    await page.getByTestId('ticket-stake').fill('10');
+    const down = page.getByTestId('buy-down');
+    await expect.poll(() => down.isEnabled(), { timeout: 15_000 }).toBe(true);
+    await down.click();
+    const status = page.getByTestId('contract-status');
+    await expect.poll(() => status.getAttribute('data-phase'), { timeout: 20_000 }).toBe('running');
+    // The stake is held in the real option account; the countdown runs from the 60 s period.
+    await expect.poll(() => page.getByTestId('ticket-available').textContent(), { timeout: 10_000 }).toContain('90');
+    expect(await countdown()).toBeLessThanOrEqual(60);
+    expect(await page.getByTestId('running').locator('li').count()).toBe(1);
+    await shot(page, 'options-real-running');
   });
 
   it('shows the rules; stale prices disable up and down until prices are fresh again (light theme)', async () => {
