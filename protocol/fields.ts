@@ -55,3 +55,36 @@ export const recordIdField = z
   .trim()
   .regex(/^[1-9]\d{0,9}$/, { error: 'invalidInput' })
   .transform(Number);
+
+/**
+ * A trading call's client id for one submission (a spot order, an option contract), sent again on a retry so that it
+ * applies once; at most 48 characters because the server prefixes it for the ledger's 64.
+ */
+export const TRADE_REQUEST_ID_RE = /^[\x21-\x7e]{1,48}$/;
+export const tradeRequestIdField = z
+  .string({ error: 'requestIdInvalid' })
+  .regex(TRADE_REQUEST_ID_RE, { error: 'requestIdInvalid' });
+
+/** Form text that may be left out or empty: both read as not given, so a required-check can name the field. */
+export const optionalTextField = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, { error: 'invalidInput' })
+    .optional()
+    .transform((v) => (v === undefined || v === '' ? undefined : v));
+
+/** Page size of a list call: 1 to 100 (as text in the query). */
+export const listLimitField = z
+  .string({ error: 'invalidInput' })
+  .regex(/^\d{1,3}$/, { error: 'invalidInput' })
+  .transform(Number)
+  .pipe(z.number().int().min(1, { error: 'invalidInput' }).max(100, { error: 'invalidInput' }))
+  .optional();
+
+/** Cursor paging: the `next_before_id` of the previous page (stable while new rows arrive at the top). */
+export const beforeIdField = z
+  .string({ error: 'invalidInput' })
+  .regex(/^[1-9]\d{0,15}$/, { error: 'invalidInput' })
+  .transform(Number)
+  .optional();

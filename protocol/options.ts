@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { call, none } from './call-spec';
-import { recordIdField } from './fields';
+import { beforeIdField, listLimitField, optionalTextField, recordIdField, tradeRequestIdField } from './fields';
 import { decimalString, symbolField } from './market';
 import { recordedTick } from './price-record';
 import { ENTRY_TICK_WAIT_MS } from './spot';
@@ -74,21 +74,6 @@ export const optionSecondsResponse = z.object({
 });
 export type OptionSeconds = z.infer<typeof optionSecondsResponse>;
 
-/** The client's id for one submission, sent again on a retry so that it buys once (same rule as spot orders). */
-export const OPTION_REQUEST_ID_RE = /^[\x21-\x7e]{1,48}$/;
-const requestIdField = z
-  .string({ error: 'requestIdInvalid' })
-  .regex(OPTION_REQUEST_ID_RE, { error: 'requestIdInvalid' });
-
-/** Form text that may be left out or empty (both read as not given, so the required checks below name it). */
-const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, { error: 'invalidInput' })
-    .optional()
-    .transform((v) => (v === undefined || v === '' ? undefined : v));
-
 /**
  * microtrade/submit: buy a contract. SPEC 5 "Option" fixes the order of the checks, so a form shows the first
  * one that fails:
@@ -104,11 +89,11 @@ export const submitOptionRequest = z
   .object({
     symbol: symbolField,
     direction: z.enum(OPTION_DIRECTIONS, { error: 'invalidInput' }),
-    seconds: optionalText(7),
-    stake: optionalText(40),
+    seconds: optionalTextField(7),
+    stake: optionalTextField(40),
     currency: currencyField.optional(),
     account: z.enum(OPTION_ACCOUNTS, { error: 'invalidInput' }),
-    request_id: requestIdField,
+    request_id: tradeRequestIdField,
   })
   .superRefine((v, ctx) => {
     if (!v.seconds) ctx.addIssue({ code: 'custom', message: 'optionPeriodRequired', path: ['seconds'] });
@@ -162,17 +147,8 @@ export type OptionList = (typeof OPTION_LISTS)[number];
 export const listOptionsRequest = z.object({
   list: z.enum(OPTION_LISTS, { error: 'invalidInput' }),
   account: z.enum(OPTION_ACCOUNTS, { error: 'invalidInput' }).optional().default('real'),
-  limit: z
-    .string({ error: 'invalidInput' })
-    .regex(/^\d{1,3}$/, { error: 'invalidInput' })
-    .transform(Number)
-    .pipe(z.number().int().min(1, { error: 'invalidInput' }).max(100, { error: 'invalidInput' }))
-    .optional(),
-  before_id: z
-    .string({ error: 'invalidInput' })
-    .regex(/^[1-9]\d{0,15}$/, { error: 'invalidInput' })
-    .transform(Number)
-    .optional(),
+  limit: listLimitField,
+  before_id: beforeIdField,
 });
 export type ListOptionsRequest = z.input<typeof listOptionsRequest>;
 export const listOptionsResponse = z.object({

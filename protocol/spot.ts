@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { call, none } from './call-spec';
-import { recordIdField } from './fields';
+import { beforeIdField, listLimitField, optionalTextField, recordIdField, tradeRequestIdField } from './fields';
 import { decimalString, symbolField } from './market';
 import { recordedTick } from './price-record';
 
@@ -60,18 +60,6 @@ export const spotConfigResponse = z.object({
 });
 export type SpotConfig = z.infer<typeof spotConfigResponse>;
 
-/** The client's id for one submission, sent again on a retry; short because the server prefixes it for the ledger. */
-export const SPOT_REQUEST_ID_RE = /^[\x21-\x7e]{1,48}$/;
-const requestIdField = z.string({ error: 'requestIdInvalid' }).regex(SPOT_REQUEST_ID_RE, { error: 'requestIdInvalid' });
-
-const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, { error: 'invalidInput' })
-    .optional()
-    .transform((v) => (v === undefined || v === '' ? undefined : v));
-
 /**
  * coin/trade: place an order. `qty` for sells and buys by quantity; `amount` (USDT) for a market buy by amount;
  * `price` for limit orders. Step, minimum value and balance are checked by the server with the pair's terms
@@ -83,10 +71,10 @@ export const placeOrderRequest = z
     side: z.enum(ORDER_SIDES, { error: 'invalidInput' }),
     type: z.enum(ORDER_TYPES, { error: 'invalidInput' }),
     mode: z.enum(BUY_MODES, { error: 'invalidInput' }).optional().default('quantity'),
-    qty: optionalText(40),
-    amount: optionalText(40),
-    price: optionalText(40),
-    request_id: requestIdField,
+    qty: optionalTextField(40),
+    amount: optionalTextField(40),
+    price: optionalTextField(40),
+    request_id: tradeRequestIdField,
   })
   .superRefine((v, ctx) => {
     const byAmount = v.side === 'buy' && v.mode === 'amount';
@@ -148,17 +136,8 @@ export type OrderList = (typeof ORDER_LISTS)[number];
 export const listOrdersRequest = z.object({
   list: z.enum(ORDER_LISTS, { error: 'invalidInput' }),
   symbol: symbolField.optional(),
-  limit: z
-    .string({ error: 'invalidInput' })
-    .regex(/^\d{1,3}$/, { error: 'invalidInput' })
-    .transform(Number)
-    .pipe(z.number().int().min(1, { error: 'invalidInput' }).max(100, { error: 'invalidInput' }))
-    .optional(),
-  before_id: z
-    .string({ error: 'invalidInput' })
-    .regex(/^[1-9]\d{0,15}$/, { error: 'invalidInput' })
-    .transform(Number)
-    .optional(),
+  limit: listLimitField,
+  before_id: beforeIdField,
 });
 export const listOrdersResponse = z.object({
   orders: z.array(spotOrder),

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { DepositRecord, FundingState, WithdrawalRecord } from '../../../protocol/funding';
 import { formatAmount } from '../../ledger';
+import { cursorPage } from '../../platform/db/paging';
 import type { Database, DepositsTable, FundingRowState, WithdrawalsTable } from '../../platform/db/schema';
 
 /**
@@ -80,11 +81,8 @@ export async function depositLog(db: Kysely<Database>, userId: number, q: LogQue
     .orderBy('d.id', 'desc')
     .limit(q.limit + 1)
     .execute();
-  const page = rows.slice(0, q.limit);
-  return {
-    items: page.map(toDepositRecord),
-    next_before_id: rows.length > q.limit ? (page.at(-1)?.id ?? null) : null,
-  };
+  const { page, next_before_id } = cursorPage(rows, q.limit);
+  return { items: page.map(toDepositRecord), next_before_id };
 }
 
 export async function withdrawalLog(db: Kysely<Database>, userId: number, q: LogQuery) {
@@ -98,9 +96,6 @@ export async function withdrawalLog(db: Kysely<Database>, userId: number, q: Log
     .orderBy('id', 'desc')
     .limit(q.limit + 1)
     .execute();
-  const page = rows.slice(0, q.limit);
-  return {
-    items: page.map(toWithdrawalRecord),
-    next_before_id: rows.length > q.limit ? (page.at(-1)?.id ?? null) : null,
-  };
+  const { page, next_before_id } = cursorPage(rows, q.limit);
+  return { items: page.map(toWithdrawalRecord), next_before_id };
 }

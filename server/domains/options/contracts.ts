@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { OPEN_OPTION_STATES, type OptionContract, type OptionContractPage } from '../../../protocol/options';
 import { formatAmount } from '../../ledger';
+import { cursorPage } from '../../platform/db/paging';
 import type { Database, OptionContractsTable } from '../../platform/db/schema';
 
 export type OptionContractRow = Selectable<OptionContractsTable>;
@@ -68,7 +69,6 @@ export async function listContracts(
     .orderBy('id', 'desc')
     .limit(query.limit + 1)
     .execute();
-  const page = rows.slice(0, query.limit);
-  const more = rows.length > query.limit;
-  return { contracts: page.map(toWire), next_before_id: more ? (page[page.length - 1]?.id ?? null) : null };
+  const { page, next_before_id } = cursorPage(rows, query.limit);
+  return { contracts: page.map(toWire), next_before_id };
 }

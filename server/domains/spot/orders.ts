@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { SpotOrder, SpotOrderPage } from '../../../protocol/spot';
 import { currencyScale, formatAmount } from '../../ledger';
+import { cursorPage } from '../../platform/db/paging';
 import type { Database, SpotOrdersTable } from '../../platform/db/schema';
 import { SPOT_QUOTE_CURRENCY } from './terms';
 
@@ -80,9 +81,8 @@ export async function listOrders(
     .orderBy('id', 'desc')
     .limit(query.limit + 1)
     .execute();
-  const page = rows.slice(0, query.limit);
-  const more = rows.length > query.limit;
-  return { orders: page.map(toWire), next_before_id: more ? (page[page.length - 1]?.id ?? null) : null };
+  const { page, next_before_id } = cursorPage(rows, query.limit);
+  return { orders: page.map(toWire), next_before_id };
 }
 
 /** Ledger minor units of `currency` as the coin's decimal text (for an order's quantities in the ledger's scale). */
