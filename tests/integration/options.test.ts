@@ -11,6 +11,7 @@ import { MarketFeed } from '../../server/market/feed';
 import { instrumentBySymbol } from '../../server/market/instruments';
 import { verifyPriceChain } from '../../server/market/price-chain';
 import { MarketSimulator } from '../../server/market/simulator';
+import { runOps } from '../../server/ops/cli';
 import { translate } from '../../server/platform/i18n/messages';
 import { appPerSuite, DATABASES, type TestApp, uniqueEmail } from './harness';
 
@@ -255,6 +256,29 @@ describe.each(DATABASES)('options on %s', (kind) => {
     }
     expect(await optionAccount(u.id)).toEqual({ balance: 500_000_000, available: 0 });
     expect(describeProblems(await checkLedger(t.db))).toEqual([]);
+  });
+
+  it('operators change the terms for future contracts only, audited; a bought contract keeps its ratio', async () => {
+    const u = await newTrader('100');
+    const before = await ok('microtrade/submit', buy({ seconds: '60' }), u.token);
+    expect(before.ratio).toBe('0.82');
+    const lines: string[] = [];
+    const out = (line: string) => lines.push(line);
+    expect(await runOps(['options', 'period', '60', '0.83'], t.db, out)).toBe(0);
+    expect(await runOps(['options', 'period', '60', '1.5'], t.db, out)).toBe(1);
+    expect(await runOps(['options', 'min-stake', 'zero'], t.db, out)).toBe(1);
+    const terms = await ok('microtrade/seconds', {});
+    expect(terms.currencies[0]?.periods.find((p) => p.seconds === 60)?.ratio).toBe('0.83');
+    const after = await ok('microtrade/submit', buy({ seconds: '60' }), u.token);
+    expect(after.ratio).toBe('0.83');
+    expect((await ok('microtrade/info', { id: String(before.id) }, u.token)).ratio).toBe('0.82');
+    const audit = await t.db
+      .selectFrom('ops_audit')
+      .select(['action', 'detail'])
+      .where('action', '=', 'option_terms.set')
+      .execute();
+    expect(audit).toHaveLength(1);
+    expect(await runOps(['options', 'period', '60', '0.82'], t.db, out)).toBe(0);
   });
 
   it('no tick within 10 s: the contract is cancelled and its stake released', async () => {
