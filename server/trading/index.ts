@@ -1,4 +1,5 @@
 /** The public surface of the trading engine: other code imports it only through this file. */
+export * from './engine-loop';
 export * from './entry-waits';
 export * from './recorded-ticks';
 export * from './tick-window';

@@ -1,9 +1,11 @@
-import { BehaviorSubject, type Observable, Subject } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { z } from 'zod';
 import type { OptionContract, OptionsTopicMessage } from '../../protocol/options';
-import type { ConnectionState, PrivateTopicMessage } from '../socket';
-import { ContractBook, type ContractChange, type ContractsSource, createContractStream } from './contracts';
+import { RealtimeSocket } from '../socket';
+import { FakeSocket } from '../testing';
+import { type ContractChange, createContractStream } from './contracts';
+
+// The merging of topic and poll is tested once, in streams/private-records.test.ts; here only what is options': the
+// `me:options` topic and its messages, both books in one list, which contracts are open, and the change the views get.
 
 const contract = (
   id: number,
@@ -30,45 +32,6 @@ const contract = (
   settled_at: null,
 });
 
-/** The socket as this stream sees it: the test plays the server's `me:options` messages and the connection. */
-class FakeContractsSource implements ContractsSource {
-  readonly state = new BehaviorSubject<ConnectionState>('connected');
-  readonly state$ = this.state;
-  readonly topic = new Subject<PrivateTopicMessage<unknown>>();
-  readonly names: string[] = [];
-  private seq = 0;
-
-  privateTopic<T>(name: string, _schema: z.ZodType<T>): Observable<PrivateTopicMessage<T>> {
-    this.names.push(name);
-    return this.topic as unknown as Observable<PrivateTopicMessage<T>>;
-  }
-
-  send(data: OptionsTopicMessage, ts: number): void {
-    this.topic.next({ kind: data.kind === 'snapshot' ? 'snapshot' : 'update', seq: this.seq++, ts, data });
-  }
-}
-
-describe('the contract book', () => {
-  it('keeps the newer update per contract and drops repeats and late news', () => {
-    const book = new ContractBook();
-    expect(book.take(contract(1, 'waiting', 10))).toBe(true);
-    expect(book.take(contract(1, 'waiting', 10))).toBe(false);
-    expect(book.take(contract(1, 'running', 20))).toBe(true);
-    expect(book.take(contract(1, 'waiting', 15))).toBe(false);
-    expect(book.open().map((c) => c.state)).toEqual(['running']);
-    expect(book.take(contract(1, 'won', 30))).toBe(true);
-    expect(book.open()).toEqual([]);
-  });
-
-  it('drops open contracts a full list no longer holds, unless they changed after the list was made', () => {
-    const book = new ContractBook();
-    book.take(contract(1, 'running', 10));
-    book.take(contract(2, 'waiting', 50));
-    expect(book.takeOpenList([], 40).dropped).toBe(true);
-    expect(book.open().map((c) => c.id)).toEqual([2]);
-  });
-});
-
 describe('the contract stream', () => {
   beforeEach(() => {
     vi.useFakeTimers();
@@ -77,96 +40,38 @@ describe('the contract stream', () => {
     vi.useRealTimers();
   });
 
-  function setup(polls: (readonly OptionContract[] | false)[]) {
-    const source = new FakeContractsSource();
-    const poll = vi.fn(async () => polls.shift() ?? false);
-    let clock = 1_000;
+  it('reads me:options: waiting and running contracts of both books are open, settled ones leave', async () => {
+    const fake = new FakeSocket();
     const stream = createContractStream({
-      source,
-      poll,
-      pollWhileUpMs: 30_000,
-      pollWhileDownMs: 2_000,
-      now: () => clock,
+      source: new RealtimeSocket({ createSocket: () => fake, visibility: null, clock: null }),
+      poll: async () => false,
     });
-    const open: OptionContract[][] = [];
+    fake.open();
+    const open: number[][] = [];
     const changes: ContractChange[] = [];
-    const subs = [stream.changes$.subscribe((c) => changes.push(c)), stream.open$.subscribe((o) => open.push(o))];
-    return {
-      source,
-      poll,
-      open,
-      changes,
-      setClock: (t: number) => {
-        clock = t;
-      },
-      stop: () => {
-        for (const s of subs) s.unsubscribe();
-      },
-    };
-  }
-
-  const ids = (list: OptionContract[] | undefined) => list?.map((c) => c.id);
-
-  it('subscribes to me:options, merges it with the poll (both books) and drops duplicates', async () => {
-    const t = setup([[contract(1, 'waiting', 100), contract(3, 'running', 90, 'real')]]);
-    expect(t.source.names).toEqual(['options']);
-    await vi.advanceTimersByTimeAsync(0);
-    expect(ids(t.open.at(-1))).toEqual([3, 1]);
-    // The snapshot repeats contract 1 and 3 and brings 2.
-    t.source.send(
-      {
-        kind: 'snapshot',
-        contracts: [contract(1, 'waiting', 100), contract(2, 'running', 120), contract(3, 'running', 90, 'real')],
-      },
-      130,
-    );
-    expect(ids(t.open.at(-1))).toEqual([3, 2, 1]);
-    // Contract 1 enters, then settles; the same update again is dropped.
-    t.source.send({ kind: 'contract', contract: contract(1, 'running', 150) }, 150);
-    t.source.send({ kind: 'contract', contract: contract(1, 'won', 200) }, 200);
-    t.source.send({ kind: 'contract', contract: contract(1, 'won', 200) }, 201);
-    expect(ids(t.open.at(-1))).toEqual([3, 2]);
-    expect(t.changes.map((c) => (c.kind === 'contract' ? `${c.contract.id}:${c.contract.state}` : c.kind))).toEqual([
+    const subs = [
+      stream.changes$.subscribe((c) => changes.push(c)),
+      stream.open$.subscribe((list) => open.push(list.map((c) => c.id))),
+    ];
+    expect(fake.subscribes()).toEqual(['me:options']);
+    fake.ack('subscribe', { ok: true, topic: 'me:options' });
+    const messages: OptionsTopicMessage[] = [
+      { kind: 'snapshot', contracts: [contract(1, 'waiting', 10), contract(2, 'running', 20, 'real')] },
+      { kind: 'contract', contract: contract(1, 'running', 30) },
+      { kind: 'contract', contract: contract(2, 'won', 40, 'real') },
+      { kind: 'contract', contract: contract(1, 'lost', 50) },
+    ];
+    messages.forEach((data, seq) => {
+      fake.pushPrivate({ topic: 'me:options', kind: seq === 0 ? 'snapshot' : 'update', seq, ts: 100 + seq, data });
+    });
+    expect(open).toEqual([[2, 1], [2, 1], [1], []]);
+    expect(changes.map((c) => (c.kind === 'contract' ? `${c.contract.id}:${c.contract.state}` : c.kind))).toEqual([
       '1:waiting',
-      '3:running',
       '2:running',
       '1:running',
-      '1:won',
+      '2:won',
+      '1:lost',
     ]);
-    t.stop();
-  });
-
-  it('a poll older than a socket update does not bring a settled contract back', async () => {
-    const t = setup([[], [contract(4, 'running', 100)]]);
-    await vi.advanceTimersByTimeAsync(0);
-    t.source.send({ kind: 'contract', contract: contract(4, 'running', 100) }, 100);
-    t.source.send({ kind: 'contract', contract: contract(4, 'lost', 300) }, 300);
-    t.setClock(400);
-    await vi.advanceTimersByTimeAsync(30_000);
-    expect(t.poll).toHaveBeenCalledTimes(2);
-    expect(t.open.at(-1)).toEqual([]);
-    t.stop();
-  });
-
-  it('polls often while the socket is down and reports contracts that closed unseen', async () => {
-    const t = setup([[contract(5, 'running', 100)], [], []]);
-    t.source.state.next('reconnecting');
-    await vi.advanceTimersByTimeAsync(0);
-    expect(ids(t.open.at(-1))).toEqual([5]);
-    t.setClock(5_000);
-    await vi.advanceTimersByTimeAsync(2_000);
-    expect(t.poll.mock.calls.length).toBeGreaterThanOrEqual(2);
-    expect(t.open.at(-1)).toEqual([]);
-    expect(t.changes.at(-1)).toEqual({ kind: 'closed' });
-    t.stop();
-  });
-
-  it('a failed poll changes nothing; an empty first list still tells the view it is loaded', async () => {
-    const t = setup([false, []]);
-    await vi.advanceTimersByTimeAsync(0);
-    expect(t.open).toEqual([]);
-    t.source.send({ kind: 'snapshot', contracts: [] }, 10);
-    expect(t.open).toEqual([[]]);
-    t.stop();
+    for (const s of subs) s.unsubscribe();
   });
 });

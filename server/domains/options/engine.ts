@@ -1,25 +1,12 @@
 import type { Kysely } from 'kysely';
 import { OPTION_ENTRY_WAIT_MS } from '../../../protocol/options';
-import type { Ledger } from '../../ledger';
-import { formatUnits, instrumentBySymbol, type MarketFeed } from '../../market';
-import type { DatabaseHandle } from '../../platform/db/connect';
+import { instrumentBySymbol } from '../../market';
 import type { Database } from '../../platform/db/schema';
-import { writeTransaction } from '../../platform/db/transaction';
-import type { Job } from '../../platform/jobs/runner';
-import { type EngineTick, EntryWaits, firstRecordedTickAfter, TickWindow } from '../../trading';
+import { EngineLoop, type EngineOptions, type EngineTick, EntryWaits, firstRecordedTickAfter } from '../../trading';
 import type { OptionContractRow } from './contracts';
 import { cancelContract, enterContract, type RecordedExit, settleContracts } from './settle';
 
-export interface OptionsEngineOptions {
-  database: DatabaseHandle;
-  ledger: Ledger;
-  feed: MarketFeed;
-  now?: () => number;
-  onError?: (err: unknown) => void;
-  everyMs?: number;
-  /** Contracts per transaction when many settle at once (group commit). */
-  batchSize?: number;
-}
+export type OptionsEngineOptions = EngineOptions;
 
 /**
  * After expiry E a contract settles once the record holds a later tick of its instrument (so every tick at or before
@@ -41,77 +28,34 @@ const waitId = (row: OptionContractRow) => `option:${row.id}`;
  * from the database every round; every step is a conditional update, so a contract settles once across crashes,
  * restarts and processes.
  */
-export class OptionsEngine {
-  private leading = false;
-  private readonly window = new TickWindow();
+export class OptionsEngine extends EngineLoop {
   private readonly waits = new EntryWaits<OptionContractRow>(this.window);
-  private chain: Promise<void> = Promise.resolve();
-  private readonly unsubscribe: () => void;
-  private readonly now: () => number;
-  private readonly batchSize: number;
-
-  constructor(private readonly options: OptionsEngineOptions) {
-    this.now = options.now ?? Date.now;
-    this.batchSize = options.batchSize ?? 500;
-    this.unsubscribe = options.feed.onTick((raw) => {
-      const instrument = instrumentBySymbol(raw.symbol);
-      if (!instrument) return;
-      const tick: EngineTick = {
-        symbol: raw.symbol,
-        seq: raw.seq,
-        ts: raw.ts,
-        price: formatUnits(raw.price, instrument.priceScale),
-        units: BigInt(raw.price),
-      };
-      this.window.push(tick);
-      if (this.leading && this.waits.size > 0) {
-        this.enqueue(() => this.apply(this.waits.onTick(tick).map((e) => ({ kind: 'enter', row: e.item, tick }))));
-      }
-    });
+  constructor(options: OptionsEngineOptions) {
+    super({ name: 'options-engine', instrument: instrumentBySymbol }, options);
   }
 
   private get db(): Kysely<Database> {
     return this.options.database.db;
   }
 
-  job(): Job {
-    return {
-      name: 'options-engine',
-      scope: 'cluster',
-      everyMs: this.options.everyMs ?? 100,
-      runWhenFollowing: true,
-      run: ({ leading }) => {
-        if (!leading) {
-          this.leading = false;
-          this.waits.clear();
-          return;
-        }
-        this.leading = true;
-        return this.enqueue(() => this.round());
-      },
-    };
-  }
-
   /** A contract this process just accepted: watched at once when this process leads. */
   accepted(row: OptionContractRow): void {
-    if (this.leading) this.enqueue(() => this.admit([row]));
+    this.whileLeading(() => this.admit([row]));
   }
 
-  idle(): Promise<void> {
-    return this.chain;
+  protected tickWork(tick: EngineTick): (() => Promise<void>) | undefined {
+    if (this.waits.size === 0) return undefined;
+    // The waits a tick ends are taken as it arrives, so a round under way no longer expires them.
+    const steps = this.waits.onTick(tick).map((e): Step => ({ kind: 'enter', row: e.item, tick }));
+    return () => this.apply(steps);
   }
 
-  close(): void {
-    this.unsubscribe();
-    this.leading = false;
+  /** The waits are the only memory, and every round rebuilds them from the database. */
+  protected forget(): void {
+    this.waits.clear();
   }
 
-  private enqueue(work: () => Promise<void>): Promise<void> {
-    this.chain = this.chain.then(work).catch((err) => this.options.onError?.(err));
-    return this.chain;
-  }
-
-  private async round(): Promise<void> {
+  protected async leadRound(): Promise<void> {
     const now = this.now();
     // Waiting contracts are few (each waits for one tick): all of them, every round, so none accepted elsewhere is
     // missed whatever order their ids committed in.
@@ -201,30 +145,16 @@ export class OptionsEngine {
     await this.apply(steps);
   }
 
-  /**
-   * Applies steps many per transaction (group commit: the settlements of a batch are one set-based step); a failing
-   * batch runs one by one, each failure reported.
-   */
+  /** Applies steps many per transaction; the settlements of a batch are one set-based step. */
   private async apply(steps: readonly Step[]): Promise<void> {
-    for (let k = 0; k < steps.length; k += this.batchSize) {
-      const batch = steps.slice(k, k + this.batchSize);
-      try {
-        await writeTransaction(this.options.database, async (trx) => {
-          const settling = batch.flatMap((step) => (step.kind === 'settle' ? [step] : []));
-          if (settling.length > 0) await settleContracts(trx, this.options.ledger, settling, this.now());
-          for (const step of batch) if (step.kind !== 'settle') await this.applyOne(trx, step);
-        });
-      } catch (err) {
-        this.options.onError?.(err);
-        for (const step of batch) {
-          try {
-            await writeTransaction(this.options.database, (trx) => this.applyOne(trx, step));
-          } catch (single) {
-            this.options.onError?.(single);
-          }
-        }
-      }
-    }
+    await this.commit(steps, {
+      batch: async (trx, batch) => {
+        const settling = batch.flatMap((step) => (step.kind === 'settle' ? [step] : []));
+        if (settling.length > 0) await settleContracts(trx, this.options.ledger, settling, this.now());
+        for (const step of batch) if (step.kind !== 'settle') await this.applyOne(trx, step);
+      },
+      one: (trx, step) => this.applyOne(trx, step),
+    });
   }
 
   private async applyOne(trx: Kysely<Database>, step: Step): Promise<void> {

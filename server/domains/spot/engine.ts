@@ -1,30 +1,12 @@
 import { crosses, toUnits } from '../../../protocol/rules/spot';
 import { ENTRY_TICK_WAIT_MS } from '../../../protocol/spot';
-import type { Ledger } from '../../ledger';
-import { formatUnits, type MarketFeed } from '../../market';
-import type { DatabaseHandle } from '../../platform/db/connect';
-import { writeTransaction } from '../../platform/db/transaction';
-import type { Job } from '../../platform/jobs/runner';
-import { type EngineTick, EntryWaits, TickWindow, TriggerBook } from '../../trading';
+import type { writeTransaction } from '../../platform/db/transaction';
+import { EngineLoop, type EngineOptions, type EngineTick, EntryWaits, TriggerBook } from '../../trading';
 import { OPEN_STATES, type SpotOrderRow } from './orders';
 import { cancelOrder, fillMany, fillOrder, restOrder } from './settle';
 import { spotInstrument } from './terms';
 
-export interface SpotEngineOptions {
-  database: DatabaseHandle;
-  ledger: Ledger;
-  feed: MarketFeed;
-  now?: () => number;
-  onError?: (err: unknown) => void;
-  /** How often the leading process looks for orders accepted elsewhere and expires waits (ms). */
-  everyMs?: number;
-  /**
-   * Fills per transaction when many orders fill on one tick (group commit). Default 500: fills settle set-based
-   * (`fillMany`), so a commit (an fsync, ~10 ms on SQLite here) came to a quarter of a burst at 200 per transaction,
-   * while 500 fills hold the write lock for only about 80 ms.
-   */
-  batchSize?: number;
-}
+export type SpotEngineOptions = EngineOptions;
 
 /** What to do with one order at one tick. */
 type Action =
@@ -71,35 +53,13 @@ const triggerId = (row: SpotOrderRow) => `spot:${row.id}`;
  * process that takes the lease over loads them again, and every change is a conditional update, so an order fills
  * once however often or wherever evaluation runs.
  */
-export class SpotEngine {
-  private leading = false;
-  private readonly window = new TickWindow();
+export class SpotEngine extends EngineLoop {
   private readonly waits = new EntryWaits<SpotOrderRow>(this.window);
   private readonly book = new TriggerBook<SpotOrderRow>();
   private lastId = 0;
   private lastResync = 0;
-  /** Every piece of work runs in this one chain: ticks and rounds never interleave. */
-  private chain: Promise<void> = Promise.resolve();
-  private readonly unsubscribe: () => void;
-  private readonly now: () => number;
-  private readonly batchSize: number;
-
-  constructor(private readonly options: SpotEngineOptions) {
-    this.now = options.now ?? Date.now;
-    this.batchSize = options.batchSize ?? 500;
-    this.unsubscribe = options.feed.onTick((raw) => {
-      const instrument = spotInstrument(raw.symbol);
-      if (!instrument) return;
-      const tick: EngineTick = {
-        symbol: raw.symbol,
-        seq: raw.seq,
-        ts: raw.ts,
-        price: formatUnits(raw.price, instrument.priceScale),
-        units: BigInt(raw.price),
-      };
-      this.window.push(tick);
-      if (this.leading) this.enqueue(() => this.onTick(tick));
-    });
+  constructor(options: SpotEngineOptions) {
+    super({ name: 'spot-engine', instrument: spotInstrument }, options);
   }
 
   /** Open orders this engine is watching (for tests and inspection). */
@@ -107,55 +67,24 @@ export class SpotEngine {
     return { waiting: this.waits.size, resting: this.book.size };
   }
 
-  job(): Job {
-    return {
-      name: 'spot-engine',
-      scope: 'cluster',
-      everyMs: this.options.everyMs ?? 100,
-      runWhenFollowing: true,
-      run: ({ leading }) => {
-        if (!leading) {
-          this.follow();
-          return;
-        }
-        return this.enqueue(() => this.round());
-      },
-    };
-  }
-
   /** An order this process just accepted: watched at once when this process leads (no wait for the next round). */
   accepted(row: SpotOrderRow): void {
-    if (this.leading) this.enqueue(() => this.admit([row]));
+    this.whileLeading(() => this.admit([row]));
   }
 
-  /** Waits for the work queued so far (tests). */
-  idle(): Promise<void> {
-    return this.chain;
-  }
-
-  close(): void {
-    this.unsubscribe();
-    this.follow();
-  }
-
-  private enqueue(work: () => Promise<void>): Promise<void> {
-    this.chain = this.chain.then(work).catch((err) => this.options.onError?.(err));
-    return this.chain;
+  /** Decided in the chain, not as the tick arrives: the trigger book must hold what work queued before it rests. */
+  protected tickWork(tick: EngineTick): () => Promise<void> {
+    return () => this.onTick(tick);
   }
 
   /** Another process leads: forget the index (it is rebuilt from the database on taking the lease). */
-  private follow(): void {
-    this.leading = false;
+  protected forget(): void {
     this.waits.clear();
     this.book.clear();
     this.lastId = 0;
   }
 
-  private async round(): Promise<void> {
-    if (!this.leading) {
-      this.follow();
-      this.leading = true;
-    }
+  protected async leadRound(): Promise<void> {
     const now = this.now();
     const fresh = await this.options.database.db
       .selectFrom('spot_orders')
@@ -315,28 +244,17 @@ export class SpotEngine {
 
   /** Applies the actions of one tick or round, many per transaction (group commit). */
   private async apply(actions: readonly Action[]): Promise<void> {
-    for (let k = 0; k < actions.length; k += this.batchSize) {
-      const batch = actions.slice(k, k + this.batchSize);
-      try {
-        await writeTransaction(this.options.database, async (trx) => {
-          for (const group of groupFills(batch)) {
-            if (Array.isArray(group)) await this.applyFills(trx, group);
-            else await this.applyOne(trx, group);
-          }
-        });
-      } catch (err) {
-        // One bad order must not hold up the others: each runs alone, and its failure is reported.
-        this.options.onError?.(err);
-        for (const action of batch) {
-          try {
-            await writeTransaction(this.options.database, (trx) => this.applyOne(trx, action));
-          } catch (single) {
-            this.options.onError?.(single);
-          }
+    await this.commit(actions, {
+      batch: async (trx, batch) => {
+        for (const group of groupFills(batch)) {
+          if (Array.isArray(group)) await this.applyFills(trx, group);
+          else await this.applyOne(trx, group);
         }
-      }
-      for (const action of batch) if (action.kind === 'rest') this.rest(action.row);
-    }
+      },
+      one: (trx, action) => this.applyOne(trx, action),
+    });
+    // Into the book even when the write failed, as before: an order that closed meanwhile leaves it at the resync.
+    for (const action of actions) if (action.kind === 'rest') this.rest(action.row);
   }
 
   /** Fills at one tick of one instrument, settled together (`fillMany`). */
