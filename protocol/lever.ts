@@ -1,0 +1,257 @@
+import { z } from 'zod';
+import { call, none } from './call-spec';
+import { beforeIdField, listLimitField, optionalTextField, recordIdField, tradeRequestIdField } from './fields';
+import { decimalString, signedDecimalString, symbolField } from './market';
+import { OPTION_ACCOUNTS, SIMULATOR_CURRENCY, simulatorBalanceResponse } from './options';
+import { recordedTick } from './price-record';
+
+/**
+ * Lever: perpetual USDT-margined contracts (RULES.md "Lever", SPEC 2 lever pages, 3 "Lever order", 4 "Lever order
+ * status", 5 "Lever", 7, 8). A position is long or short a number of lots, isolated or cross, opened at market (its
+ * entry tick) or by a limit (the first tick that crosses it); protocol/rules/lever.ts computes its margin, P&L and
+ * liquidation price. Every amount on the wire is an exact decimal string; messages are keys of the `errors` locale
+ * namespace. The field names of a position follow SPEC 3, including its capitalised `Liquidation_Price` and
+ * `Liquidation_Time`.
+ */
+
+export const LEVER_SIDES = ['long', 'short'] as const;
+export type LeverSide = (typeof LEVER_SIDES)[number];
+export const MARGIN_MODES = ['isolated', 'cross'] as const;
+export type MarginMode = (typeof MARGIN_MODES)[number];
+export const LEVER_ORDER_TYPES = ['market', 'limit'] as const;
+export type LeverOrderType = (typeof LEVER_ORDER_TYPES)[number];
+/** The book a position lives on: real money, or the simulator's practice funds (they never cross). */
+export const LEVER_ACCOUNTS = OPTION_ACCOUNTS;
+export type LeverAccount = (typeof LEVER_ACCOUNTS)[number];
+export const LEVER_CURRENCY = SIMULATOR_CURRENCY;
+
+/**
+ * SPEC 4 status numbers: 0 pending order (a market order waiting for its entry tick, or a limit open resting),
+ * 1 holding, 2 closing (close accepted, waiting for its tick), 3 closed, 4 cancelled. `phase` tells the two kinds
+ * of 0 apart: `waiting` (for the entry tick) and `pending` (a limit resting in the trigger book).
+ */
+export const LEVER_STATUSES = [0, 1, 2, 3, 4] as const;
+export type LeverStatus = (typeof LEVER_STATUSES)[number];
+export const LEVER_PHASES = ['waiting', 'pending', 'holding', 'closing', 'closed', 'cancelled'] as const;
+export type LeverPhase = (typeof LEVER_PHASES)[number];
+export const STATUS_OF_PHASE: Readonly<Record<LeverPhase, LeverStatus>> = {
+  waiting: 0,
+  pending: 0,
+  holding: 1,
+  closing: 2,
+  closed: 3,
+  cancelled: 4,
+};
+export const OPEN_LEVER_PHASES = ['waiting', 'pending', 'holding', 'closing'] as const satisfies readonly LeverPhase[];
+
+/** Why a closed position closed: by its owner, its take-profit, its stop-loss, or liquidation (forced close). */
+export const LEVER_CLOSE_REASONS = ['user', 'take_profit', 'stop_loss', 'liquidation'] as const;
+export type LeverCloseReason = (typeof LEVER_CLOSE_REASONS)[number];
+/** Why an order was cancelled before it opened: by its owner, no tick within the wait, or too little margin then. */
+export const LEVER_CANCEL_REASONS = ['user', 'no_tick', 'insufficient_margin'] as const;
+export type LeverCancelReason = (typeof LEVER_CANCEL_REASONS)[number];
+
+/** One instrument on offer, with the terms a new position is opened under. */
+export const leverInstrument = z.object({
+  symbol: z.string(),
+  /** Base quantity per lot. */
+  contract_size: decimalString,
+  leverages: z.array(z.number().int().positive()),
+  mmr: decimalString,
+  fee_rate: decimalString,
+  price_scale: z.number().int().min(0),
+  tick_size: decimalString,
+});
+export type LeverInstrument = z.infer<typeof leverInstrument>;
+
+/** lever/deal: the instruments and their terms, and the caller's contract account of the chosen book. */
+export const leverDealRequest = z.object({
+  account: z.enum(LEVER_ACCOUNTS, { error: 'invalidInput' }).optional().default('real'),
+});
+export const leverDealResponse = z.object({
+  currency: z.literal(LEVER_CURRENCY),
+  /** Decimals of USDT in the ledger. */
+  scale: z.number().int().min(0),
+  instruments: z.array(leverInstrument),
+  /** The contract account's available balance (after every hold: margins and pending orders). */
+  available: decimalString,
+  /** The cross wallet: the balance cross positions share (available plus the cross margins held). */
+  cross_wallet: decimalString,
+});
+export type LeverDeal = z.infer<typeof leverDealResponse>;
+
+/** Lots: required (SPEC 5), a positive whole number. */
+const lotsPattern = /^[1-9]\d{0,8}$/;
+
+/**
+ * lever/submit: open a position. The checks SPEC 5 and RULES fix, in the order a form shows them:
+ * 1. lots given (`leverLotsRequired`) and a positive whole number (`leverLotsInvalid`);
+ * 2. a limit order has a price (`leverPriceRequired`) on the tick (`leverPriceInvalid`);
+ * 3. TP/SL are prices on the tick (`leverStopPriceInvalid`); the server checks their sides against the expected
+ *    entry and the liquidation price (`leverTakeProfitSide`, `leverStopLossSide`, `leverStopLossBeyondLiquidation`);
+ * 4. the leverage is one the instrument offers (`leverLeverageUnavailable`, server);
+ * 5. the contract account covers the margin and the open fee (`insufficientBalance`, server).
+ * The simulator needs no verification; the real account does (`leverVerifyRequired`, SPEC 8).
+ */
+export const submitLeverRequest = z
+  .object({
+    symbol: symbolField,
+    side: z.enum(LEVER_SIDES, { error: 'invalidInput' }),
+    type: z.enum(LEVER_ORDER_TYPES, { error: 'invalidInput' }),
+    margin_mode: z.enum(MARGIN_MODES, { error: 'invalidInput' }),
+    lots: optionalTextField(12),
+    leverage: z
+      .string({ error: 'leverLeverageUnavailable' })
+      .regex(/^[1-9]\d{0,3}$/, { error: 'leverLeverageUnavailable' })
+      .transform(Number),
+    price: optionalTextField(40),
+    take_profit: optionalTextField(40),
+    stop_loss: optionalTextField(40),
+    account: z.enum(LEVER_ACCOUNTS, { error: 'invalidInput' }),
+    request_id: tradeRequestIdField,
+  })
+  .superRefine((v, ctx) => {
+    if (!v.lots) ctx.addIssue({ code: 'custom', message: 'leverLotsRequired', path: ['lots'] });
+    else if (!lotsPattern.test(v.lots)) ctx.addIssue({ code: 'custom', message: 'leverLotsInvalid', path: ['lots'] });
+    if (v.type === 'limit') {
+      if (!v.price) ctx.addIssue({ code: 'custom', message: 'leverPriceRequired', path: ['price'] });
+      else if (!decimalString.safeParse(v.price).success) {
+        ctx.addIssue({ code: 'custom', message: 'leverPriceInvalid', path: ['price'] });
+      }
+    }
+    for (const key of ['take_profit', 'stop_loss'] as const) {
+      const value = v[key];
+      if (value && !decimalString.safeParse(value).success) {
+        ctx.addIssue({ code: 'custom', message: 'leverStopPriceInvalid', path: [key] });
+      }
+    }
+  })
+  .transform((v) => ({ ...v, lots: Number(v.lots) }));
+export type SubmitLeverRequest = z.input<typeof submitLeverRequest>;
+
+/** One position (or order not yet open) as its owner sees it; SPEC 3 "Lever order" fields plus what re-checks it. */
+export const leverPosition = z.object({
+  id: z.number().int(),
+  /** SPEC 3 "order number": shown to the user and support. */
+  order_no: z.string(),
+  /** SPEC 3 "product": the instrument. */
+  symbol: z.string(),
+  direction: z.enum(LEVER_SIDES),
+  type: z.enum(LEVER_ORDER_TYPES),
+  margin_mode: z.enum(MARGIN_MODES),
+  account_type: z.enum(LEVER_ACCOUNTS),
+  status: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4)]),
+  phase: z.enum(LEVER_PHASES),
+  /** Lots, and SPEC 3 "quantity": lots × contract size in the base coin. */
+  lots: z.number().int().positive(),
+  quantity: decimalString,
+  contract_size: decimalString,
+  leverage: z.number().int().positive(),
+  mmr: decimalString,
+  fee_rate: decimalString,
+  /** A limit open's price; null for a market order. */
+  limit_price: decimalString.nullable(),
+  entry_price: decimalString.nullable(),
+  /** The exit price (SPEC 3 `close_offset_price`): the tick the position closed at. */
+  close_offset_price: decimalString.nullable(),
+  profit_take_price: decimalString.nullable(),
+  stop_loss_price: decimalString.nullable(),
+  initial_margin: decimalString.nullable(),
+  additional_margin: decimalString,
+  /** SPEC 3 "amount": the notional at entry (quantity × entry price). */
+  amount: decimalString.nullable(),
+  /** Open fee plus close fee paid so far (SPEC 3 writes "commision"). */
+  commission: decimalString,
+  /** Liquidation price at the server's mark (isolated: fixed by the margin; cross: moves with the account); "--" = null. */
+  Liquidation_Price: decimalString.nullable(),
+  /** When a liquidation closed it (server ms); null otherwise. */
+  Liquidation_Time: z.number().int().nullable(),
+  /** Unrealised P&L at the server's latest mark (`mark`) while holding; null otherwise. The worker recomputes it live. */
+  floating_profit_or_loss: signedDecimalString.nullable(),
+  unrealized_pnl_percent: signedDecimalString.nullable(),
+  /** Realised P&L of a closed position (before fees). */
+  realized_pnl: signedDecimalString.nullable(),
+  realized_pnl_percent: signedDecimalString.nullable(),
+  /** Realised P&L minus every fee: what the position made or lost in all. */
+  total_profit_or_loss: signedDecimalString.nullable(),
+  /** On a liquidation: the margin left that went to the insurance fund (negative: what the fund paid for a gap). */
+  insurance: signedDecimalString.nullable(),
+  close_reason: z.enum(LEVER_CLOSE_REASONS).nullable(),
+  cancel_reason: z.enum(LEVER_CANCEL_REASONS).nullable(),
+  /** The recorded ticks that decided it: entry, and the exit of a close, trigger or liquidation. */
+  entry: recordedTick.nullable(),
+  exit: recordedTick.nullable(),
+  /** The mark the floating values were computed at (the latest tick the server knew). */
+  mark: recordedTick.nullable(),
+  open_position_time: z.number().int().nullable(),
+  time_to_close_position: z.number().int().nullable(),
+  request_id: z.string(),
+  created_at: z.number().int(),
+  updated_at: z.number().int(),
+});
+export type LeverPosition = z.infer<typeof leverPosition>;
+
+/** lever/my_trade: `orders` (status 0), `positions` (1, 2) or `history` (3, 4), of one book, newest first. */
+export const LEVER_LISTS = ['orders', 'positions', 'history'] as const;
+export type LeverList = (typeof LEVER_LISTS)[number];
+export const leverMyTradeRequest = z.object({
+  list: z.enum(LEVER_LISTS, { error: 'invalidInput' }),
+  account: z.enum(LEVER_ACCOUNTS, { error: 'invalidInput' }).optional().default('real'),
+  limit: listLimitField,
+  before_id: beforeIdField,
+});
+export type LeverMyTradeRequest = z.input<typeof leverMyTradeRequest>;
+export const leverMyTradeResponse = z.object({
+  positions: z.array(leverPosition),
+  next_before_id: z.number().int().nullable(),
+});
+export type LeverPositionPage = z.infer<typeof leverMyTradeResponse>;
+
+export const leverIdRequest = z.object({ id: recordIdField });
+
+/** lever/setstop: new TP and SL (an empty or missing one clears it); checked as at submit against the entry and LP. */
+export const leverSetStopRequest = z
+  .object({ id: recordIdField, take_profit: optionalTextField(40), stop_loss: optionalTextField(40) })
+  .superRefine((v, ctx) => {
+    for (const key of ['take_profit', 'stop_loss'] as const) {
+      const value = v[key];
+      if (value && !decimalString.safeParse(value).success) {
+        ctx.addIssue({ code: 'custom', message: 'leverStopPriceInvalid', path: [key] });
+      }
+    }
+  });
+
+/** lever/add_margin: more margin for an isolated holding position, from the contract account (applies once). */
+export const leverAddMarginRequest = z.object({
+  id: recordIdField,
+  amount: z
+    .string({ error: 'leverMarginRequired' })
+    .trim()
+    .min(1, { error: 'leverMarginRequired' })
+    .max(40, { error: 'invalidInput' })
+    .pipe(decimalString.refine((v) => !/^0+(\.0+)?$/.test(v), { error: 'leverMarginInvalid' })),
+  request_id: tradeRequestIdField,
+});
+
+/** The private `positions` topic: a snapshot of the open positions and orders (both books), then each change. */
+export const POSITIONS_TOPIC = 'positions' as const;
+/** The user event kind recorded with every change of a position (it feeds the topic). */
+export const LEVER_POSITION_EVENT = 'lever_position' as const;
+export const positionsTopicMessage = z.union([
+  z.object({ kind: z.literal('snapshot'), positions: z.array(leverPosition) }),
+  z.object({ kind: z.literal('position'), position: leverPosition }),
+]);
+export type PositionsTopicMessage = z.infer<typeof positionsTopicMessage>;
+
+export const leverCalls = {
+  'lever/deal': call('POST', true, leverDealRequest, leverDealResponse),
+  'lever/submit': call('POST', true, submitLeverRequest, leverPosition),
+  'lever/my_trade': call('POST', true, leverMyTradeRequest, leverMyTradeResponse),
+  'lever/info': call('GET', true, leverIdRequest, leverPosition),
+  'lever/close': call('POST', true, leverIdRequest, leverPosition),
+  'lever/cancel': call('POST', true, leverIdRequest, leverPosition),
+  'lever/setstop': call('POST', true, leverSetStopRequest, leverPosition),
+  'lever/add_margin': call('POST', true, leverAddMarginRequest, leverPosition),
+  'lever/simulator': call('GET', true, none, simulatorBalanceResponse),
+  'lever/simulator/reset': call('POST', true, none, simulatorBalanceResponse),
+} as const;

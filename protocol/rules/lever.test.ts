@@ -1,0 +1,223 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  add,
+  closeAmounts,
+  compare,
+  crossAccountLiquidated,
+  crossLiquidationPrice,
+  initialMargin,
+  isolatedLiquidationPrice,
+  type LeverPositionUnits,
+  type LeverTerms,
+  liquidationDistanceText,
+  maintenanceMarginExact,
+  marginRatioText,
+  percentText,
+  pnlUnits,
+  reachesLiquidation,
+  roeText,
+  stopProblem,
+  sub,
+  tradeFee,
+  unrealisedPnlExact,
+} from './lever';
+
+const BTC: LeverTerms = { contractSize: '0.001', mmr: '0.005', feeRate: '0.0005', priceScale: 2, quoteScale: 6 };
+const UNIT: LeverTerms = { ...BTC, contractSize: '1', mmr: '0.004' };
+const usdt = (text: string) => BigInt(Math.round(Number(text) * 100)) * 10_000n; // test literals only (2 decimals)
+const price = (text: string) => BigInt(text.replace('.', ''));
+
+describe('lever rules', () => {
+  it('RULES vector: long Q = 1 at 100,000, WB 5,000, MMR 0.4% liquidates at 95,381.52', () => {
+    const p: LeverPositionUnits = { side: 'long', lots: 1n, entry: 10_000_000n, margin: usdt('5000'), terms: UNIT };
+    const lp = isolatedLiquidationPrice(p);
+    expect(lp).toBe(9_538_152n); // 95,381.526... rounded down to the cent
+    // At LP the margin left (WB + UPNL) is the maintenance margin, within one price tick.
+    const left = add({ units: p.margin, scale: 6 }, unrealisedPnlExact(p, lp as bigint));
+    const mm = maintenanceMarginExact(1n, lp as bigint, UNIT);
+    expect(compare(left, mm)).toBeLessThanOrEqual(0);
+    const leftAbove = add({ units: p.margin, scale: 6 }, unrealisedPnlExact(p, (lp as bigint) + 1n));
+    expect(compare(leftAbove, maintenanceMarginExact(1n, (lp as bigint) + 1n, UNIT))).toBeGreaterThan(0);
+  });
+
+  it('margin, fee and P&L round against the user by less than one unit', () => {
+    // 3 lots of 0.001 BTC at 64,250.01 with 7x: notional 192.75003, IM 27.535718571... → 27.535719
+    expect(initialMargin(3n, price('64250.01'), 7, BTC)).toBe(27_535_719n);
+    // fee 0.05% of 192.75003 = 0.096375015 → 0.096376
+    expect(tradeFee(3n, price('64250.01'), BTC)).toBe(96_376n);
+    const p = { side: 'long' as const, lots: 3n, entry: price('64250.01'), terms: BTC };
+    // 0.003 × 0.01 = 0.00003 either way: exact, nothing rounds
+    expect(pnlUnits(p, price('64250.02'))).toBe(30n);
+    expect(pnlUnits(p, price('64250.00'))).toBe(-30n);
+    // 0.0001 × 0.01 = 0.000001; with contract size 0.0001 and 3 lots, 0.0000015 gain → 1, loss → −2
+    const tiny = { ...p, terms: { ...BTC, contractSize: '0.00005' } };
+    expect(pnlUnits(tiny, price('64250.02'))).toBe(1n);
+    expect(pnlUnits(tiny, price('64250.00'))).toBe(-2n);
+  });
+
+  it('adding margin lowers a long LP by ΔM / (Q × (1 − MMR)) and raises a short LP by ΔM / (Q × (1 + MMR))', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom<'long' | 'short'>('long', 'short'),
+        fc.integer({ min: 1, max: 500 }),
+        fc.integer({ min: 1_000_000, max: 10_000_000 }),
+        fc.integer({ min: 1, max: 100 }),
+        fc.integer({ min: 1, max: 1000 }),
+        (side, lots, entryCents, leverage, addedUsdt) => {
+          const entry = BigInt(entryCents);
+          const margin = initialMargin(BigInt(lots), entry, leverage, BTC);
+          const before = isolatedLiquidationPrice({ side, lots: BigInt(lots), entry, margin, terms: BTC });
+          const added = BigInt(addedUsdt) * 1_000_000n;
+          const after = isolatedLiquidationPrice({
+            side,
+            lots: BigInt(lots),
+            entry,
+            margin: margin + added,
+            terms: BTC,
+          });
+          // Expected shift in cents: ΔM / (Q × (1 ∓ MMR)), Q = lots/1000, MMR 0.005; compared within the tick rounding.
+          const q = lots / 1000;
+          const shiftCents = (addedUsdt / (q * (side === 'long' ? 0.995 : 1.005))) * 100;
+          if (before === null) return after === null;
+          if (side === 'long') {
+            if (after === null) return true; // it fell to or below 0: "--"
+            expect(Math.abs(Number(before - after) - shiftCents)).toBeLessThanOrEqual(1.0001);
+          } else {
+            expect(after).not.toBeNull();
+            expect(Math.abs(Number((after as bigint) - before) - shiftCents)).toBeLessThanOrEqual(1.0001);
+          }
+          return true;
+        },
+      ),
+    );
+  });
+
+  it('at LP the margin left equals the maintenance margin within one price tick (isolated, both sides)', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom<'long' | 'short'>('long', 'short'),
+        fc.integer({ min: 1, max: 2000 }),
+        fc.integer({ min: 100_000, max: 20_000_000 }),
+        fc.constantFrom(2, 5, 10, 20, 50, 100),
+        (side, lots, entryCents, leverage) => {
+          const entry = BigInt(entryCents);
+          const p = { side, lots: BigInt(lots), entry, terms: BTC };
+          const margin = initialMargin(p.lots, entry, leverage, BTC);
+          const lp = isolatedLiquidationPrice({ ...p, margin });
+          if (lp === null) return true;
+          const wb = { units: margin, scale: 6 };
+          const leftAt = (m: bigint) => sub(add(wb, unrealisedPnlExact(p, m)), maintenanceMarginExact(p.lots, m, BTC));
+          // At LP the account is at or below MM; one tick on the safe side it is above.
+          const safer = side === 'long' ? lp + 1n : lp - 1n;
+          expect(leftAt(lp).units <= 0n).toBe(true);
+          expect(leftAt(safer).units > 0n).toBe(true);
+          expect(reachesLiquidation(side, lp, lp)).toBe(true);
+          expect(reachesLiquidation(side, lp, safer)).toBe(false);
+          return true;
+        },
+      ),
+    );
+  });
+
+  it('cross LP equals the isolated LP for one position whose wallet is its margin; the account check agrees', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom<'long' | 'short'>('long', 'short'),
+        fc.integer({ min: 1, max: 2000 }),
+        fc.integer({ min: 100_000, max: 20_000_000 }),
+        fc.constantFrom(1, 3, 10, 25, 100),
+        (side, lots, entryCents, leverage) => {
+          const p = { side, lots: BigInt(lots), entry: BigInt(entryCents), terms: BTC };
+          const margin = initialMargin(p.lots, p.entry, leverage, BTC);
+          const isolated = isolatedLiquidationPrice({ ...p, margin });
+          expect(crossLiquidationPrice(p, margin, [])).toBe(isolated);
+          if (isolated !== null) {
+            expect(crossAccountLiquidated(margin, 6, [{ ...p, mark: isolated }])).toBe(true);
+            const safer = side === 'long' ? isolated + 1n : isolated - 1n;
+            expect(crossAccountLiquidated(margin, 6, [{ ...p, mark: safer }])).toBe(false);
+          }
+          return true;
+        },
+      ),
+    );
+  });
+
+  it("a cross LP moves with the other positions' P&L", () => {
+    const a = { side: 'long' as const, lots: 100n, entry: price('60000.00'), terms: BTC };
+    const b = { side: 'long' as const, lots: 100n, entry: price('60000.00'), terms: BTC, mark: price('60000.00') };
+    const wallet = 1_000_000_000n; // 1,000 USDT
+    const flat = crossLiquidationPrice(a, wallet, [b]) as bigint;
+    const otherLoses = crossLiquidationPrice(a, wallet, [{ ...b, mark: price('59000.00') }]) as bigint;
+    expect(otherLoses).toBeGreaterThan(flat);
+  });
+
+  it('closes: a normal close pays the P&L and the fee; a liquidation gives the margin left to the fund; a gap is the fund’s', () => {
+    const p: LeverPositionUnits = { side: 'long', lots: 1n, entry: 10_000_000n, margin: usdt('5000'), terms: UNIT };
+    const win = closeAmounts(p, 10_100_000n, 'user', p.margin);
+    expect(win).toMatchObject({ pnl: usdt('1000'), fee: usdt('50.5'), feePaid: usdt('50.5'), insurance: 0n });
+    expect(win.userDelta).toBe(usdt('1000') - usdt('50.5'));
+    const liq = closeAmounts(p, 9_538_152n, 'liquidation', p.margin);
+    expect(liq.userDelta).toBe(-p.margin);
+    expect(liq.insurance).toBeGreaterThan(0n);
+    expect(liq.userDelta + liq.desk + liq.feePaid + liq.insurance).toBe(0n);
+    const gap = closeAmounts(p, 9_000_000n, 'liquidation', p.margin);
+    expect(gap.userDelta).toBe(-p.margin);
+    expect(gap.feePaid).toBe(0n);
+    expect(gap.insurance).toBe(-(usdt('10000') - p.margin));
+    expect(gap.userDelta + gap.desk + gap.feePaid + gap.insurance).toBe(0n);
+  });
+
+  it('close legs always balance and the user never loses more than it can', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom<'long' | 'short'>('long', 'short'),
+        fc.integer({ min: 1, max: 1000 }),
+        fc.integer({ min: 100_000, max: 20_000_000 }),
+        fc.integer({ min: 100_000, max: 20_000_000 }),
+        fc.constantFrom<'user' | 'take_profit' | 'stop_loss' | 'liquidation'>(
+          'user',
+          'take_profit',
+          'stop_loss',
+          'liquidation',
+        ),
+        fc.integer({ min: 0, max: 1_000_000_000 }),
+        (side, lots, entry, exit, reason, extra) => {
+          const margin = initialMargin(BigInt(lots), BigInt(entry), 10, BTC);
+          const p = { side, lots: BigInt(lots), entry: BigInt(entry), margin, terms: BTC };
+          const canLose = margin + BigInt(extra);
+          const c = closeAmounts(p, BigInt(exit), reason, canLose);
+          expect(c.userDelta + c.desk + c.feePaid + c.insurance).toBe(0n);
+          expect(-c.userDelta).toBeLessThanOrEqual(canLose);
+          expect(c.feePaid).toBeLessThanOrEqual(c.fee);
+          expect(c.desk).toBe(-c.pnl);
+          // A liquidation happens at a loss; there it takes the whole margin (or all the user can lose).
+          if (reason === 'liquidation' && c.pnl <= 0n)
+            expect(-c.userDelta).toBeGreaterThanOrEqual(margin < canLose ? margin : canLose);
+          return true;
+        },
+      ),
+    );
+  });
+
+  it('stops: TP on the profit side, SL on the loss side and not beyond LP', () => {
+    expect(stopProblem('long', 100n, 90n, 110n, 95n)).toBeNull();
+    expect(stopProblem('long', 100n, 90n, 100n, null)).toBe('leverTakeProfitSide');
+    expect(stopProblem('long', 100n, 90n, null, 101n)).toBe('leverStopLossSide');
+    expect(stopProblem('long', 100n, 90n, null, 90n)).toBe('leverStopLossBeyondLiquidation');
+    expect(stopProblem('short', 100n, 110n, 90n, 105n)).toBeNull();
+    expect(stopProblem('short', 100n, 110n, 101n, null)).toBe('leverTakeProfitSide');
+    expect(stopProblem('short', 100n, 110n, null, 110n)).toBe('leverStopLossBeyondLiquidation');
+  });
+
+  it('ROE, margin ratio and distance read as percentages toward zero', () => {
+    expect(percentText({ units: -1n, scale: 0 }, { units: 3n, scale: 0 })).toBe('-33.33');
+    expect(percentText({ units: 2n, scale: 0 }, { units: 3n, scale: 0 })).toBe('66.66');
+    const p = { side: 'short' as const, lots: 1n, entry: 10_000_000n, terms: UNIT };
+    const upnl = unrealisedPnlExact(p, 10_100_000n); // −1,000
+    expect(roeText(upnl, usdt('5000'), UNIT)).toBe('-20.00');
+    expect(marginRatioText(maintenanceMarginExact(1n, 10_100_000n, UNIT), usdt('5000'), upnl, UNIT)).toBe('10.10');
+    expect(liquidationDistanceText('short', 10_000_000n, 10_500_000n, 2)).toBe('5.00');
+    expect(liquidationDistanceText('long', 10_000_000n, null, 2)).toBeNull();
+  });
+});
