@@ -3,6 +3,7 @@ import { accountCalls } from './account';
 import { bankCardCalls } from './bank-cards';
 import { fundingCalls } from './funding';
 import { identityCalls } from './identity';
+import { leverCalls } from './lever';
 import { marketCalls } from './market';
 import { optionCalls } from './options';
 import { priceRecordCalls } from './price-record';
@@ -25,6 +26,7 @@ export const calls = {
   ...priceRecordCalls,
   ...spotCalls,
   ...optionCalls,
+  ...leverCalls,
   ...addressCalls,
   ...bankCardCalls,
   ...uploadCalls,

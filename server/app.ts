@@ -17,6 +17,7 @@ import {
 import { bankCardHandlers } from './domains/bank-cards';
 import { fundingHandlers } from './domains/funding';
 import { identityHandlers } from './domains/identity';
+import { LeverEngine, leverHandlers, positionsTopic } from './domains/lever';
 import { marketHandlers, marketRealtime } from './domains/market';
 import { OptionsEngine, optionHandlers, optionsTopic } from './domains/options';
 import { ordersTopic, SpotEngine, spotHandlers } from './domains/spot';
@@ -168,6 +169,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     jobs.register(optionsEngine.job());
     app.addHook('onClose', () => optionsEngine.close());
   }
+  const leverEngine = feed
+    ? new LeverEngine({
+        database: options.database,
+        ledger,
+        feed,
+        now,
+        onError: (err) => app.log.error({ err }, 'lever engine'),
+      })
+    : undefined;
+  if (leverEngine) {
+    jobs.register(leverEngine.job());
+    app.addHook('onClose', () => leverEngine.close());
+  }
   const handlers: CallHandlers = {
     ...accountHandlers(account),
     ...marketHandlers({ feed, database: options.database, now }),
@@ -190,6 +204,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       feed,
       now,
       ...(optionsEngine ? { onAccepted: (row) => optionsEngine.accepted(row) } : {}),
+    }),
+    ...leverHandlers({
+      database: options.database,
+      ledger,
+      feed,
+      now,
+      ...(leverEngine ? { onChanged: (row) => leverEngine.changed(row) } : {}),
     }),
   };
   registerCalls(app, handlers, sessions);
@@ -214,6 +235,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   channels.topic(accountTopic(db));
   channels.topic(ordersTopic(db));
   channels.topic(optionsTopic(db));
+  channels.topic(positionsTopic(db));
   const realtimeModules = [channels.module()];
   if (feed) realtimeModules.push(marketRealtime(feed, { now, flushMs: options.market?.flushMs }));
   app.decorate('io', await attachRealtime(app, { sessions, redisUrl: options.redisUrl, modules: realtimeModules }));

@@ -16,6 +16,7 @@ const TABLES = [
   'ledger_entries',
   'ledger_holds',
   'ledger_postings',
+  'lever_positions',
   'ops_audit',
   'option_contracts',
   'platform_settings',

@@ -2,6 +2,7 @@ import { migration0001 } from './domains/account';
 import { migration0005, migration0008 } from './domains/bank-cards';
 import { migration0007 } from './domains/funding';
 import { migration0004 } from './domains/identity';
+import { migration0012 } from './domains/lever';
 import { migration0011 } from './domains/options';
 import { migration0010 } from './domains/spot';
 import { migration0003 } from './ledger';
@@ -22,6 +23,7 @@ export const MIGRATIONS: readonly DomainMigration[] = [
   migration0009,
   migration0010,
   migration0011,
+  migration0012,
 ];
 
 /** Brings the schema up to date; throws (with the failing migration's error) when one fails. */

@@ -22,6 +22,10 @@ export const PLATFORM_ACCOUNT_TYPES = [
   'spot_desk',
   /** Pays option wins and receives lost stakes (RULES "Options"); one per book, so practice money stays practice. */
   'options_payout',
+  /** The platform's side of lever positions: pays their gains and receives their losses (RULES "Lever"). */
+  'lever_desk',
+  /** Receives the margin left on a liquidation and pays for a gap beyond it (RULES "Lever"). */
+  'insurance_fund',
 ] as const;
 export type PlatformAccountType = (typeof PLATFORM_ACCOUNT_TYPES)[number];
 

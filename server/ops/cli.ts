@@ -4,6 +4,7 @@ import { accountOps } from '../domains/account';
 import { bankCardOps } from '../domains/bank-cards';
 import { fundingOps } from '../domains/funding';
 import { identityOps } from '../domains/identity';
+import { leverOps } from '../domains/lever';
 import { marketOps } from '../domains/market';
 import { optionOps } from '../domains/options';
 import { spotFeesOps } from '../domains/spot';
@@ -60,6 +61,7 @@ export const COMMANDS: readonly OpsCommand[] = [
   ...bankCardOps,
   ...marketOps,
   ...optionOps,
+  ...leverOps,
   demoHelp,
 ];
 

@@ -53,6 +53,20 @@ export class TickWindow {
     return ticks[lo];
   }
 
+  /** Every tick of `symbol` strictly after `ts` the window holds, oldest first (a trigger catching up). */
+  after(symbol: string, ts: number): EngineTick[] {
+    const ticks = this.bySymbol.get(symbol);
+    const first = this.firstAfter(symbol, ts);
+    if (!ticks || !first) return [];
+    return ticks.slice(ticks.indexOf(first));
+  }
+
+  /** The newest tick of `symbol` (its mark), if the window has one. */
+  last(symbol: string): EngineTick | undefined {
+    const ticks = this.bySymbol.get(symbol);
+    return ticks?.[ticks.length - 1];
+  }
+
   /** Whether the window reaches back to `ts` for `symbol` (else a tick after `ts` may have left it). */
   covers(symbol: string, ts: number): boolean {
     const first = this.bySymbol.get(symbol)?.[0];

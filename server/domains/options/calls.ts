@@ -1,7 +1,7 @@
 import { BusinessError } from '../../platform/errors';
 import { type CallHandlers, requireSession } from '../../platform/http/calls';
+import { practiceBalance, resetPractice } from '../../trading';
 import { contractOf, listContracts, toWire } from './contracts';
-import { practiceBalance, resetPractice } from './practice';
 import { type OptionServices, submitOption } from './submit';
 import { optionSeconds, readOptionSettings } from './terms';
 
@@ -40,8 +40,8 @@ export function optionHandlers(s: OptionServices): Pick<CallHandlers, OptionPath
       if (!row) throw new BusinessError('orderNotFound', { field: 'id' });
       return toWire(row);
     },
-    'microtrade/simulator': (_input, ctx) => practiceBalance(s.ledger, requireSession(ctx).userId),
+    'microtrade/simulator': (_input, ctx) => practiceBalance(s.ledger, requireSession(ctx).userId, 'option'),
     'microtrade/simulator/reset': (_input, ctx) =>
-      resetPractice(s.database, s.ledger, requireSession(ctx).userId, s.now),
+      resetPractice(s.database, s.ledger, requireSession(ctx).userId, 'option', s.now),
   };
 }

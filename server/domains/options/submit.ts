@@ -8,9 +8,9 @@ import { writeTransaction } from '../../platform/db/transaction';
 import { BusinessError } from '../../platform/errors';
 import { recordUserEvent } from '../../platform/realtime/user-events';
 import { sha256 } from '../../platform/security/digest';
+import { practiceBalance } from '../../trading';
 import { verificationState } from '../identity';
 import { type OptionContractRow, toWire } from './contracts';
-import { practiceBalance } from './practice';
 import { readOptionSettings } from './terms';
 
 export type SubmitOptionInput = z.output<typeof submitOptionRequest>;
@@ -70,7 +70,7 @@ export async function submitOption(s: OptionServices, userId: number, input: Sub
   }
 
   const book = practice ? 'simulator' : 'real';
-  if (practice) await practiceBalance(s.ledger, userId);
+  if (practice) await practiceBalance(s.ledger, userId, 'option');
   const account = (await s.ledger.balances(userId, book)).find((b) => b.type === 'option' && b.currency === currency);
   if (BigInt(account?.available ?? 0) < stake) throw new BusinessError('insufficientBalance', { field: 'stake' });
   if (!practice && (await verificationState(db, userId, 'basic')) !== 'verified') {

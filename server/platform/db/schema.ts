@@ -156,7 +156,7 @@ export interface LedgerPostingsTable {
 }
 
 export type LedgerHoldState = 'open' | 'posted' | 'voided';
-export type LedgerHoldKind = 'withdrawal' | 'c2c_escrow' | 'ieo_payment' | 'order';
+export type LedgerHoldKind = 'withdrawal' | 'c2c_escrow' | 'ieo_payment' | 'order' | 'margin';
 
 /** Frozen funds of one account. Leaves `open` exactly once, to `posted` or `voided`. */
 export interface LedgerHoldsTable {
@@ -402,6 +402,56 @@ export interface OptionContractsTable {
   updated_at: number;
 }
 
+export type LeverPhaseRow = 'waiting' | 'pending' | 'holding' | 'closing' | 'closed' | 'cancelled';
+
+/** One lever order and the position it opens (server/domains/lever). Money is minor units of USDT. */
+export interface LeverPositionsTable {
+  id: Generated<number>;
+  user_id: number;
+  book: 'real' | 'simulator';
+  symbol: string;
+  side: 'long' | 'short';
+  margin_mode: 'isolated' | 'cross';
+  order_type: 'market' | 'limit';
+  lots: number;
+  contract_size: string;
+  leverage: number;
+  mmr: string;
+  fee_rate: string;
+  price_scale: number;
+  limit_price: string | null;
+  tp_price: string | null;
+  sl_price: string | null;
+  phase: LeverPhaseRow;
+  version: number;
+  reserve: number;
+  reserve_hold_id: number | null;
+  margin: number | null;
+  added_margin: number;
+  margin_hold_id: number | null;
+  open_fee: number | null;
+  close_fee: number | null;
+  realized_pnl: number | null;
+  insurance: number | null;
+  liq_price: string | null;
+  entry_seq: number | null;
+  entry_ts: number | null;
+  entry_price: string | null;
+  exit_seq: number | null;
+  exit_ts: number | null;
+  exit_price: string | null;
+  close_reason: 'user' | 'take_profit' | 'stop_loss' | 'liquidation' | null;
+  cancel_reason: 'user' | 'no_tick' | 'insufficient_margin' | null;
+  request_id: string;
+  request_digest: string;
+  accepted_at: number;
+  opened_at: number | null;
+  close_requested_at: number | null;
+  closed_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -429,6 +479,7 @@ export interface Database {
   withdrawals: WithdrawalsTable;
   spot_orders: SpotOrdersTable;
   option_contracts: OptionContractsTable;
+  lever_positions: LeverPositionsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,0 +1,204 @@
+import type { z } from 'zod';
+import type { leverAddMarginRequest, leverSetStopRequest } from '../../../protocol/lever';
+import { LEVER_POSITION_EVENT } from '../../../protocol/lever';
+import { isolatedLiquidationPrice, stopProblem } from '../../../protocol/rules/lever';
+import { fromUnits, toUnits } from '../../../protocol/rules/spot';
+import { isLedgerError, parseAmount } from '../../ledger';
+import { writeTransaction } from '../../platform/db/transaction';
+import { BusinessError } from '../../platform/errors';
+import { recordUserEvent } from '../../platform/realtime/user-events';
+import { type LeverPositionRow, positionOf, priceUnits, toWire, unitsOf } from './positions';
+import { cancelOrder } from './settle';
+import { type LeverServices, leverLedgerIds } from './submit';
+import { LEVER_QUOTE } from './terms';
+
+/**
+ * The owner's changes to an order or position: close, cancel, TP/SL and added margin. Each is one transaction with
+ * a conditional update at the version the caller read (a change that lost a race to the engine reads again and
+ * answers from the new state), and each tells the engine (`onChanged`) so that it acts on the change at once.
+ */
+
+async function owned(s: LeverServices, userId: number, id: number): Promise<LeverPositionRow> {
+  const row = await positionOf(s.database.db, userId, id);
+  if (!row) throw new BusinessError('orderNotFound', { field: 'id' });
+  return row;
+}
+
+function changed(s: LeverServices, row: LeverPositionRow) {
+  s.onChanged?.(row);
+  return toWire(row);
+}
+
+/** lever/close: a holding position is closed at the first tick after now (status 2 closing until then). */
+export async function requestClose(s: LeverServices, userId: number, id: number) {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const row = await owned(s, userId, id);
+    if (row.phase === 'closing' || row.phase === 'closed') return toWire(row);
+    if (row.phase !== 'holding') throw new BusinessError('leverNotOpen');
+    const now = s.now();
+    const closing = await writeTransaction(s.database, async (trx) => {
+      const updated = await trx
+        .updateTable('lever_positions')
+        .set({ phase: 'closing', version: row.version + 1, close_requested_at: now, updated_at: now })
+        .where('id', '=', row.id)
+        .where('phase', '=', 'holding')
+        .where('version', '=', row.version)
+        .returningAll()
+        .executeTakeFirst();
+      if (updated) await recordUserEvent(trx, { userId, kind: LEVER_POSITION_EVENT, data: toWire(updated), at: now });
+      return updated;
+    });
+    if (closing) return changed(s, closing);
+  }
+  return toWire(await owned(s, userId, id));
+}
+
+/** lever/cancel: an order that has not opened (status 0) is cancelled and its reserve released. */
+export async function cancelByOwner(s: LeverServices, userId: number, id: number) {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const row = await owned(s, userId, id);
+    if (row.phase === 'cancelled') return toWire(row);
+    if (row.phase !== 'waiting' && row.phase !== 'pending') throw new BusinessError('leverNotOpen');
+    const cancelled = await writeTransaction(s.database, (trx) => cancelOrder(trx, s.ledger, row, 'user', s.now()));
+    if (cancelled) return changed(s, cancelled);
+  }
+  return toWire(await owned(s, userId, id));
+}
+
+type SetStopInput = z.output<typeof leverSetStopRequest>;
+
+/**
+ * lever/setstop: new TP and SL for an order or an open position, checked as at submit: against the entry (or the
+ * limit, or the last price while waiting) and, isolated, the liquidation price.
+ */
+export async function setStops(s: LeverServices, userId: number, input: SetStopInput) {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const row = await owned(s, userId, input.id);
+    if (!['waiting', 'pending', 'holding'].includes(row.phase)) throw new BusinessError('leverNotOpen');
+    const stop = (text: string | undefined, field: string) => {
+      if (!text) return null;
+      const units = toUnits(text, row.price_scale);
+      if (units === null || units <= 0n) throw new BusinessError('leverStopPriceInvalid', { field });
+      return units;
+    };
+    const takeProfit = stop(input.take_profit, 'take_profit');
+    const stopLoss = stop(input.stop_loss, 'stop_loss');
+    const quote = s.feed?.quote(row.symbol);
+    let reference: bigint | null = null;
+    let lp: bigint | null = null;
+    if (row.phase === 'holding') {
+      reference = priceUnits(row, row.entry_price ?? '0');
+      lp = row.margin_mode === 'isolated' ? isolatedLiquidationPrice(unitsOf(row)) : null;
+    } else {
+      reference = row.limit_price
+        ? priceUnits(row, row.limit_price)
+        : quote
+          ? toUnits(quote.last, row.price_scale)
+          : null;
+    }
+    if (reference === null) throw new BusinessError('spotNoPrice', { field: 'symbol' });
+    const problem = stopProblem(row.side, reference, lp, takeProfit, stopLoss);
+    if (problem)
+      throw new BusinessError(problem, { field: problem === 'leverTakeProfitSide' ? 'take_profit' : 'stop_loss' });
+    const now = s.now();
+    const updated = await writeTransaction(s.database, async (trx) => {
+      const next = await trx
+        .updateTable('lever_positions')
+        .set({
+          tp_price: takeProfit === null ? null : fromUnits(takeProfit, row.price_scale),
+          sl_price: stopLoss === null ? null : fromUnits(stopLoss, row.price_scale),
+          version: row.version + 1,
+          updated_at: now,
+        })
+        .where('id', '=', row.id)
+        .where('phase', '=', row.phase)
+        .where('version', '=', row.version)
+        .returningAll()
+        .executeTakeFirst();
+      if (next) await recordUserEvent(trx, { userId, kind: LEVER_POSITION_EVENT, data: toWire(next), at: now });
+      return next;
+    });
+    if (updated) return changed(s, updated);
+  }
+  throw new BusinessError('leverNotOpen');
+}
+
+type AddMarginInput = z.output<typeof leverAddMarginRequest>;
+
+/**
+ * lever/add_margin: more margin for an isolated holding position (RULES "Adding margin"): the margin hold is
+ * replaced by one of the new total and the liquidation price moves away. A retry with the same request id changes
+ * nothing twice (the ledger's request id of the new hold).
+ */
+export async function addMargin(s: LeverServices, userId: number, input: AddMarginInput) {
+  const parsed = parseAmount(LEVER_QUOTE, input.amount);
+  if (!parsed.ok || parsed.units <= 0) throw new BusinessError('leverMarginInvalid', { field: 'amount' });
+  const delta = parsed.units;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const row = await owned(s, userId, input.id);
+    const replay = await s.database.db
+      .selectFrom('ledger_entries')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('request_id', '=', leverLedgerIds.add(input.request_id))
+      .executeTakeFirst();
+    if (replay) return toWire(row);
+    if (row.phase !== 'holding') throw new BusinessError('leverNotOpen');
+    if (row.margin_mode !== 'isolated') throw new BusinessError('leverAddMarginIsolatedOnly');
+    const now = s.now();
+    try {
+      const updated = await writeTransaction(s.database, async (trx) => {
+        const added = row.added_margin + delta;
+        const lp = isolatedLiquidationPrice({ ...unitsOf(row), margin: BigInt(row.margin ?? 0) + BigInt(added) });
+        const next = await trx
+          .updateTable('lever_positions')
+          .set({
+            added_margin: added,
+            liq_price: lp === null ? null : fromUnits(lp, row.price_scale),
+            version: row.version + 1,
+            updated_at: now,
+          })
+          .where('id', '=', row.id)
+          .where('phase', '=', 'holding')
+          .where('version', '=', row.version)
+          .returningAll()
+          .executeTakeFirst();
+        if (!next) return undefined;
+        const book = s.ledger.within(trx);
+        if (row.margin_hold_id !== null) {
+          await book.voidHold({
+            userId,
+            requestId: leverLedgerIds.swap(row.id, next.version),
+            holdId: row.margin_hold_id,
+          });
+        }
+        const hold = await book.placeHold({
+          userId,
+          requestId: leverLedgerIds.add(input.request_id),
+          kind: 'margin',
+          book: row.book,
+          type: 'contract',
+          currency: LEVER_QUOTE,
+          amount: (row.margin ?? 0) + added,
+          ref: `lever ${row.id}`,
+        });
+        const held = await trx
+          .updateTable('lever_positions')
+          .set({ margin_hold_id: hold.holdId })
+          .where('id', '=', row.id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await recordUserEvent(trx, { userId, kind: LEVER_POSITION_EVENT, data: toWire(held), at: now });
+        return held;
+      });
+      if (updated) return changed(s, updated);
+    } catch (err) {
+      if (isLedgerError(err) && err.key === 'insufficientBalance') {
+        throw new BusinessError('insufficientBalance', { field: 'amount' });
+      }
+      if (isLedgerError(err)) throw new BusinessError(err.key);
+      throw err;
+    }
+  }
+  throw new BusinessError('leverNotOpen');
+}

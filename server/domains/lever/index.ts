@@ -1,0 +1,7 @@
+/** The public surface of this module: other code imports it only through this file. */
+export * from './calls';
+export * from './engine';
+export * from './migrations/0012_lever';
+export * from './ops';
+export type { LeverServices } from './submit';
+export * from './topic';

@@ -1,0 +1,244 @@
+import type { Kysely } from 'kysely';
+import { LEVER_POSITION_EVENT, type LeverCancelReason, type LeverCloseReason } from '../../../protocol/lever';
+import {
+  type CloseAmounts,
+  closeAmounts,
+  initialMargin,
+  isolatedLiquidationPrice,
+  tradeFee,
+} from '../../../protocol/rules/lever';
+import { fromUnits } from '../../../protocol/rules/spot';
+import type { Ledger, Leg } from '../../ledger';
+import { pinTick } from '../../market';
+import type { Database } from '../../platform/db/schema';
+import { recordUserEvent } from '../../platform/realtime/user-events';
+import type { EngineTick } from '../../trading';
+import { type LeverPositionRow, termsOf, toWire, unitsOf } from './positions';
+import { leverLedgerIds } from './submit';
+import { LEVER_QUOTE } from './terms';
+
+/**
+ * How a lever row moves, each step inside the caller's transaction: a conditional update from the phase (and the
+ * version) it must be in, so that a step run twice, or by two processes, changes nothing the second time; its
+ * ledger postings (`ledger.within`); the pin of the tick it used; the owner's event. Money is computed only by the
+ * rule functions of protocol/rules/lever.ts.
+ */
+
+const OPENING = ['waiting', 'pending'] as const;
+
+/** The free part of the user's contract account in the row's book (what a cross position can also lose). */
+async function freeBalance(trx: Kysely<Database>, ledger: Ledger, row: LeverPositionRow): Promise<bigint> {
+  const account = (await ledger.within(trx).balances(row.user_id, row.book)).find(
+    (b) => b.type === 'contract' && b.currency === LEVER_QUOTE,
+  );
+  return BigInt(account?.available ?? 0);
+}
+
+async function announce(trx: Kysely<Database>, row: LeverPositionRow, now: number): Promise<void> {
+  await recordUserEvent(trx, { userId: row.user_id, kind: LEVER_POSITION_EVENT, data: toWire(row), at: now });
+}
+
+/**
+ * The order opens at `tick` (its entry tick, or the first tick that crossed its limit): the reserve is released,
+ * the open fee paid and the exact initial margin held. When the contract account cannot cover them at this price
+ * the order is cancelled instead (`insufficient_margin`). Returns the row after the step, or undefined when it was
+ * no longer waiting or pending at this version.
+ */
+export async function openPosition(
+  trx: Kysely<Database>,
+  ledger: Ledger,
+  row: LeverPositionRow,
+  tick: EngineTick,
+  now: number,
+): Promise<LeverPositionRow | undefined> {
+  const terms = termsOf(row);
+  const lots = BigInt(row.lots);
+  const margin = initialMargin(lots, tick.units, row.leverage, terms);
+  const fee = tradeFee(lots, tick.units, terms);
+  if ((await freeBalance(trx, ledger, row)) + BigInt(row.reserve) < margin + fee) {
+    return cancelOrder(trx, ledger, row, 'insufficient_margin', now);
+  }
+  const liq =
+    row.margin_mode === 'isolated'
+      ? isolatedLiquidationPrice({ side: row.side, lots, entry: tick.units, margin, terms })
+      : null;
+  const opened = await trx
+    .updateTable('lever_positions')
+    .set({
+      phase: 'holding',
+      version: row.version + 1,
+      margin: Number(margin),
+      open_fee: Number(fee),
+      liq_price: liq === null ? null : fromUnits(liq, row.price_scale),
+      entry_seq: tick.seq,
+      entry_ts: tick.ts,
+      entry_price: tick.price,
+      opened_at: now,
+      updated_at: now,
+    })
+    .where('id', '=', row.id)
+    .where('phase', 'in', OPENING)
+    .where('version', '=', row.version)
+    .returningAll()
+    .executeTakeFirst();
+  if (!opened) return undefined;
+  const book = ledger.within(trx);
+  const user = row.user_id;
+  if (row.reserve_hold_id !== null) {
+    await book.voidHold({ userId: user, requestId: leverLedgerIds.release(row.id), holdId: row.reserve_hold_id });
+  }
+  if (fee > 0n) {
+    await book.debit({
+      userId: user,
+      requestId: leverLedgerIds.fee(row.id),
+      kind: 'fee',
+      book: row.book,
+      currency: LEVER_QUOTE,
+      amount: Number(fee),
+      from: 'contract',
+      to: 'fees',
+    });
+  }
+  const hold = await book.placeHold({
+    userId: user,
+    requestId: leverLedgerIds.margin(row.id, opened.version),
+    kind: 'margin',
+    book: row.book,
+    type: 'contract',
+    currency: LEVER_QUOTE,
+    amount: Number(margin),
+    ref: `lever ${row.id}`,
+  });
+  const held = await trx
+    .updateTable('lever_positions')
+    .set({ margin_hold_id: hold.holdId })
+    .where('id', '=', row.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await pinTick(trx, { symbol: tick.symbol, seq: tick.seq, ts: tick.ts, price: tick.price }, `lever:${row.id}`);
+  await announce(trx, held, now);
+  return held;
+}
+
+/** A limit open whose entry tick did not cross: it rests (status 0, pending) until a tick does. */
+export async function restPending(
+  trx: Kysely<Database>,
+  row: LeverPositionRow,
+  now: number,
+): Promise<LeverPositionRow | undefined> {
+  const pending = await trx
+    .updateTable('lever_positions')
+    .set({ phase: 'pending', version: row.version + 1, updated_at: now })
+    .where('id', '=', row.id)
+    .where('phase', '=', 'waiting')
+    .where('version', '=', row.version)
+    .returningAll()
+    .executeTakeFirst();
+  if (pending) await announce(trx, pending, now);
+  return pending;
+}
+
+/** The order leaves before opening: by its owner, no tick within the wait, or too little margin at its tick. */
+export async function cancelOrder(
+  trx: Kysely<Database>,
+  ledger: Ledger,
+  row: LeverPositionRow,
+  reason: LeverCancelReason,
+  now: number,
+): Promise<LeverPositionRow | undefined> {
+  const cancelled = await trx
+    .updateTable('lever_positions')
+    .set({ phase: 'cancelled', version: row.version + 1, cancel_reason: reason, closed_at: now, updated_at: now })
+    .where('id', '=', row.id)
+    .where('phase', 'in', OPENING)
+    .where('version', '=', row.version)
+    .returningAll()
+    .executeTakeFirst();
+  if (!cancelled) return undefined;
+  if (row.reserve_hold_id !== null) {
+    await ledger
+      .within(trx)
+      .voidHold({ userId: row.user_id, requestId: leverLedgerIds.release(row.id), holdId: row.reserve_hold_id });
+  }
+  await announce(trx, cancelled, now);
+  return cancelled;
+}
+
+/** The ledger legs of a close: the user's contract account, the lever desk, the fee account, the insurance fund. */
+function closeLegs(row: LeverPositionRow, amounts: CloseAmounts): Leg[] {
+  const legs: Leg[] = [
+    { owner: { userId: row.user_id, type: 'contract' }, currency: LEVER_QUOTE, amount: Number(amounts.userDelta) },
+    { owner: { platform: 'lever_desk' }, currency: LEVER_QUOTE, amount: Number(amounts.desk) },
+    { owner: { platform: 'fees' }, currency: LEVER_QUOTE, amount: Number(amounts.feePaid) },
+    { owner: { platform: 'insurance_fund' }, currency: LEVER_QUOTE, amount: Number(amounts.insurance) },
+  ];
+  // A posting of 0 moves nothing (and the ledger refuses it).
+  return legs.filter((leg) => leg.amount !== 0);
+}
+
+/**
+ * The position closes at `tick` for `reason` (RULES "Lever"): the margin hold is released and the close's money
+ * (closeAmounts) posted in one entry. An isolated position can lose at most its margin; a cross one also the free
+ * contract balance; what lies beyond is the insurance fund's. Only from holding or closing, at the version the
+ * caller saw: a trigger the user has changed since does not fire on its old price.
+ */
+export async function closePosition(
+  trx: Kysely<Database>,
+  ledger: Ledger,
+  row: LeverPositionRow,
+  tick: EngineTick,
+  reason: LeverCloseReason,
+  now: number,
+): Promise<LeverPositionRow | undefined> {
+  const units = unitsOf(row);
+  const claimed = await trx
+    .updateTable('lever_positions')
+    .set({ phase: 'closed', version: row.version + 1, updated_at: now })
+    .where('id', '=', row.id)
+    .where('phase', 'in', ['holding', 'closing'])
+    .where('version', '=', row.version)
+    .returningAll()
+    .executeTakeFirst();
+  if (!claimed) return undefined;
+  const book = ledger.within(trx);
+  if (row.margin_hold_id !== null) {
+    await book.voidHold({
+      userId: row.user_id,
+      requestId: leverLedgerIds.releaseMargin(row.id),
+      holdId: row.margin_hold_id,
+    });
+  }
+  const canLose = row.margin_mode === 'isolated' ? units.margin : await freeBalance(trx, ledger, row);
+  const amounts = closeAmounts(units, tick.units, reason, canLose);
+  const legs = closeLegs(row, amounts);
+  if (legs.length > 0) {
+    await book.post({
+      userId: row.user_id,
+      requestId: leverLedgerIds.close(row.id),
+      kind: 'trade',
+      book: row.book,
+      legs,
+      memo: `lever ${row.id} ${reason}`,
+    });
+  }
+  const closed = await trx
+    .updateTable('lever_positions')
+    .set({
+      exit_seq: tick.seq,
+      exit_ts: tick.ts,
+      exit_price: tick.price,
+      close_fee: Number(amounts.feePaid),
+      realized_pnl: Number(amounts.pnl),
+      insurance: Number(amounts.insurance),
+      close_reason: reason,
+      closed_at: now,
+      // A cross position's LP is only known against the account; at a liquidation the crossing tick is its LP.
+      ...(reason === 'liquidation' && row.margin_mode === 'cross' ? { liq_price: tick.price } : {}),
+    })
+    .where('id', '=', row.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await pinTick(trx, { symbol: tick.symbol, seq: tick.seq, ts: tick.ts, price: tick.price }, `lever:${row.id}`);
+  await announce(trx, closed, now);
+  return closed;
+}
