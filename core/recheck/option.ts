@@ -63,8 +63,8 @@ const failed = (reason: OptionRecheckFailure): OptionRecheckResult => ({ ok: fal
 
 const SETTLED: readonly OptionContract['state'][] = ['won', 'lost', 'flat', 'refunded'];
 
-/** The tick is in its batch as posted, and the batch's digests and hash follow from its ticks. */
-function checkTick(tick: RecordedTick, record: ChainRecord): OptionRecheckFailure | null {
+/** The tick is in its batch as posted, and the batch's digests and hash follow from its ticks (any product's tick). */
+export function checkTick(tick: RecordedTick, record: ChainRecord): OptionRecheckFailure | null {
   const recorded = record.ticks.find((t) => t.seq === tick.seq && t.symbol === tick.symbol);
   if (!recorded) return 'tick_missing';
   // The price's digits are part of the record ('1.50' and '1.5' hash differently), so the text must match exactly.

@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import type { LeverPosition } from '../../protocol/lever';
+import { recheckLever } from './lever';
+import { record, T0, tickOf } from './test-record';
+
+/**
+ * The lever re-check against a small record built with the published hash rules (one BTC tick per batch): a market
+ * long of 10 lots (0.01 BTC) at 10x opened at batch 2's tick (100.00) and closed by its take-profit at batch 5's.
+ * Numbers: IM 0.01 × 100 / 10 = 0.1; open fee 0.01 × 100 × 0.0005 = 0.0005; at 101.00 the P&L is 0.01 and the close
+ * fee 0.000505 → 0.000505 (6 decimals).
+ */
+const ENTRY = tickOf(2, '100.00');
+const EXIT = tickOf(5, '101.00');
+const closed: LeverPosition = {
+  id: 7,
+  order_no: 'L00000007',
+  symbol: 'BTC',
+  direction: 'long',
+  type: 'market',
+  margin_mode: 'isolated',
+  account_type: 'simulator',
+  status: 3,
+  phase: 'closed',
+  lots: 10,
+  quantity: '0.01',
+  contract_size: '0.001',
+  leverage: 10,
+  mmr: '0.005',
+  fee_rate: '0.0005',
+  limit_price: null,
+  entry_price: '100.00',
+  close_offset_price: '101.00',
+  profit_take_price: '101.00',
+  stop_loss_price: null,
+  initial_margin: '0.100000',
+  additional_margin: '0.000000',
+  amount: '1',
+  commission: '0.001005',
+  Liquidation_Price: '90.45',
+  Liquidation_Time: null,
+  floating_profit_or_loss: null,
+  unrealized_pnl_percent: null,
+  realized_pnl: '0.010000',
+  realized_pnl_percent: '10.00',
+  total_profit_or_loss: '0.008995',
+  insurance: '0.000000',
+  close_reason: 'take_profit',
+  cancel_reason: null,
+  entry: ENTRY,
+  exit: EXIT,
+  mark: null,
+  open_position_time: T0 + 2100,
+  time_to_close_position: T0 + 5100,
+  request_id: 'r1',
+  created_at: T0 + 1500,
+  updated_at: T0 + 5100,
+};
+
+describe('recheckLever', () => {
+  it('passes a true record: both ticks chained to the head, margin, trigger and money recomputed', async () => {
+    const f = record({ 2: '100.00', 5: '101.00' }, 8);
+    const result = await recheckLever(closed, 6, f);
+    expect(result).toMatchObject({ ok: true, headId: 8, entryBatchId: 2, exitBatchId: 5 });
+  });
+
+  it('refuses an entry that is not the first tick after acceptance', async () => {
+    const f = record({ 2: '100.00', 5: '101.00' }, 8);
+    // Accepted before batch 1's tick: batch 1's tick came after acceptance, so batch 2's is not the entry.
+    expect(await recheckLever({ ...closed, created_at: T0 + 500 }, 6, f)).toEqual({
+      ok: false,
+      reason: 'entry_differs',
+    });
+  });
+
+  it('refuses an exit that does not reach the take-profit, and money that is not the rule’s', async () => {
+    const f = record({ 2: '100.00', 5: '101.00' }, 8);
+    expect(await recheckLever({ ...closed, profit_take_price: '101.01' }, 6, f)).toEqual({
+      ok: false,
+      reason: 'trigger_differs',
+    });
+    expect(await recheckLever({ ...closed, realized_pnl: '0.010001' }, 6, f)).toEqual({
+      ok: false,
+      reason: 'money_differs',
+    });
+    expect(await recheckLever({ ...closed, initial_margin: '0.099999' }, 6, f)).toEqual({
+      ok: false,
+      reason: 'margin_differs',
+    });
+  });
+
+  it('refuses a tick the record does not hold as posted', async () => {
+    const f = record({ 2: '100.00', 5: '101.00' }, 8);
+    expect(await recheckLever({ ...closed, exit: { ...EXIT, price: '101.50' } }, 6, f)).toEqual({
+      ok: false,
+      reason: 'tick_differs',
+    });
+    f.missing.add(EXIT.seq);
+    expect(await recheckLever(closed, 6, f)).toEqual({ ok: false, reason: 'not_sealed' });
+  });
+
+  it('checks an isolated liquidation against the liquidation price recomputed from entry and margin', async () => {
+    // (1 − 0.1) / (0.01 × 0.995) = 90.452… → 90.45; the tick at 90.45 reaches it. Loss 0.0955, fee 0.00045225 →
+    // 0.000453; the margin 0.1 covers both; 0.004047 is left for the fund.
+    const f = record({ 2: '100.00', 5: '90.45' }, 8);
+    const liquidated: LeverPosition = {
+      ...closed,
+      close_reason: 'liquidation',
+      profit_take_price: null,
+      exit: tickOf(5, '90.45'),
+      close_offset_price: '90.45',
+      realized_pnl: '-0.095500',
+      commission: '0.000953',
+      insurance: '0.004047',
+    };
+    expect(await recheckLever(liquidated, 6, f)).toMatchObject({ ok: true });
+    expect(await recheckLever({ ...liquidated, Liquidation_Price: '90.44' }, 6, f)).toEqual({
+      ok: false,
+      reason: 'trigger_differs',
+    });
+  });
+});
