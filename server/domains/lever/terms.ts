@@ -3,10 +3,8 @@ import type { LeverInstrument } from '../../../protocol/lever';
 import { LEVER_DEFAULTS, type LeverTerms } from '../../../protocol/rules/lever';
 import { currencyScale } from '../../ledger';
 import { INSTRUMENTS, instrumentBySymbol, tickSizeOf } from '../../market';
-import { recordAudit } from '../../platform/audit';
-import { handleOf } from '../../platform/db/connect';
 import type { Database } from '../../platform/db/schema';
-import { writeTransaction } from '../../platform/db/transaction';
+import { readSetting, writeSetting } from '../../platform/settings';
 
 /**
  * The lever terms in force for new positions (RULES "Lever"): per instrument its contract size and highest
@@ -57,9 +55,9 @@ export const DEFAULT_LEVER_SETTINGS: LeverSettings = {
 };
 
 export async function readLeverSettings(db: Kysely<Database>): Promise<LeverSettings> {
-  const row = await db.selectFrom('platform_settings').select('value').where('key', '=', TERMS_KEY).executeTakeFirst();
-  if (!row) return DEFAULT_LEVER_SETTINGS;
-  return { ...DEFAULT_LEVER_SETTINGS, ...(JSON.parse(row.value) as Partial<LeverSettings>) };
+  const stored = await readSetting(db, TERMS_KEY);
+  if (stored === undefined) return DEFAULT_LEVER_SETTINGS;
+  return { ...DEFAULT_LEVER_SETTINGS, ...(JSON.parse(stored) as Partial<LeverSettings>) };
 }
 
 /** The instrument's price steps, for any symbol lever can trade (whether or not it is offered now). */
@@ -133,21 +131,13 @@ export async function setLeverSettings(
   const next = change(current);
   const problem = problemOf(next);
   if (problem) return { ok: false, problem };
-  const at = (options.now ?? Date.now)();
-  await writeTransaction(handleOf(db), async (trx) => {
-    await trx.deleteFrom('platform_settings').where('key', '=', TERMS_KEY).execute();
-    await trx
-      .insertInto('platform_settings')
-      .values({ key: TERMS_KEY, value: JSON.stringify(next) })
-      .execute();
-    await recordAudit(trx, {
-      action: 'lever_terms.set',
-      subjectType: 'platform_setting',
-      subjectId: TERMS_KEY,
-      detail: { previous: current, value: next },
-      ...(options.operator ? { operator: options.operator } : {}),
-      at,
-    });
+  await writeSetting(db, {
+    key: TERMS_KEY,
+    value: JSON.stringify(next),
+    action: 'lever_terms.set',
+    detail: { previous: current, value: next },
+    operator: options.operator,
+    now: options.now,
   });
   return { ok: true, settings: next };
 }

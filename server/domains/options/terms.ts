@@ -3,10 +3,8 @@ import type { OptionSeconds } from '../../../protocol/options';
 import { OPTION_DEFAULTS, type OptionPeriod, type OptionTerms } from '../../../protocol/rules/options';
 import { currencyScale, isCurrency } from '../../ledger';
 import { INSTRUMENTS } from '../../market';
-import { recordAudit } from '../../platform/audit';
-import { handleOf } from '../../platform/db/connect';
 import type { Database } from '../../platform/db/schema';
-import { writeTransaction } from '../../platform/db/transaction';
+import { readSetting, writeSetting } from '../../platform/settings';
 
 /**
  * The option terms in force for new contracts (RULES "Options"): periods with their payout ratios, the minimum
@@ -26,10 +24,9 @@ const DEFAULT_SYMBOLS = INSTRUMENTS.filter((i) => i.kind === 'coin' && !i.stable
 export const DEFAULT_OPTION_SETTINGS: OptionSettings = { ...OPTION_DEFAULTS, symbols: DEFAULT_SYMBOLS };
 
 export async function readOptionSettings(db: Kysely<Database>): Promise<OptionSettings> {
-  const row = await db.selectFrom('platform_settings').select('value').where('key', '=', TERMS_KEY).executeTakeFirst();
-  if (!row) return DEFAULT_OPTION_SETTINGS;
-  const stored = JSON.parse(row.value) as Partial<OptionSettings>;
-  return { ...DEFAULT_OPTION_SETTINGS, ...stored };
+  const stored = await readSetting(db, TERMS_KEY);
+  if (stored === undefined) return DEFAULT_OPTION_SETTINGS;
+  return { ...DEFAULT_OPTION_SETTINGS, ...(JSON.parse(stored) as Partial<OptionSettings>) };
 }
 
 export async function optionSeconds(db: Kysely<Database>, currency?: string): Promise<OptionSeconds> {
@@ -71,21 +68,13 @@ export async function setOptionSettings(
   const next = change(current);
   const problem = problemOf(next);
   if (problem) return { ok: false, problem };
-  const at = (options.now ?? Date.now)();
-  await writeTransaction(handleOf(db), async (trx) => {
-    await trx.deleteFrom('platform_settings').where('key', '=', TERMS_KEY).execute();
-    await trx
-      .insertInto('platform_settings')
-      .values({ key: TERMS_KEY, value: JSON.stringify(next) })
-      .execute();
-    await recordAudit(trx, {
-      action: 'option_terms.set',
-      subjectType: 'platform_setting',
-      subjectId: TERMS_KEY,
-      detail: { previous: current, value: next },
-      ...(options.operator ? { operator: options.operator } : {}),
-      at,
-    });
+  await writeSetting(db, {
+    key: TERMS_KEY,
+    value: JSON.stringify(next),
+    action: 'option_terms.set',
+    detail: { previous: current, value: next },
+    operator: options.operator,
+    now: options.now,
   });
   return { ok: true, settings: next };
 }

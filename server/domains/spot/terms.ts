@@ -2,10 +2,8 @@ import type { Kysely } from 'kysely';
 import type { SpotConfig, SpotPair } from '../../../protocol/spot';
 import { currencyScale } from '../../ledger';
 import { formatUnits, INSTRUMENTS, type Instrument } from '../../market';
-import { recordAudit } from '../../platform/audit';
-import { handleOf } from '../../platform/db/connect';
 import type { Database } from '../../platform/db/schema';
-import { writeTransaction } from '../../platform/db/transaction';
+import { writeSetting } from '../../platform/settings';
 
 /**
  * The spot terms in force for new orders (RULES "Spot": fee 0.1% of the value, minimum value 5 USDT; the price band
@@ -93,21 +91,16 @@ export async function setTerm(
   const problem = termProblem(name, value);
   if (problem) return { ok: false, problem };
   const key = settingKey(name);
-  const at = (options.now ?? Date.now)();
   const previous = (await readTerms(db))[
     name === 'fee_rate' ? 'feeRate' : name === 'min_value' ? 'minValue' : 'priceBand'
   ];
-  await writeTransaction(handleOf(db), async (trx) => {
-    await trx.deleteFrom('platform_settings').where('key', '=', key).execute();
-    await trx.insertInto('platform_settings').values({ key, value }).execute();
-    await recordAudit(trx, {
-      action: 'spot_terms.set',
-      subjectType: 'platform_setting',
-      subjectId: key,
-      detail: { previous, value },
-      ...(options.operator ? { operator: options.operator } : {}),
-      at,
-    });
+  await writeSetting(db, {
+    key,
+    value,
+    action: 'spot_terms.set',
+    detail: { previous, value },
+    operator: options.operator,
+    now: options.now,
   });
   return { ok: true, previous };
 }
