@@ -3,7 +3,7 @@ import type { leverAddMarginRequest, leverSetStopRequest } from '../../../protoc
 import { LEVER_POSITION_EVENT } from '../../../protocol/lever';
 import { isolatedLiquidationPrice, stopProblem } from '../../../protocol/rules/lever';
 import { fromUnits, toUnits } from '../../../protocol/rules/spot';
-import { isLedgerError, parseAmount } from '../../ledger';
+import { ledgerEdge, parseAmount } from '../../ledger';
 import { writeTransaction } from '../../platform/db/transaction';
 import { BusinessError } from '../../platform/errors';
 import { recordUserEvent } from '../../platform/realtime/user-events';
@@ -146,59 +146,55 @@ export async function addMargin(s: LeverServices, userId: number, input: AddMarg
     if (row.phase !== 'holding') throw new BusinessError('leverNotOpen');
     if (row.margin_mode !== 'isolated') throw new BusinessError('leverAddMarginIsolatedOnly');
     const now = s.now();
-    try {
-      const updated = await writeTransaction(s.database, async (trx) => {
-        const added = row.added_margin + delta;
-        const lp = isolatedLiquidationPrice({ ...unitsOf(row), margin: BigInt(row.margin ?? 0) + BigInt(added) });
-        const next = await trx
-          .updateTable('lever_positions')
-          .set({
-            added_margin: added,
-            liq_price: lp === null ? null : fromUnits(lp, row.price_scale),
-            version: row.version + 1,
-            updated_at: now,
-          })
-          .where('id', '=', row.id)
-          .where('phase', '=', 'holding')
-          .where('version', '=', row.version)
-          .returningAll()
-          .executeTakeFirst();
-        if (!next) return undefined;
-        const book = s.ledger.within(trx);
-        if (row.margin_hold_id !== null) {
-          await book.voidHold({
+    const updated = await ledgerEdge(
+      () =>
+        writeTransaction(s.database, async (trx) => {
+          const added = row.added_margin + delta;
+          const lp = isolatedLiquidationPrice({ ...unitsOf(row), margin: BigInt(row.margin ?? 0) + BigInt(added) });
+          const next = await trx
+            .updateTable('lever_positions')
+            .set({
+              added_margin: added,
+              liq_price: lp === null ? null : fromUnits(lp, row.price_scale),
+              version: row.version + 1,
+              updated_at: now,
+            })
+            .where('id', '=', row.id)
+            .where('phase', '=', 'holding')
+            .where('version', '=', row.version)
+            .returningAll()
+            .executeTakeFirst();
+          if (!next) return undefined;
+          const book = s.ledger.within(trx);
+          if (row.margin_hold_id !== null) {
+            await book.voidHold({
+              userId,
+              requestId: leverLedgerIds.swap(row.id, next.version),
+              holdId: row.margin_hold_id,
+            });
+          }
+          const hold = await book.placeHold({
             userId,
-            requestId: leverLedgerIds.swap(row.id, next.version),
-            holdId: row.margin_hold_id,
+            requestId: leverLedgerIds.add(input.request_id),
+            kind: 'margin',
+            book: row.book,
+            type: 'contract',
+            currency: LEVER_QUOTE,
+            amount: (row.margin ?? 0) + added,
+            ref: `lever ${row.id}`,
           });
-        }
-        const hold = await book.placeHold({
-          userId,
-          requestId: leverLedgerIds.add(input.request_id),
-          kind: 'margin',
-          book: row.book,
-          type: 'contract',
-          currency: LEVER_QUOTE,
-          amount: (row.margin ?? 0) + added,
-          ref: `lever ${row.id}`,
-        });
-        const held = await trx
-          .updateTable('lever_positions')
-          .set({ margin_hold_id: hold.holdId })
-          .where('id', '=', row.id)
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        await recordUserEvent(trx, { userId, kind: LEVER_POSITION_EVENT, data: toWire(held), at: now });
-        return held;
-      });
-      if (updated) return changed(s, updated);
-    } catch (err) {
-      if (isLedgerError(err) && err.key === 'insufficientBalance') {
-        throw new BusinessError('insufficientBalance', { field: 'amount' });
-      }
-      if (isLedgerError(err)) throw new BusinessError(err.key);
-      throw err;
-    }
+          const held = await trx
+            .updateTable('lever_positions')
+            .set({ margin_hold_id: hold.holdId })
+            .where('id', '=', row.id)
+            .returningAll()
+            .executeTakeFirstOrThrow();
+          await recordUserEvent(trx, { userId, kind: LEVER_POSITION_EVENT, data: toWire(held), at: now });
+          return held;
+        }),
+      { insufficientBalance: 'amount' },
+    );
+    if (updated) return changed(s, updated);
   }
   throw new BusinessError('leverNotOpen');
 }

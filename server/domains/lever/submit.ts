@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { LEVER_POSITION_EVENT, type submitLeverRequest } from '../../../protocol/lever';
 import { initialMargin, isolatedLiquidationPrice, stopProblem, tradeFee } from '../../../protocol/rules/lever';
 import { roundUnits, toUnits } from '../../../protocol/rules/spot';
-import { isLedgerError, type Ledger } from '../../ledger';
+import { type Ledger, ledgerEdge } from '../../ledger';
 import type { MarketFeed } from '../../market';
 import type { DatabaseHandle } from '../../platform/db/connect';
 import { writeTransaction } from '../../platform/db/transaction';
@@ -127,71 +127,66 @@ export async function submitLever(s: LeverServices, userId: number, input: Submi
     throw new BusinessError('leverVerifyRequired');
   }
 
-  let row: LeverPositionRow;
-  try {
-    row = await writeTransaction(s.database, async (trx) => {
-      const at = s.now();
-      const receipt = await s.ledger.within(trx).placeHold({
-        userId,
-        requestId: leverLedgerIds.reserve(input.request_id),
-        kind: 'order',
-        book,
-        type: 'contract',
-        currency: LEVER_QUOTE,
-        amount: Number(reserve),
-        ref: `lever ${input.side} ${input.lots} ${input.symbol}`,
-      });
-      if (receipt.replayed || receipt.holdId === null) {
-        const first = await trx
-          .selectFrom('lever_positions')
-          .selectAll()
-          .where('user_id', '=', userId)
-          .where('request_id', '=', input.request_id)
-          .executeTakeFirst();
-        if (!first) throw new BusinessError('requestIdReused');
-        return first;
-      }
-      const inserted = await trx
-        .insertInto('lever_positions')
-        .values({
-          user_id: userId,
+  const row = await ledgerEdge(
+    () =>
+      writeTransaction(s.database, async (trx) => {
+        const at = s.now();
+        const receipt = await s.ledger.within(trx).placeHold({
+          userId,
+          requestId: leverLedgerIds.reserve(input.request_id),
+          kind: 'order',
           book,
-          symbol: input.symbol,
-          side: input.side,
-          margin_mode: input.margin_mode,
-          order_type: input.type,
-          lots: input.lots,
-          contract_size: terms.contractSize,
-          leverage: input.leverage,
-          mmr: terms.mmr,
-          fee_rate: terms.feeRate,
-          price_scale: terms.priceScale,
-          limit_price: input.type === 'limit' ? (input.price ?? null) : null,
-          tp_price: takeProfit === null ? null : (input.take_profit ?? null),
-          sl_price: stopLoss === null ? null : (input.stop_loss ?? null),
-          phase: 'waiting',
-          version: 1,
-          reserve: Number(reserve),
-          reserve_hold_id: receipt.holdId,
-          added_margin: 0,
-          request_id: input.request_id,
-          request_digest: digest,
-          accepted_at: at,
-          created_at: at,
-          updated_at: at,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await recordUserEvent(trx, { userId, kind: LEVER_POSITION_EVENT, data: toWire(inserted), at });
-      return inserted;
-    });
-  } catch (err) {
-    if (isLedgerError(err) && err.key === 'insufficientBalance') {
-      throw new BusinessError('insufficientBalance', { field: 'lots' });
-    }
-    if (isLedgerError(err)) throw new BusinessError(err.key);
-    throw err;
-  }
+          type: 'contract',
+          currency: LEVER_QUOTE,
+          amount: Number(reserve),
+          ref: `lever ${input.side} ${input.lots} ${input.symbol}`,
+        });
+        if (receipt.replayed || receipt.holdId === null) {
+          const first = await trx
+            .selectFrom('lever_positions')
+            .selectAll()
+            .where('user_id', '=', userId)
+            .where('request_id', '=', input.request_id)
+            .executeTakeFirst();
+          if (!first) throw new BusinessError('requestIdReused');
+          return first;
+        }
+        const inserted = await trx
+          .insertInto('lever_positions')
+          .values({
+            user_id: userId,
+            book,
+            symbol: input.symbol,
+            side: input.side,
+            margin_mode: input.margin_mode,
+            order_type: input.type,
+            lots: input.lots,
+            contract_size: terms.contractSize,
+            leverage: input.leverage,
+            mmr: terms.mmr,
+            fee_rate: terms.feeRate,
+            price_scale: terms.priceScale,
+            limit_price: input.type === 'limit' ? (input.price ?? null) : null,
+            tp_price: takeProfit === null ? null : (input.take_profit ?? null),
+            sl_price: stopLoss === null ? null : (input.stop_loss ?? null),
+            phase: 'waiting',
+            version: 1,
+            reserve: Number(reserve),
+            reserve_hold_id: receipt.holdId,
+            added_margin: 0,
+            request_id: input.request_id,
+            request_digest: digest,
+            accepted_at: at,
+            created_at: at,
+            updated_at: at,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await recordUserEvent(trx, { userId, kind: LEVER_POSITION_EVENT, data: toWire(inserted), at });
+        return inserted;
+      }),
+    { insufficientBalance: 'lots' },
+  );
   s.onChanged?.(row);
   return toWire(row);
 }

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { OPTION_CONTRACT_EVENT, SIMULATOR_CURRENCY, type submitOptionRequest } from '../../../protocol/options';
 import { optionPeriodOf, stakeAtLeastMin, stakeUnits } from '../../../protocol/rules/options';
-import { currencyScale, isLedgerError, type Ledger } from '../../ledger';
+import { currencyScale, type Ledger, ledgerEdge } from '../../ledger';
 import type { MarketFeed } from '../../market';
 import type { DatabaseHandle } from '../../platform/db/connect';
 import { writeTransaction } from '../../platform/db/transaction';
@@ -79,62 +79,57 @@ export async function submitOption(s: OptionServices, userId: number, input: Sub
   // Without a market feed no entry tick will come: the contract could only wait and be cancelled.
   if (!s.feed) throw new BusinessError('spotNoPrice', { field: 'symbol' });
 
-  let row: OptionContractRow;
-  try {
-    row = await writeTransaction(s.database, async (trx) => {
-      const at = s.now();
-      const receipt = await s.ledger.within(trx).placeHold({
-        userId,
-        requestId: optionLedgerIds.stake(input.request_id),
-        kind: 'order',
-        book,
-        type: 'option',
-        currency,
-        amount: Number(stake),
-        ref: `option ${input.direction} ${input.symbol} ${period.seconds}s`,
-      });
-      if (receipt.replayed || receipt.holdId === null) {
-        // A concurrent retry of this request bought it first: return its contract.
-        const first = await trx
-          .selectFrom('option_contracts')
-          .selectAll()
-          .where('user_id', '=', userId)
-          .where('request_id', '=', input.request_id)
-          .executeTakeFirst();
-        if (!first) throw new BusinessError('requestIdReused');
-        return first;
-      }
-      const inserted = await trx
-        .insertInto('option_contracts')
-        .values({
-          user_id: userId,
+  const row = await ledgerEdge(
+    () =>
+      writeTransaction(s.database, async (trx) => {
+        const at = s.now();
+        const receipt = await s.ledger.within(trx).placeHold({
+          userId,
+          requestId: optionLedgerIds.stake(input.request_id),
+          kind: 'order',
           book,
-          symbol: input.symbol,
-          direction: input.direction,
-          seconds: period.seconds,
-          ratio: period.ratio,
+          type: 'option',
           currency,
-          stake: Number(stake),
-          hold_id: receipt.holdId,
-          state: 'waiting',
-          request_id: input.request_id,
-          request_digest: digest,
-          accepted_at: at,
-          created_at: at,
-          updated_at: at,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await recordUserEvent(trx, { userId, kind: OPTION_CONTRACT_EVENT, data: toWire(inserted), at });
-      return inserted;
-    });
-  } catch (err) {
-    if (isLedgerError(err) && err.key === 'insufficientBalance') {
-      throw new BusinessError('insufficientBalance', { field: 'stake' });
-    }
-    if (isLedgerError(err)) throw new BusinessError(err.key);
-    throw err;
-  }
+          amount: Number(stake),
+          ref: `option ${input.direction} ${input.symbol} ${period.seconds}s`,
+        });
+        if (receipt.replayed || receipt.holdId === null) {
+          // A concurrent retry of this request bought it first: return its contract.
+          const first = await trx
+            .selectFrom('option_contracts')
+            .selectAll()
+            .where('user_id', '=', userId)
+            .where('request_id', '=', input.request_id)
+            .executeTakeFirst();
+          if (!first) throw new BusinessError('requestIdReused');
+          return first;
+        }
+        const inserted = await trx
+          .insertInto('option_contracts')
+          .values({
+            user_id: userId,
+            book,
+            symbol: input.symbol,
+            direction: input.direction,
+            seconds: period.seconds,
+            ratio: period.ratio,
+            currency,
+            stake: Number(stake),
+            hold_id: receipt.holdId,
+            state: 'waiting',
+            request_id: input.request_id,
+            request_digest: digest,
+            accepted_at: at,
+            created_at: at,
+            updated_at: at,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await recordUserEvent(trx, { userId, kind: OPTION_CONTRACT_EVENT, data: toWire(inserted), at });
+        return inserted;
+      }),
+    { insufficientBalance: 'stake' },
+  );
   s.onAccepted?.(row);
   return toWire(row);
 }
