@@ -191,21 +191,31 @@ export async function closePosition(
   now: number,
 ): Promise<LeverPositionRow | undefined> {
   const units = unitsOf(row);
+  // The row as the engine saw it at the tick (version v), or one change later when that change came at or after the
+  // tick: a tick at time T is judged by the terms in force at T, so an owner's close, new stops or added margin
+  // accepted after T cannot undo what T decided (the engine may learn of the change before it reaches T).
   const claimed = await trx
     .updateTable('lever_positions')
-    .set({ phase: 'closed', version: row.version + 1, updated_at: now })
+    .set((eb) => ({ phase: 'closed', version: eb('version', '+', 1), updated_at: now }))
     .where('id', '=', row.id)
     .where('phase', 'in', ['holding', 'closing'])
-    .where('version', '=', row.version)
+    .where((eb) =>
+      eb.or([
+        eb('version', '=', row.version),
+        eb.and([eb('version', '=', row.version + 1), eb('updated_at', '>=', tick.ts)]),
+      ]),
+    )
     .returningAll()
     .executeTakeFirst();
   if (!claimed) return undefined;
   const book = ledger.within(trx);
-  if (row.margin_hold_id !== null) {
+  // The hold as it now is (added margin after the tick replaced it): all of it is released, and the close charges
+  // only what the rules ask at the tick, so margin added after the tick comes back.
+  if (claimed.margin_hold_id !== null) {
     await book.voidHold({
       userId: row.user_id,
       requestId: leverLedgerIds.releaseMargin(row.id),
-      holdId: row.margin_hold_id,
+      holdId: claimed.margin_hold_id,
     });
   }
   const canLose = row.margin_mode === 'isolated' ? units.margin : await freeBalance(trx, ledger, row);
@@ -232,6 +242,11 @@ export async function closePosition(
       insurance: Number(amounts.insurance),
       close_reason: reason,
       closed_at: now,
+      // The terms in force at the tick, so the row shows (and the re-check recomputes) what decided the close.
+      added_margin: row.added_margin,
+      liq_price: row.liq_price,
+      tp_price: row.tp_price,
+      sl_price: row.sl_price,
       // A cross position's LP is only known against the account; at a liquidation the crossing tick is its LP.
       ...(reason === 'liquidation' && row.margin_mode === 'cross' ? { liq_price: tick.price } : {}),
     })
