@@ -227,6 +227,19 @@ describe.each(DATABASES)('lever on %s', (kind) => {
     trade('BTC', '60000.00');
   });
 
+  it('ticks past the liquidation price that arrive while the open is being written liquidate at the first', async () => {
+    const u = await trader('1000');
+    const placed = await ok('lever/submit', order({}), u.token);
+    // The entry tick and two ticks past the LP (54,271.35) at once: the engine writes the open while both are queued.
+    trade('BTC', '60000.00');
+    const first = trade('BTC', '54000.00');
+    trade('BTC', '53000.00');
+    const closed = await phase(u.token, placed.id, 'closed');
+    expect(closed).toMatchObject({ close_reason: 'liquidation', close_offset_price: '54000.00' });
+    expect(closed.exit?.seq).toBe(first.seq);
+    trade('BTC', '60000.00');
+  });
+
   it('a gap past the liquidation price is borne by the insurance fund, never by the user’s other money', async () => {
     const u = await trader('1000');
     const placed = await ok('lever/submit', order({ side: 'short', leverage: '100' }), u.token);

@@ -39,7 +39,7 @@ export async function requestClose(s: LeverServices, userId: number, id: number)
     const closing = await writeTransaction(s.database, async (trx) => {
       const updated = await trx
         .updateTable('lever_positions')
-        .set({ phase: 'closing', version: row.version + 1, close_requested_at: now, updated_at: now })
+        .set({ phase: 'closing', version: row.version + 1, close_requested_at: now, terms_since: now, updated_at: now })
         .where('id', '=', row.id)
         .where('phase', '=', 'holding')
         .where('version', '=', row.version)
@@ -108,6 +108,7 @@ export async function setStops(s: LeverServices, userId: number, input: SetStopI
           tp_price: takeProfit === null ? null : fromUnits(takeProfit, row.price_scale),
           sl_price: stopLoss === null ? null : fromUnits(stopLoss, row.price_scale),
           version: row.version + 1,
+          terms_since: now,
           updated_at: now,
         })
         .where('id', '=', row.id)
@@ -157,6 +158,7 @@ export async function addMargin(s: LeverServices, userId: number, input: AddMarg
               added_margin: added,
               liq_price: lp === null ? null : fromUnits(lp, row.price_scale),
               version: row.version + 1,
+              terms_since: now,
               updated_at: now,
             })
             .where('id', '=', row.id)

@@ -26,7 +26,7 @@ type Transaction = Parameters<Parameters<typeof writeTransaction>[1]>[0];
 /** What to do with one row at one tick. */
 type Action =
   | { kind: 'open'; row: LeverPositionRow; tick: EngineTick }
-  | { kind: 'rest'; row: LeverPositionRow }
+  | { kind: 'rest'; row: LeverPositionRow; tick: EngineTick }
   | { kind: 'cancel'; row: LeverPositionRow }
   | { kind: 'close'; row: LeverPositionRow; tick: EngineTick; reason: LeverCloseReason };
 
@@ -44,6 +44,8 @@ const RESYNC_MS = 5_000;
 const WALLET_REFRESH_MS = 1_000;
 /** Rows changed this long before the last scan are looked at again: on PostgreSQL a change may commit late. */
 const SCAN_OVERLAP_MS = 3_000;
+/** Recorded ticks read per query when a row catches up. */
+const RECORD_PAGE = 10_000;
 
 const accountKey = (row: LeverPositionRow) => `${row.user_id}:${row.book}`;
 
@@ -209,7 +211,10 @@ export class LeverEngine extends EngineLoop {
       const entry = recorded
         ? { item: row, tick: recorded }
         : this.entries.add(`open:${row.id}`, row.symbol, row.accepted_at, row);
-      return entry ? this.onEntry(row, entry.tick) : undefined;
+      if (!entry) return undefined;
+      // Learned late (a restart): a first tick beyond the wait means no tick came in time (RULES "No tick, no trade").
+      if (entry.tick.ts > row.accepted_at + ENTRY_TICK_WAIT_MS) return { kind: 'cancel', row };
+      return this.onEntry(row, entry.tick);
     }
     if (row.phase === 'closing') {
       const since = row.close_requested_at ?? row.updated_at;
@@ -217,11 +222,9 @@ export class LeverEngine extends EngineLoop {
       const entry = recorded ? { tick: recorded } : this.closes.add(`close:${row.id}`, row.symbol, since, row);
       return entry ? { kind: 'close', row, tick: entry.tick, reason: 'user' } : undefined;
     }
-    // Pending or holding: check the ticks since the row last changed, then rest its triggers.
-    for (const tick of await this.ticksSince(row.symbol, row.updated_at)) {
-      const action = this.decide(row, tick);
-      if (action) return action;
-    }
+    // Pending or holding: check every tick its current terms apply to that went by unseen, then rest its triggers.
+    const action = await this.firstDecided(row);
+    if (action) return action;
     this.rest(row);
     return undefined;
   }
@@ -232,15 +235,41 @@ export class LeverEngine extends EngineLoop {
     return firstRecordedTickAfter(this.options.database.db, symbol, ts, priceScale);
   }
 
-  /** Ticks after `ts`: from the window when it reaches back that far, else from the record, then the window. */
-  private async ticksSince(symbol: string, ts: number): Promise<EngineTick[]> {
-    if (this.window.covers(symbol, ts)) return this.window.after(symbol, ts);
-    const priceScale = leverPriceScale(symbol);
-    if (priceScale === undefined) return [];
-    const recorded = await recordedTicksAfter(this.options.database.db, symbol, ts, priceScale);
-    const lastSeq = recorded[recorded.length - 1]?.seq ?? -1;
-    const live = this.window.after(symbol, ts).filter((t) => t.seq > lastSeq);
-    return [...recorded, ...live];
+  /**
+   * The first tick after the row's `terms_since` that decides it: from the window when it reaches back that far,
+   * else from the record a page at a time, then the window's newer ticks.
+   */
+  private async firstDecided(row: LeverPositionRow): Promise<Action | undefined> {
+    const since = row.terms_since;
+    if (!this.window.covers(row.symbol, since)) {
+      const priceScale = leverPriceScale(row.symbol);
+      if (priceScale === undefined) return undefined;
+      let after = since;
+      let lastSeq = -1;
+      for (;;) {
+        const page = await recordedTicksAfter(this.options.database.db, row.symbol, after, priceScale, RECORD_PAGE);
+        for (const tick of page) {
+          const action = this.decide(row, tick);
+          if (action) return action;
+        }
+        const last = page[page.length - 1];
+        if (!last || page.length < RECORD_PAGE) break;
+        // Ticks share a millisecond at most rarely; the next page starts after the last one's time.
+        after = last.ts;
+        lastSeq = last.seq;
+      }
+      for (const tick of this.window.after(row.symbol, since)) {
+        if (tick.seq <= lastSeq) continue;
+        const action = this.decide(row, tick);
+        if (action) return action;
+      }
+      return undefined;
+    }
+    for (const tick of this.window.after(row.symbol, since)) {
+      const action = this.decide(row, tick);
+      if (action) return action;
+    }
+    return undefined;
   }
 
   /** What one tick does to a pending or holding row, by the rules (a cross row's account is checked apart). */
@@ -332,7 +361,7 @@ export class LeverEngine extends EngineLoop {
     if (row.limit_price !== null && limitOpenCrosses(row.side, priceUnits(row, row.limit_price), tick.units)) {
       return { kind: 'open', row, tick };
     }
-    return { kind: 'rest', row };
+    return { kind: 'rest', row, tick };
   }
 
   private async onTick(tick: EngineTick): Promise<void> {
@@ -341,6 +370,9 @@ export class LeverEngine extends EngineLoop {
     for (const entry of this.closes.onTick(tick)) {
       actions.push({ kind: 'close', row: entry.item, tick, reason: 'user' });
     }
+    // Cross accounts first: a liquidation outranks a take-profit or stop-loss at the same tick, and the account must
+    // be judged with all of its positions and its wallet as they stood before this tick.
+    actions.push(...this.crossLiquidations(tick));
     // Per row, the strongest trigger this tick fired; a trigger from an older version of its row is ignored.
     const fired = new Map<number, TriggerItem>();
     for (const trigger of this.book.fire(tick.symbol, tick.units)) {
@@ -357,7 +389,6 @@ export class LeverEngine extends EngineLoop {
         item.kind === 'open' ? { kind: 'open', row, tick } : { kind: 'close', row, tick, reason: item.kind },
       );
     }
-    actions.push(...this.crossLiquidations(tick));
     await this.apply(actions);
   }
 
@@ -457,7 +488,7 @@ export class LeverEngine extends EngineLoop {
         await openPosition(trx, ledger, action.row, action.tick, now);
         return;
       case 'rest':
-        await restPending(trx, action.row, now);
+        await restPending(trx, action.row, action.tick, now);
         return;
       case 'cancel':
         await cancelOrder(trx, ledger, action.row, 'no_tick', now);

@@ -73,6 +73,7 @@ export async function openPosition(
       entry_seq: tick.seq,
       entry_ts: tick.ts,
       entry_price: tick.price,
+      terms_since: tick.ts,
       opened_at: now,
       updated_at: now,
     })
@@ -124,11 +125,12 @@ export async function openPosition(
 export async function restPending(
   trx: Kysely<Database>,
   row: LeverPositionRow,
+  tick: EngineTick,
   now: number,
 ): Promise<LeverPositionRow | undefined> {
   const pending = await trx
     .updateTable('lever_positions')
-    .set({ phase: 'pending', version: row.version + 1, updated_at: now })
+    .set({ phase: 'pending', version: row.version + 1, terms_since: tick.ts, updated_at: now })
     .where('id', '=', row.id)
     .where('phase', '=', 'waiting')
     .where('version', '=', row.version)
@@ -202,7 +204,7 @@ export async function closePosition(
     .where((eb) =>
       eb.or([
         eb('version', '=', row.version),
-        eb.and([eb('version', '=', row.version + 1), eb('updated_at', '>=', tick.ts)]),
+        eb.and([eb('version', '=', row.version + 1), eb('terms_since', '>=', tick.ts)]),
       ]),
     )
     .returningAll()

@@ -176,6 +176,7 @@ export async function submitLever(s: LeverServices, userId: number, input: Submi
             added_margin: 0,
             request_id: input.request_id,
             request_digest: digest,
+            terms_since: at,
             accepted_at: at,
             created_at: at,
             updated_at: at,

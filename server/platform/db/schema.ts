@@ -444,6 +444,8 @@ export interface LeverPositionsTable {
   cancel_reason: 'user' | 'no_tick' | 'insufficient_margin' | null;
   request_id: string;
   request_digest: string;
+  /** Ticks after this time are judged by the row's current terms (its version). */
+  terms_since: number;
   accepted_at: number;
   opened_at: number | null;
   close_requested_at: number | null;

@@ -51,6 +51,9 @@ export const migration0012: DomainMigration = {
       .addColumn('cancel_reason', 'varchar(20)')
       .addColumn('request_id', 'varchar(64)', (c) => c.notNull())
       .addColumn('request_digest', 'varchar(64)', (c) => c.notNull())
+      // Ticks after this time are judged by the row's current terms: the entry tick's time once the engine opened
+      // or rested it, the change's time after an owner's change, the acceptance before that.
+      .addColumn('terms_since', 'bigint', (c) => c.notNull())
       .addColumn('accepted_at', 'bigint', (c) => c.notNull())
       .addColumn('opened_at', 'bigint')
       .addColumn('close_requested_at', 'bigint')
