@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { call, none } from './call-spec';
 import { beforeIdField, listLimitField, optionalTextField, recordIdField, tradeRequestIdField } from './fields';
 import { decimalString, signedDecimalString, symbolField } from './market';
-import { OPTION_ACCOUNTS, SIMULATOR_CURRENCY, simulatorBalanceResponse } from './options';
 import { recordedTick } from './price-record';
+import { SIMULATOR_CURRENCY, simulatorBalanceResponse, TRADE_BOOKS } from './simulator';
 
 /**
  * Lever: perpetual USDT-margined contracts (RULES.md "Lever", SPEC 2 lever pages, 3 "Lever order", 4 "Lever order
@@ -21,7 +21,7 @@ export type MarginMode = (typeof MARGIN_MODES)[number];
 export const LEVER_ORDER_TYPES = ['market', 'limit'] as const;
 export type LeverOrderType = (typeof LEVER_ORDER_TYPES)[number];
 /** The book a position lives on: real money, or the simulator's practice funds (they never cross). */
-export const LEVER_ACCOUNTS = OPTION_ACCOUNTS;
+export const LEVER_ACCOUNTS = TRADE_BOOKS;
 export type LeverAccount = (typeof LEVER_ACCOUNTS)[number];
 export const LEVER_CURRENCY = SIMULATOR_CURRENCY;
 

@@ -3,6 +3,16 @@ import { call, none } from './call-spec';
 import { beforeIdField, listLimitField, optionalTextField, recordIdField, tradeRequestIdField } from './fields';
 import { decimalString, symbolField } from './market';
 import { recordedTick } from './price-record';
+import {
+  SIMULATOR_CURRENCY,
+  SIMULATOR_FUNDS,
+  type SimulatorBalance,
+  simulatorBalanceResponse,
+  TRADE_BOOKS,
+} from './simulator';
+
+export { SIMULATOR_CURRENCY, SIMULATOR_FUNDS, type SimulatorBalance, simulatorBalanceResponse };
+
 import { ENTRY_TICK_WAIT_MS } from './spot';
 
 /**
@@ -17,7 +27,7 @@ export const OPTION_DIRECTIONS = ['up', 'down'] as const;
 export type OptionDirection = (typeof OPTION_DIRECTIONS)[number];
 
 /** The book a contract is bought on: real money, or the simulator's practice funds (they never cross). */
-export const OPTION_ACCOUNTS = ['real', 'simulator'] as const;
+export const OPTION_ACCOUNTS = TRADE_BOOKS;
 export type OptionAccount = (typeof OPTION_ACCOUNTS)[number];
 
 /**
@@ -32,10 +42,6 @@ export const OPEN_OPTION_STATES = ['waiting', 'running'] as const satisfies read
 
 /** RULES "No tick, no trade": the same wait as every product, so a contract is cancelled after it. */
 export const OPTION_ENTRY_WAIT_MS = ENTRY_TICK_WAIT_MS;
-
-/** RULES "Simulator book": the practice funds granted on first use and restored by a reset. */
-export const SIMULATOR_FUNDS = '10000' as const;
-export const SIMULATOR_CURRENCY = 'USDT' as const;
 
 /** A currency code as sent in a form ('usdt' is read as 'USDT'). */
 const currencyField = z
@@ -160,16 +166,6 @@ export type OptionContractPage = z.infer<typeof listOptionsResponse>;
 
 /** microtrade/info (an addition, for option/info): one contract of the caller (`orderNotFound` otherwise). */
 export const optionInfoRequest = z.object({ id: recordIdField });
-
-/**
- * microtrade/simulator (an addition, for option/simulator): the caller's available practice funds, granted
- * (SIMULATOR_FUNDS) on first use; microtrade/simulator/reset puts them back to SIMULATOR_FUNDS by a ledger entry.
- */
-export const simulatorBalanceResponse = z.object({
-  currency: z.literal(SIMULATOR_CURRENCY),
-  balance: decimalString,
-});
-export type SimulatorBalance = z.infer<typeof simulatorBalanceResponse>;
 
 /** The private `options` topic: a snapshot of the open contracts (both books), then each changed contract. */
 export const OPTIONS_TOPIC = 'options' as const;

@@ -7,7 +7,7 @@ import {
   leverCalls,
   type SubmitLeverRequest,
 } from '../../protocol/lever';
-import type { SimulatorBalance } from '../../protocol/options';
+import type { SimulatorBalance } from '../../protocol/simulator';
 import { apiText, areaApi, type CallOptions, FALLBACK_ERROR } from './client';
 
 const { callApi, callApiResult } = areaApi(leverCalls);

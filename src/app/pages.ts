@@ -39,6 +39,13 @@ export const PAGES: readonly PageDef[] = [
   page('option/info', 'options', () => import('../features/options/pages/option/info'), true),
   // The option rule page (an addition: RULES.md publishes each product's rules in the app); public, like the rules.
   page('option/rule', 'options', () => import('../features/options/pages/option/rule')),
+  // The Lever tab and its simulator show the market feature's live price marks, so they load that table too.
+  page('lever/index', 'lever', () => import('../features/lever/pages/lever/index'), true, ['market']),
+  page('lever/simulator', 'lever', () => import('../features/lever/pages/lever/simulator'), true, ['market']),
+  // Details, rules and the re-check are their own feature and table (leverdetail): the tab does not load them.
+  page('lever/info', 'leverdetail', () => import('../features/leverdetail/pages/lever/info'), true),
+  // The lever rule page (an addition, like option/rule); public, like the rules.
+  page('lever/rule', 'leverdetail', () => import('../features/leverdetail/pages/lever/rule')),
   page('user/login/login', 'account', () => import('../features/account/pages/user/login/login')),
   page('user/register', 'account', () => import('../features/account/pages/user/register')),
   page('user/choose', 'account', () => import('../features/account/pages/user/choose')),

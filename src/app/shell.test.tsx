@@ -59,6 +59,7 @@ describe('shell', () => {
       'Home',
       'Spot',
       'Options',
+      'Contracts',
       'Assets',
     ]);
   });

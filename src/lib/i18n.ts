@@ -5,6 +5,8 @@ import type appEn from '../../locales/en/app.json';
 import type errorsEn from '../../locales/en/errors.json';
 import type fundingEn from '../../locales/en/funding.json';
 import type identityEn from '../../locales/en/identity.json';
+import type leverEn from '../../locales/en/lever.json';
+import type leverdetailEn from '../../locales/en/leverdetail.json';
 import type marketEn from '../../locales/en/market.json';
 import type optionsEn from '../../locales/en/options.json';
 import type spotEn from '../../locales/en/spot.json';
@@ -19,7 +21,17 @@ import { ALL_LANGS, DEFAULT_LANG, isLang, type Lang } from '../../protocol/lang'
  * so a market key such as kline.period is found without a prefix once that namespace is loaded.
  */
 export const SHELL_NAMESPACES = ['app', 'errors'] as const;
-export const FEATURE_NAMESPACES = ['account', 'market', 'wallet', 'funding', 'identity', 'spot', 'options'] as const;
+export const FEATURE_NAMESPACES = [
+  'account',
+  'market',
+  'wallet',
+  'funding',
+  'identity',
+  'spot',
+  'options',
+  'lever',
+  'leverdetail',
+] as const;
 export type FeatureNamespace = (typeof FEATURE_NAMESPACES)[number];
 export type Namespace = (typeof SHELL_NAMESPACES)[number] | FeatureNamespace;
 
@@ -35,7 +47,9 @@ declare module 'i18next' {
         typeof fundingEn &
         typeof identityEn &
         typeof spotEn &
-        typeof optionsEn;
+        typeof optionsEn &
+        typeof leverEn &
+        typeof leverdetailEn;
       errors: typeof errorsEn;
     };
   }

@@ -1,0 +1,267 @@
+import { lazy, type ReactElement, Suspense, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { LeverOrderEvent, LeverOrderView } from '../../../../machines/lever/order.machine';
+import type { LeverAccount, LeverInstrument, LeverOrderType, MarginMode } from '../../../../protocol/lever';
+import { Switch } from '../../../components/Controls';
+import { Field } from '../../../components/Field';
+import { Icon } from '../../../components/Icon';
+import { Segmented } from '../../../components/Segmented';
+import { amountKeystrokes, wireAmount } from '../../../lib/amount-input';
+import { errorText } from '../../../lib/i18n';
+import { draftOf, type LeverTicket as Ticket, type TicketField, type TicketProblem, ticketProblem } from '../ticket';
+import { LeverageChips, SideSwitch } from './TicketChoices';
+import { TicketEstimate } from './TicketEstimate';
+
+/** SPEC 8's prompt is rare (a refused real-account order): it loads when it is needed. */
+const VerifyDialog = lazy(() => import('./VerifyDialog'));
+
+const FIELDS: readonly string[] = ['lots', 'price', 'take_profit', 'stop_loss'] satisfies TicketField[];
+/** Phases in which the server has the order: its row in the lists follows it from here. */
+const PLACED = ['waiting', 'pending', 'holding', 'closing'];
+
+const defaultLeverage = (instrument: LeverInstrument): number =>
+  instrument.leverages.includes(10) ? 10 : (instrument.leverages[0] ?? 1);
+
+/**
+ * The lever ticket: long or short, market or limit, isolated or cross, the instrument's leverages, lots, optional
+ * take-profit and stop-loss, and before confirming what it would hold (margin and open fee under the published
+ * rules) beside the available balance. The order machine sends it with its request id; stale prices switch the
+ * button off. Once the server has the order the ticket lets go of it: the lists show it from then on.
+ */
+export function LeverTicket({
+  book,
+  instrument,
+  quoteScale,
+  available,
+  last,
+  view,
+  send,
+}: {
+  book: LeverAccount;
+  instrument: LeverInstrument;
+  quoteScale: number;
+  available: string;
+  last: string | null;
+  view: LeverOrderView;
+  send: (event: LeverOrderEvent) => void;
+}): ReactElement {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const [side, setSide] = useState<Ticket['side']>('long');
+  const [type, setType] = useState<LeverOrderType>('market');
+  const [marginMode, setMarginMode] = useState<MarginMode>('isolated');
+  const [leverage, setLeverage] = useState(() => defaultLeverage(instrument));
+  const [lots, setLots] = useState('1');
+  const [price, setPrice] = useState('');
+  const [takeProfitOn, setTakeProfitOn] = useState(false);
+  const [takeProfit, setTakeProfit] = useState('');
+  const [stopLossOn, setStopLossOn] = useState(false);
+  const [stopLoss, setStopLoss] = useState('');
+  const [problem, setProblem] = useState<TicketProblem | null>(null);
+  const [placed, setPlaced] = useState<string | null>(null);
+
+  const ticket: Ticket = {
+    side,
+    type,
+    marginMode,
+    leverage,
+    lots,
+    price: wireAmount(price, lang),
+    takeProfitOn,
+    takeProfit: wireAmount(takeProfit, lang),
+    stopLossOn,
+    stopLoss: wireAmount(stopLoss, lang),
+  };
+
+  // The server has the order: remember what to say about it and free the ticket for the next one.
+  const placedPosition = PLACED.includes(view.phase) ? view.position : null;
+  useEffect(() => {
+    if (!placedPosition) return;
+    setPlaced(placedPosition.order_no);
+    send({ type: 'NEW_ORDER' });
+  }, [placedPosition, send]);
+
+  const edit = (set: (v: string) => void) => (v: string) => {
+    set(v);
+    setProblem(null);
+  };
+  const confirm = () => {
+    const found = ticketProblem(ticket, instrument, quoteScale, last, available);
+    setProblem(found);
+    if (found) return;
+    setPlaced(null);
+    send({ type: 'SUBMIT', draft: draftOf(ticket, instrument.symbol, book) });
+  };
+  const showsServerError = view.phase === 'entering' && view.error !== null;
+  const fieldError = (field: TicketField) => {
+    if (problem?.field === field) return errorText(problem.key);
+    if (showsServerError && view.errorField === field) return view.error ?? undefined;
+    return undefined;
+  };
+  const generalError = showsServerError && !FIELDS.includes(view.errorField ?? '') ? view.error : null;
+  const disabled = !view.submitEnabled || view.busy;
+
+  return (
+    <section className="lever-ticket card" data-testid="ticket" aria-label={t('lever.ticket.label')}>
+      <SideSwitch
+        value={side}
+        onChange={(s) => {
+          setSide(s);
+          setProblem(null);
+        }}
+      />
+      <div className="lever-ticket-modes">
+        <Segmented
+          label={t('lever.ticket.orderType')}
+          value={type}
+          onChange={setType}
+          options={[
+            { value: 'market', label: t('lever.ticket.market') },
+            { value: 'limit', label: t('lever.ticket.limit') },
+          ]}
+        />
+        <Segmented
+          label={t('lever.ticket.marginMode')}
+          value={marginMode}
+          onChange={setMarginMode}
+          options={[
+            { value: 'isolated', label: t('lever.ticket.isolated') },
+            { value: 'cross', label: t('lever.ticket.cross') },
+          ]}
+        />
+      </div>
+      <LeverageChips leverages={instrument.leverages} value={leverage} onChange={setLeverage} />
+      <Field
+        label={t('lever.ticket.lots')}
+        value={lots}
+        onValue={edit((v) => setLots(v.replace(/[^\d]/g, '').slice(0, 9)))}
+        inputMode="numeric"
+        autoComplete="off"
+        hint={t('lever.ticket.lotSize', { size: instrument.contract_size, base: instrument.symbol })}
+        error={fieldError('lots')}
+        data-testid="ticket-lots"
+      />
+      {type === 'limit' ? (
+        <Field
+          label={t('lever.ticket.price')}
+          value={price}
+          onValue={edit((v) => setPrice(amountKeystrokes(v)))}
+          inputMode="decimal"
+          autoComplete="off"
+          error={fieldError('price')}
+          data-testid="ticket-price"
+        />
+      ) : null}
+      <StopToggle
+        label={t('lever.ticket.takeProfit')}
+        fieldLabel={t('lever.ticket.takeProfitPrice')}
+        on={takeProfitOn}
+        onToggle={(on) => {
+          setTakeProfitOn(on);
+          setProblem(null);
+        }}
+        value={takeProfit}
+        onValue={edit((v) => setTakeProfit(amountKeystrokes(v)))}
+        error={fieldError('take_profit')}
+        testId="ticket-tp"
+      />
+      <StopToggle
+        label={t('lever.ticket.stopLoss')}
+        fieldLabel={t('lever.ticket.stopLossPrice')}
+        on={stopLossOn}
+        onToggle={(on) => {
+          setStopLossOn(on);
+          setProblem(null);
+        }}
+        value={stopLoss}
+        onValue={edit((v) => setStopLoss(amountKeystrokes(v)))}
+        error={fieldError('stop_loss')}
+        testId="ticket-sl"
+      />
+      <TicketEstimate
+        ticket={ticket}
+        instrument={instrument}
+        quoteScale={quoteScale}
+        last={last}
+        available={available}
+        book={book}
+      />
+      {view.blockedByStalePrices ? (
+        <p className="note note-warn" role="status" data-testid="stale-blocked">
+          <Icon name="clock" size={16} />
+          {t('lever.staleBlocked')}
+        </p>
+      ) : null}
+      {generalError ? (
+        <p className="field-msg field-error" role="alert" data-testid="ticket-error">
+          {generalError}
+        </p>
+      ) : null}
+      <button
+        type="button"
+        className={`lever-confirm is-${side}`}
+        disabled={disabled}
+        aria-busy={view.busy || undefined}
+        onClick={confirm}
+        data-testid="ticket-confirm"
+      >
+        {t(side === 'long' ? 'lever.ticket.openLong' : 'lever.ticket.openShort')}
+      </button>
+      {view.busy ? (
+        <p className="lever-muted" role="status">
+          {t(view.labelKey)}
+        </p>
+      ) : placed ? (
+        <p className="lever-placed" role="status" data-testid="ticket-placed">
+          {t('lever.ticket.placed', { no: placed })}
+        </p>
+      ) : null}
+      {view.promptVerify ? (
+        <Suspense fallback={null}>
+          <VerifyDialog open onClose={() => send({ type: 'DISMISS' })} />
+        </Suspense>
+      ) : null}
+    </section>
+  );
+}
+
+/** A take-profit or stop-loss: a switch, and its price field while it is on (then required, leverStopRequired). */
+function StopToggle({
+  label,
+  fieldLabel,
+  on,
+  onToggle,
+  value,
+  onValue,
+  error,
+  testId,
+}: {
+  label: string;
+  fieldLabel: string;
+  on: boolean;
+  onToggle: (on: boolean) => void;
+  value: string;
+  onValue: (v: string) => void;
+  error: string | undefined;
+  testId: string;
+}): ReactElement {
+  return (
+    <div className="lever-stop">
+      <div className="lever-stop-head">
+        <span>{label}</span>
+        <Switch checked={on} onChange={onToggle} label={label} />
+      </div>
+      {on ? (
+        <Field
+          label={fieldLabel}
+          value={value}
+          onValue={onValue}
+          inputMode="decimal"
+          autoComplete="off"
+          error={error}
+          data-testid={testId}
+        />
+      ) : null}
+    </div>
+  );
+}

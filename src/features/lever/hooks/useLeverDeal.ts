@@ -1,0 +1,14 @@
+import { useQuery } from '@tanstack/react-query';
+import { fetchLeverDeal } from '../../../../core/api/lever';
+import type { LeverAccount } from '../../../../protocol/lever';
+import { need } from '../../../data/query';
+import { leverKeys } from '../keys';
+
+/**
+ * lever/deal of one book: the instruments with their terms, the contract account's available balance and the cross
+ * wallet. Refreshed by every position change (useLeverTicket invalidates the lever area); a refresh keeps what is
+ * shown until the newer answer arrives.
+ */
+export function useLeverDeal(book: LeverAccount) {
+  return useQuery({ queryKey: leverKeys.deal(book), queryFn: () => need(fetchLeverDeal(book)) });
+}
