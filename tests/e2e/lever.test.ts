@@ -102,7 +102,8 @@ async function shotsInBothThemes(name: string, first: 'dark' | 'light') {
 
 describe('lever in the browser', () => {
   browserPerTest(
-    () => startServerInProcess(),
+    // Closes are re-checked against the price record on lever/info: the record is on.
+    () => startServerInProcess({ record: true }),
     (s) => {
       server = s;
     },
@@ -271,6 +272,24 @@ describe('lever in the browser', () => {
       expect(await liquidated.first().textContent()).toContain(text('en', 'lever.closeReason.liquidation'));
       expect(await liquidated.first().getAttribute('data-phase')).toBe('liquidated');
       await liveShot('lever-liquidated-en-dark');
+
+      // Its details name the liquidation tick and re-check it against the price record with the published rules.
+      await liquidated.first().getByRole('link').click();
+      await expect
+        .poll(() => page.getByTestId('position-info').getAttribute('data-phase'), { timeout: 15_000 })
+        .toBe('closed');
+      expect(await page.getByTestId('info-phase').textContent()).toContain(
+        text('en', 'leverdetail.closeReason.liquidation'),
+      );
+      expect(await page.getByTestId('info-exit').textContent()).toMatch(/#\d+/);
+      await expect.poll(() => page.getByTestId('recheck').getAttribute('data-state'), { timeout: 30_000 }).toBe('ok');
+      await shot(page, 'lever-info-en-dark');
+      await page.getByRole('link', { name: text('en', 'leverdetail.rule.link') }).click();
+      await expect.poll(() => page.getByTestId('rule-terms').count(), { timeout: 15_000 }).toBe(1);
+      expect(await page.getByTestId('risk-note').textContent()).toContain(
+        text('en', 'leverdetail.rule.risk').slice(0, 20),
+      );
+      await shot(page, 'lever-rule-en-dark');
     } finally {
       await setMmr(DEFAULT_LEVER_SETTINGS.mmr);
     }

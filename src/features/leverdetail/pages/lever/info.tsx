@@ -76,7 +76,7 @@ function PositionFacts({ position: p, scale }: { position: LeverPosition; scale:
     [
       'lots',
       t('leverdetail.info.lots'),
-      t('leverdetail.info.lotsValue', { lots: p.lots, quantity: price(p.quantity), symbol: p.symbol }),
+      t('leverdetail.info.lotsValue', { count: p.lots, quantity: price(p.quantity), symbol: p.symbol }),
     ],
     ['leverage', t('leverdetail.info.leverage'), `${p.leverage}×`],
     [
