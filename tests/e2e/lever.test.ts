@@ -2,10 +2,8 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LEVER_SETTINGS, setLeverSettings } from '../../server/domains/lever/terms';
-import { parseAmount } from '../../server/ledger/amounts';
-import { Ledger } from '../../server/ledger/ledger';
-import { openSqlite } from '../../server/platform/db/connect';
 import { browserPerTest, type InProcessServer, shot, startServerInProcess } from './harness';
+import { depositDirectly, withServerDatabase } from './ledger-seed';
 import { text } from './locale';
 import { loggedInUser } from './users';
 
@@ -21,35 +19,15 @@ let server: InProcessServer;
 let page: Page;
 
 /** Test set-up only, never a product path: money straight into the real contract account, like a deposit. */
-async function fundContract(userId: number, amount: string) {
-  const parsed = parseAmount('USDT', amount);
-  if (!parsed.ok) throw new Error(parsed.error);
-  const handle = openSqlite(join(server.dataDir, 'app.db'));
-  try {
-    await new Ledger(handle).credit({
-      userId,
-      requestId: `e2e-lever-${userId}`,
-      kind: 'deposit',
-      currency: 'USDT',
-      amount: parsed.units,
-      from: 'deposits_clearing',
-      to: 'contract',
-    });
-  } finally {
-    await handle.db.destroy();
-  }
-}
+const fundContract = (userId: number, amount: string) =>
+  depositDirectly(server, { userId, requestId: `e2e-lever-${userId}`, currency: 'USDT', amount, to: 'contract' });
 
 /** The operator's lever terms (npm run ops -- lever ...), set as the ops command does: for new positions only. */
-async function setMmr(mmr: string) {
-  const handle = openSqlite(join(server.dataDir, 'app.db'));
-  try {
+const setMmr = (mmr: string) =>
+  withServerDatabase(server, async (handle) => {
     const done = await setLeverSettings(handle.db, (s) => ({ ...s, mmr }), { operator: 'e2e' });
     if (!done.ok) throw new Error(done.problem);
-  } finally {
-    await handle.db.destroy();
-  }
-}
+  });
 
 /** A number as the English interface shows it ('64,250.12 USDT' → 64250.12). */
 const number = (s: string | null) => Number((s ?? '').replace(/[^\d.-]/g, ''));

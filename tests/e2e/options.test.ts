@@ -1,11 +1,8 @@
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { approveVerification } from '../../server/domains/identity';
-import { parseAmount } from '../../server/ledger/amounts';
-import { Ledger } from '../../server/ledger/ledger';
-import { openSqlite } from '../../server/platform/db/connect';
 import { browserPerTest, type InProcessServer, shot, startServerInProcess } from './harness';
+import { depositDirectly, withServerDatabase } from './ledger-seed';
 import { text } from './locale';
 import { loggedInUser, postApi } from './users';
 
@@ -22,24 +19,8 @@ let page: Page;
 const startRecordingServer = () => startServerInProcess({ record: true });
 
 /** Test set-up only, never a product path: money straight into the real option account, like a deposit. */
-async function fundOption(userId: number, amount: string) {
-  const parsed = parseAmount('USDT', amount);
-  if (!parsed.ok) throw new Error(parsed.error);
-  const handle = openSqlite(join(server.dataDir, 'app.db'));
-  try {
-    await new Ledger(handle).credit({
-      userId,
-      requestId: `e2e-options-${userId}`,
-      kind: 'deposit',
-      currency: 'USDT',
-      amount: parsed.units,
-      from: 'deposits_clearing',
-      to: 'option',
-    });
-  } finally {
-    await handle.db.destroy();
-  }
-}
+const fundOption = (userId: number, amount: string) =>
+  depositDirectly(server, { userId, requestId: `e2e-options-${userId}`, currency: 'USDT', amount, to: 'option' });
 
 /** Basic identity verification through the API, approved as an operator would (its own browser tests exist). */
 async function verify(token: string) {
@@ -50,13 +31,10 @@ async function verify(token: string) {
     token,
   );
   if (submitted.type !== 'ok') throw new Error(`user/real_name: ${submitted.message}`);
-  const handle = openSqlite(join(server.dataDir, 'app.db'));
-  try {
+  await withServerDatabase(server, async (handle) => {
     const review = await approveVerification(handle.db, (submitted.data as { id: number }).id, { operator: 'e2e' });
     if (!review.ok) throw new Error(review.problem);
-  } finally {
-    await handle.db.destroy();
-  }
+  });
 }
 
 const number = (s: string | null) => Number((s ?? '').replace(/[^\d.]/g, ''));

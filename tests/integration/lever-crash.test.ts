@@ -1,10 +1,5 @@
-import type { ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Kysely } from 'kysely';
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import { type CallPath, calls } from '../../protocol';
+import { describe, expect, it, vi } from 'vitest';
 import { OPEN_LEVER_PHASES } from '../../protocol/lever';
 import { SIMULATOR_FUNDS } from '../../protocol/options';
 import {
@@ -20,19 +15,26 @@ import {
 } from '../../protocol/rules/lever';
 import { fromUnits, toUnits } from '../../protocol/rules/spot';
 import { ENTRY_TICK_WAIT_MS } from '../../protocol/spot';
-import { approveVerification } from '../../server/domains/identity';
 import { readLeverSettings, setLeverSettings, termsFor } from '../../server/domains/lever/terms';
 import { currencyScale } from '../../server/ledger/amounts';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';
 import { MarketFeed } from '../../server/market/feed';
 import { instrumentBySymbol } from '../../server/market/instruments';
-import { type DatabaseHandle, openSqlite } from '../../server/platform/db/connect';
+import type { DatabaseHandle } from '../../server/platform/db/connect';
 import type { Database } from '../../server/platform/db/schema';
+import {
+  type BookFunding,
+  crashSite,
+  enrolTraders,
+  expectAcknowledgedKept,
+  firstPrices,
+  startClients,
+  until,
+} from './crash-kit';
 import { HandMarket } from './hand-market';
 import { DATABASES, openTestDatabase, startTestApp, uniqueEmail } from './harness';
-import { ledgerAndChainProblems, unitsOf } from './spot-checks';
-import { type SpotServerConfig, startSpotServer } from './spot-server';
+import { ledgerAndChainProblems } from './spot-checks';
 
 /**
  * The real server (a child process on SQLite, the simulator market stepping every 100 ms) is killed with SIGKILL
@@ -49,7 +51,6 @@ import { type SpotServerConfig, startSpotServer } from './spot-server';
  * and price chain checks are clean.
  */
 
-const INVITE = 'PLATFORM';
 const USERS = 6;
 const WORKERS = 8;
 const POSITIONS = 200;
@@ -60,167 +61,45 @@ const LEVERAGE = 100;
 const MMR = '0.0098';
 const FUNDS = '100000';
 
-interface Server {
-  child: ChildProcess;
-  url: string;
-  exited: Promise<NodeJS.Signals | number | null>;
-}
-
-/** Resolves once `check` holds, polling; fails after `limitMs` (a generous limit: the machine may be busy). */
-async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, limitMs = 60_000) {
-  const end = Date.now() + limitMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 describe('lever liquidations after a killed server (SQLite)', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-lever-crash-'));
-  const config: SpotServerConfig = {
-    seed: 'lever-crash',
-    liveStart: Math.floor(Date.now() / 60_000) * 60_000,
-    stepMs: STEP_MS,
-    symbols: SYMBOLS,
-  };
-  let running: Server | undefined;
-  let handle: DatabaseHandle | undefined;
-
-  afterAll(async () => {
-    if (running) {
-      running.child.kill('SIGKILL');
-      await running.exited;
-    }
-    await handle?.db.destroy();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-
-  async function start(): Promise<Server> {
-    let resolveUrl: (url: string) => void = () => {};
-    const listening = new Promise<string>((resolve) => {
-      resolveUrl = resolve;
-    });
-    const child = startSpotServer(config, { DATA_DIR: dir, INVITE_CODE: INVITE }, (line) => {
-      const [word, url] = line.split(' ');
-      if (word === 'listening' && url) resolveUrl(url);
-    });
-    const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
-      child.on('exit', (code, signal) => resolve(signal ?? code)),
-    );
-    const url = await Promise.race([
-      listening,
-      exited.then((how) => {
-        throw new Error(`server exited before listening: ${how}`);
-      }),
-    ]);
-    running = { child, url, exited };
-    return running;
-  }
-
-  async function call(server: Server, callPath: CallPath, fields: Record<string, string>, token?: string) {
-    const headers: Record<string, string> = { lang: 'en', 'content-type': 'application/x-www-form-urlencoded' };
-    if (token) headers.authorization = token;
-    const get = calls[callPath].method === 'GET';
-    const query = new URLSearchParams(fields).toString();
-    const response = await fetch(`${server.url}/api/${callPath}${get && query ? `?${query}` : ''}`, {
-      method: get ? 'GET' : 'POST',
-      headers,
-      ...(get ? {} : { body: query }),
-    });
-    return (await response.json()) as { type: string | number; message: string; data?: unknown };
-  }
+  const site = crashSite('lever', { stepMs: STEP_MS, symbols: SYMBOLS });
 
   it('closes every position exactly once, at the first recorded tick that reaches its prices, across a kill -9', async () => {
-    let server = await start();
-    handle = openSqlite(path.join(dir, 'app.db'));
+    let server = await site.start();
+    const handle = site.openDatabase();
     const db = handle.db;
-    const ledger = new Ledger(handle);
     const terms = await setLeverSettings(db, (current) => ({ ...current, mmr: MMR }), { operator: 'test' });
     expect(terms.ok).toBe(true);
 
     // Users through the API: half verified and funded on the real book, half on the simulator book alone.
-    const users: { id: number; token: string; account: 'real' | 'simulator' }[] = [];
-    const funding: LeverFunding[] = [];
-    for (let u = 0; u < USERS; u++) {
-      const email = `lever-crash${u}@example.com`;
-      expect((await call(server, 'email_send', { email, scene: 'register' })).type).toBe('ok');
-      const code = await db
-        .selectFrom('code_outbox')
-        .select('code')
-        .where('address', '=', email)
-        .orderBy('id', 'desc')
-        .executeTakeFirstOrThrow();
-      const registered = await call(server, 'user/register', {
-        type: 'email',
-        email,
-        code: code.code,
-        password: 'secret1',
-        repassword: 'secret1',
-        invite_code: INVITE,
-        agree: '1',
-      });
-      expect(registered.type, registered.message).toBe('ok');
-      const session = registered.data as { token: string; user: { id: number } };
-      const account = u % 2 === 0 ? 'real' : 'simulator';
-      users.push({ id: session.user.id, token: session.token, account });
-      if (account === 'real') {
-        const submitted = await call(
-          server,
-          'user/real_name',
-          { country: 'DE', name: 'Test Trader', id_number: `L${u}000001`, address: 'Street 1', consent: '1' },
-          session.token,
-        );
-        expect(submitted.type, submitted.message).toBe('ok');
-        const review = await approveVerification(db, (submitted.data as { id: number }).id, { operator: 'test' });
-        expect(review.ok).toBe(true);
-        const units = unitsOf('USDT', FUNDS);
-        await ledger.credit({
-          userId: session.user.id,
-          requestId: 'seed-lever',
-          kind: 'deposit',
-          currency: 'USDT',
-          amount: units,
-          from: 'deposits_clearing',
-          to: 'contract',
-        });
-        funding.push({ userId: session.user.id, book: 'real', units });
-      } else {
-        // Granted on first use (lever/simulator, or the first practice order).
-        expect((await call(server, 'lever/simulator', {}, session.token)).type).toBe('ok');
-        funding.push({ userId: session.user.id, book: 'simulator', units: unitsOf('USDT', SIMULATOR_FUNDS) });
-      }
-    }
+    const { traders: users, funding } = await enrolTraders(server, handle, {
+      count: USERS,
+      name: 'lever-crash',
+      idLetter: 'L',
+      account: 'contract',
+      funds: FUNDS,
+      requestId: 'seed-lever',
+      simulatorCall: 'lever/simulator',
+      simulatorFunds: SIMULATOR_FUNDS,
+    });
 
     // The prices each order's take-profit and stop-loss are placed around: the server's last price (its reference
     // for the checks of lever/submit), read just before.
-    const last = new Map<string, string>();
-    const refreshQuotes = async () => {
-      const quotes = await call(server, 'currency/quotation_new', {});
-      for (const q of quotes.data as { symbol: string; last: string }[]) last.set(q.symbol, q.last);
-    };
-    await until('the first prices', async () => {
-      await refreshQuotes();
-      return SYMBOLS.every((s) => last.has(s)) ? true : undefined;
-    });
+    const prices = await firstPrices(server, SYMBOLS);
     const settings = await readTerms(db);
 
     // POSITIONS market orders from several clients at once (fewer if the kill comes first).
-    const acked = new Map<number, string>();
-    let sent = 0;
-    let refused = 0;
-    const refusals = new Map<string, number>();
-    let stop = false;
-    const worker = async (w: number) => {
-      for (let i = 0; !stop && sent < POSITIONS; i++) {
-        const n = sent++;
+    const clients = startClients(
+      server,
+      WORKERS,
+      (w, i, n) => {
+        if (n >= POSITIONS) return undefined;
         const user = users[n % users.length];
-        if (!user) return;
+        if (!user) return undefined;
         const symbol = SYMBOLS[n % SYMBOLS.length] ?? 'BTC';
         const side = (n >> 1) % 2 === 0 ? 'long' : 'short';
         const lots = 1 + (n % 5);
-        const fields: Record<string, string> = {
+        const fields: Record<string, string> & { request_id: string } = {
           symbol,
           side,
           type: 'market',
@@ -230,7 +109,7 @@ describe('lever liquidations after a killed server (SQLite)', () => {
           account: user.account,
           request_id: `w${w}-${i}`,
         };
-        const reference = last.get(symbol);
+        const reference = prices.last.get(symbol);
         const t = settings.get(symbol) as LeverTerms;
         const scale = t.priceScale;
         const ref = reference === undefined ? null : toUnits(reference, scale);
@@ -245,20 +124,11 @@ describe('lever liquidations after a killed server (SQLite)', () => {
           // Some with a stop-loss halfway to the liquidation price: a tick that jumps past both liquidates.
           if (n % 5 === 4) fields.stop_loss = fromUnits(side === 'long' ? ref - d / 2n : ref + d / 2n, scale);
         }
-        try {
-          const reply = await call(server, 'lever/submit', fields, user.token);
-          if (reply.type === 'ok') acked.set((reply.data as { id: number }).id, fields.request_id ?? '');
-          else {
-            refused++;
-            refusals.set(reply.message, (refusals.get(reply.message) ?? 0) + 1);
-          }
-          if (i % 4 === 0) await refreshQuotes();
-        } catch {
-          // The server is gone (the kill): this request may or may not have been accepted.
-          return;
-        }
-      }
-    };
+        return { path: 'lever/submit', fields, token: user.token };
+      },
+      // Fresh references for the next orders' prices; a failure here is the server gone, like a failed submit.
+      (i) => (i % 4 === 0 ? prices.refresh() : undefined),
+    );
     const count = async (where: (qb: ReturnType<typeof positions>) => ReturnType<typeof positions>) =>
       Number(
         (
@@ -269,7 +139,6 @@ describe('lever liquidations after a killed server (SQLite)', () => {
       );
     const liquidated = () => count((qb) => qb.where('close_reason', '=', 'liquidation'));
     const open = () => count((qb) => qb.where('phase', 'in', OPEN_LEVER_PHASES));
-    const workers = Array.from({ length: WORKERS }, (_, w) => worker(w));
     // Kill while liquidations are being written: after a random number of them, with positions still open and
     // more reaching their prices every step.
     const killAfter = 15 + Math.floor(Math.random() * 45);
@@ -278,16 +147,14 @@ describe('lever liquidations after a killed server (SQLite)', () => {
       async () => ((await liquidated()) >= killAfter ? true : undefined),
       120_000,
     );
-    server.child.kill('SIGKILL');
-    expect(await server.exited).toBe('SIGKILL');
-    stop = true;
-    await Promise.all(workers);
+    await site.killHard(server);
+    await clients.stop();
     const liquidatedAtKill = await liquidated();
     const openAtKill = await open();
-    expect(acked.size).toBeGreaterThan(0);
+    expect(clients.acked.size).toBeGreaterThan(0);
 
     // Restart on the same data dir: the engine takes the open positions from the database again.
-    server = await start();
+    server = await site.start();
     try {
       await until('no open position', async () => ((await open()) === 0 ? true : undefined), 120_000);
     } catch (err) {
@@ -316,20 +183,16 @@ describe('lever liquidations after a killed server (SQLite)', () => {
       throw err;
     }
     // A clean stop writes the last buffered ticks, so the record holds every tick up to the last close.
-    server.child.kill('SIGTERM');
-    expect(await server.exited).toBe(0);
-    running = undefined;
+    await site.stopCleanly(server);
 
     const rows = await positions(db).select(['id', 'request_id', 'phase']).execute();
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    for (const [id, requestId] of acked) {
-      const row = byId.get(id);
-      expect(row?.request_id, `acknowledged position ${id}`).toBe(requestId);
-      expect(['closed', 'cancelled'], `position ${id}: ${row?.phase}`).toContain(row?.phase);
-    }
-    // At most the requests in flight at the kill were accepted without their answer being read.
-    expect(rows.length - acked.size).toBeGreaterThanOrEqual(0);
-    expect(rows.length - acked.size).toBeLessThanOrEqual(WORKERS);
+    expectAcknowledgedKept(
+      'position',
+      clients,
+      WORKERS,
+      rows.map((r) => ({ ...r, end: r.phase })),
+      ['closed', 'cancelled'],
+    );
 
     const check = await checkLeverPositions(handle, funding);
     expect(check.problems).toEqual([]);
@@ -337,7 +200,8 @@ describe('lever liquidations after a killed server (SQLite)', () => {
     expect(check.reasons.liquidation ?? 0).toBeGreaterThan(liquidatedAtKill);
     expect(check.crowd).toBeGreaterThan(1);
     console.log(
-      `lever crash: ${sent} sent, ${acked.size} acknowledged, ${refused} refused ${JSON.stringify([...refusals])};` +
+      `lever crash: ${clients.sent} sent, ${clients.acked.size} acknowledged, ${clients.refused} refused` +
+        ` ${JSON.stringify([...clients.refusals])};` +
         ` killed after ${liquidatedAtKill} liquidations with ${openAtKill} open;` +
         ` after restart ${JSON.stringify(check.reasons)}, at most ${check.crowd} closed at one tick,` +
         ` slowest entry ${check.slowestEntry} ms after acceptance`,
@@ -357,13 +221,6 @@ async function readTerms(db: Kysely<Database>): Promise<Map<string, LeverTerms>>
     terms.set(symbol, t);
   }
   return terms;
-}
-
-interface LeverFunding {
-  userId: number;
-  book: 'real' | 'simulator';
-  /** USDT minor units in the contract account before any position. */
-  units: number;
 }
 
 interface LeverCheck {
@@ -392,7 +249,7 @@ function reached(
  * The whole-database checks, independent of the engine's code paths: every position from its row, its ledger
  * entries and holds, and the recorded ticks (price_ticks) read back here.
  */
-async function checkLeverPositions(handle: DatabaseHandle, funding: readonly LeverFunding[]): Promise<LeverCheck> {
+async function checkLeverPositions(handle: DatabaseHandle, funding: readonly BookFunding[]): Promise<LeverCheck> {
   const db = handle.db;
   const problems: string[] = [];
   const reasons: Record<string, number> = {};

@@ -1,22 +1,14 @@
-import type { ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import { type CallPath, calls } from '../../protocol';
+import { describe, expect, it, vi } from 'vitest';
 import { SIMULATOR_FUNDS } from '../../protocol/options';
-import { approveVerification } from '../../server/domains/identity';
 import { setOptionSettings } from '../../server/domains/options/terms';
-import { Ledger } from '../../server/ledger/ledger';
 import { MarketFeed } from '../../server/market/feed';
 import { INSTRUMENTS } from '../../server/market/instruments';
 import { PriceRecorder } from '../../server/market/recorder';
 import { MarketSimulator } from '../../server/market/simulator';
-import { type DatabaseHandle, openSqlite } from '../../server/platform/db/connect';
+import { crashSite, enrolTraders, expectAcknowledgedKept, startClients, until } from './crash-kit';
 import { DATABASES, openTestDatabase, startTestApp, uniqueEmail } from './harness';
 import { checkOptionContracts, FINAL_OPTION_STATES, type OptionFunding } from './options-checks';
 import { unitsOf } from './spot-checks';
-import { type SpotServerConfig, startSpotServer } from './spot-server';
 
 /**
  * The real server (a child process on SQLite, the simulator market stepping every 100 ms) is killed with SIGKILL
@@ -27,7 +19,6 @@ import { type SpotServerConfig, startSpotServer } from './spot-server';
  * its payouts, and the ledger and price chain checks clean.
  */
 
-const INVITE = 'PLATFORM';
 const USERS = 6;
 const WORKERS = 10;
 const STEP_MS = 100;
@@ -37,171 +28,42 @@ const PERIODS = [
   { seconds: 7, ratio: '0.85' },
 ];
 
-interface Server {
-  child: ChildProcess;
-  url: string;
-  exited: Promise<NodeJS.Signals | number | null>;
-}
-
-/** Resolves once `check` holds, polling; fails after `limitMs` (a generous limit: the machine may be busy). */
-async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, limitMs = 60_000) {
-  const end = Date.now() + limitMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 describe('option contracts after a killed server (SQLite)', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-options-crash-'));
-  const config: SpotServerConfig = {
-    seed: 'options-crash',
-    liveStart: Math.floor(Date.now() / 60_000) * 60_000,
-    stepMs: STEP_MS,
-    symbols: SYMBOLS,
-  };
-  let running: Server | undefined;
-  let handle: DatabaseHandle | undefined;
-
-  afterAll(async () => {
-    if (running) {
-      running.child.kill('SIGKILL');
-      await running.exited;
-    }
-    await handle?.db.destroy();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-
-  async function start(): Promise<Server> {
-    let resolveUrl: (url: string) => void = () => {};
-    const listening = new Promise<string>((resolve) => {
-      resolveUrl = resolve;
-    });
-    const child = startSpotServer(config, { DATA_DIR: dir, INVITE_CODE: INVITE }, (line) => {
-      const [word, url] = line.split(' ');
-      if (word === 'listening' && url) resolveUrl(url);
-    });
-    const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
-      child.on('exit', (code, signal) => resolve(signal ?? code)),
-    );
-    const url = await Promise.race([
-      listening,
-      exited.then((how) => {
-        throw new Error(`server exited before listening: ${how}`);
-      }),
-    ]);
-    running = { child, url, exited };
-    return running;
-  }
-
-  async function call(server: Server, callPath: CallPath, fields: Record<string, string>, token?: string) {
-    const headers: Record<string, string> = { lang: 'en', 'content-type': 'application/x-www-form-urlencoded' };
-    if (token) headers.authorization = token;
-    const get = calls[callPath].method === 'GET';
-    const query = new URLSearchParams(fields).toString();
-    const response = await fetch(`${server.url}/api/${callPath}${get && query ? `?${query}` : ''}`, {
-      method: get ? 'GET' : 'POST',
-      headers,
-      ...(get ? {} : { body: query }),
-    });
-    return (await response.json()) as { type: string | number; message: string; data?: unknown };
-  }
+  const site = crashSite('options', { stepMs: STEP_MS, symbols: SYMBOLS });
 
   it('settles every acknowledged contract exactly once, by the rule over the record, across a kill -9', async () => {
-    let server = await start();
-    handle = openSqlite(path.join(dir, 'app.db'));
+    let server = await site.start();
+    const handle = site.openDatabase();
     const db = handle.db;
-    const ledger = new Ledger(handle);
     const terms = await setOptionSettings(db, (current) => ({ ...current, periods: PERIODS }), { operator: 'test' });
     expect(terms.ok).toBe(true);
 
     // Users through the API: half verified and funded for the real book, half on the simulator book alone.
-    const users: { id: number; token: string; account: 'real' | 'simulator' }[] = [];
-    const funding: OptionFunding[] = [];
-    for (let u = 0; u < USERS; u++) {
-      const email = `options-crash${u}@example.com`;
-      expect((await call(server, 'email_send', { email, scene: 'register' })).type).toBe('ok');
-      const code = await db
-        .selectFrom('code_outbox')
-        .select('code')
-        .where('address', '=', email)
-        .orderBy('id', 'desc')
-        .executeTakeFirstOrThrow();
-      const registered = await call(server, 'user/register', {
-        type: 'email',
-        email,
-        code: code.code,
-        password: 'secret1',
-        repassword: 'secret1',
-        invite_code: INVITE,
-        agree: '1',
-      });
-      expect(registered.type, registered.message).toBe('ok');
-      const session = registered.data as { token: string; user: { id: number } };
-      const account = u % 2 === 0 ? 'real' : 'simulator';
-      users.push({ id: session.user.id, token: session.token, account });
-      if (account === 'real') {
-        const submitted = await call(
-          server,
-          'user/real_name',
-          { country: 'DE', name: 'Test Trader', id_number: `T${u}000001`, address: 'Street 1', consent: '1' },
-          session.token,
-        );
-        expect(submitted.type, submitted.message).toBe('ok');
-        const review = await approveVerification(db, (submitted.data as { id: number }).id, { operator: 'test' });
-        expect(review.ok).toBe(true);
-        const units = unitsOf('USDT', '100000');
-        await ledger.credit({
-          userId: session.user.id,
-          requestId: 'seed-option',
-          kind: 'deposit',
-          currency: 'USDT',
-          amount: units,
-          from: 'deposits_clearing',
-          to: 'option',
-        });
-        funding.push({ userId: session.user.id, book: 'real', units });
-      } else {
-        // Granted on first use (microtrade/simulator, or the first practice contract).
-        expect((await call(server, 'microtrade/simulator', {}, session.token)).type).toBe('ok');
-        funding.push({ userId: session.user.id, book: 'simulator', units: unitsOf('USDT', SIMULATOR_FUNDS) });
-      }
-    }
+    const { traders: users, funding } = await enrolTraders(server, handle, {
+      count: USERS,
+      name: 'options-crash',
+      idLetter: 'T',
+      account: 'option',
+      funds: '100000',
+      requestId: 'seed-option',
+      simulatorCall: 'microtrade/simulator',
+      simulatorFunds: SIMULATOR_FUNDS,
+    });
 
     // A stream of contracts from several clients at once, until the kill.
-    const acked = new Map<number, string>();
-    let sent = 0;
-    let refused = 0;
-    let stop = false;
-    const refusals = new Map<string, number>();
-    const worker = async (w: number) => {
-      for (let i = 0; !stop; i++) {
-        const user = users[(w + i) % users.length];
-        if (!user) return;
-        const fields: Record<string, string> = {
-          symbol: SYMBOLS[i % SYMBOLS.length] ?? 'BTC',
-          direction: (w + i) % 2 === 0 ? 'up' : 'down',
-          seconds: String(PERIODS[(i >> 1) % PERIODS.length]?.seconds),
-          stake: i % 3 === 0 ? '10.5' : '10',
-          account: user.account,
-          request_id: `w${w}-${i}`,
-        };
-        sent++;
-        try {
-          const reply = await call(server, 'microtrade/submit', fields, user.token);
-          if (reply.type === 'ok') acked.set((reply.data as { id: number }).id, fields.request_id ?? '');
-          else {
-            refused++;
-            refusals.set(reply.message, (refusals.get(reply.message) ?? 0) + 1);
-          }
-        } catch {
-          // The server is gone (the kill): this request may or may not have been accepted.
-          return;
-        }
-      }
-    };
+    const clients = startClients(server, WORKERS, (w, i) => {
+      const user = users[(w + i) % users.length];
+      if (!user) return undefined;
+      const fields = {
+        symbol: SYMBOLS[i % SYMBOLS.length] ?? 'BTC',
+        direction: (w + i) % 2 === 0 ? 'up' : 'down',
+        seconds: String(PERIODS[(i >> 1) % PERIODS.length]?.seconds),
+        stake: i % 3 === 0 ? '10.5' : '10',
+        account: user.account,
+        request_id: `w${w}-${i}`,
+      };
+      return { path: 'microtrade/submit', fields, token: user.token };
+    });
     const count = async (states: readonly string[]) =>
       Number(
         (
@@ -212,7 +74,6 @@ describe('option contracts after a killed server (SQLite)', () => {
             .executeTakeFirstOrThrow()
         ).n,
       );
-    const workers = Array.from({ length: WORKERS }, (_, w) => worker(w));
     // Kill while settlements are being written: after a random number of them, with contracts still arriving and
     // more falling due every recorder flush.
     const killAfter = 150 + Math.floor(Math.random() * 250);
@@ -221,11 +82,8 @@ describe('option contracts after a killed server (SQLite)', () => {
       async () => ((await count(['won', 'lost', 'flat', 'refunded'])) >= killAfter ? true : undefined),
       120_000,
     );
-    server.child.kill('SIGKILL');
-    const killedAt = Date.now();
-    expect(await server.exited).toBe('SIGKILL');
-    stop = true;
-    await Promise.all(workers);
+    const killedAt = await site.killHard(server);
+    await clients.stop();
     const settledAtKill = await count(FINAL_OPTION_STATES);
     const dueAtKill = Number(
       (
@@ -238,37 +96,33 @@ describe('option contracts after a killed server (SQLite)', () => {
       ).n,
     );
     const openAtKill = await count(['waiting', 'running']);
-    expect(acked.size).toBeGreaterThan(0);
+    expect(clients.acked.size).toBeGreaterThan(0);
 
     // Restart on the same data dir: the engine takes the open contracts from the database again.
-    server = await start();
+    server = await site.start();
     await until(
       'no open contract',
       async () => ((await count(['waiting', 'running'])) === 0 ? true : undefined),
       120_000,
     );
     // A clean stop writes the last buffered ticks.
-    server.child.kill('SIGTERM');
-    expect(await server.exited).toBe(0);
-    running = undefined;
+    await site.stopCleanly(server);
 
     const rows = await db.selectFrom('option_contracts').select(['id', 'request_id', 'state']).execute();
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    for (const [id, requestId] of acked) {
-      const contract = byId.get(id);
-      expect(contract?.request_id, `acknowledged contract ${id}`).toBe(requestId);
-      expect(FINAL_OPTION_STATES, `contract ${id}: ${contract?.state}`).toContain(contract?.state);
-    }
-    // At most the requests in flight at the kill were accepted without their answer being read.
-    expect(rows.length - acked.size).toBeGreaterThanOrEqual(0);
-    expect(rows.length - acked.size).toBeLessThanOrEqual(WORKERS);
+    expectAcknowledgedKept(
+      'contract',
+      clients,
+      WORKERS,
+      rows.map((r) => ({ ...r, end: r.state })),
+      FINAL_OPTION_STATES,
+    );
 
     const check = await checkOptionContracts(handle, funding);
     expect(check.problems).toEqual([]);
     console.log(
-      `options crash: ${sent} sent, ${acked.size} acknowledged, ${refused} refused ${JSON.stringify([...refusals])};` +
-        ` killed after ${settledAtKill} settlements with ${openAtKill} open (${dueAtKill} running past expiry);` +
-        ` after restart ${JSON.stringify(check.states)}`,
+      `options crash: ${clients.sent} sent, ${clients.acked.size} acknowledged, ${clients.refused} refused` +
+        ` ${JSON.stringify([...clients.refusals])}; killed after ${settledAtKill} settlements with ${openAtKill} open` +
+        ` (${dueAtKill} running past expiry); after restart ${JSON.stringify(check.states)}`,
     );
   }, 300_000);
 });

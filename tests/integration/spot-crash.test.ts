@@ -1,17 +1,21 @@
-import type { ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';
 import { MarketFeed } from '../../server/market/feed';
 import { INSTRUMENTS, instrumentBySymbol } from '../../server/market/instruments';
 import { MarketSimulator } from '../../server/market/simulator';
-import { type DatabaseHandle, openSqlite } from '../../server/platform/db/connect';
+import type { DatabaseHandle } from '../../server/platform/db/connect';
+import {
+  crashSite,
+  depositDirectly,
+  expectAcknowledgedKept,
+  firstPrices,
+  registerTrader,
+  startClients,
+  until,
+} from './crash-kit';
 import { DATABASES, openTestDatabase, startTestApp, uniqueEmail } from './harness';
 import { checkSpotOrders, type Funding, priceNear, unitsOf } from './spot-checks';
-import { type SpotServerConfig, startSpotServer } from './spot-server';
 
 /**
  * The real server (a child process on SQLite, the simulator market stepping every 100 ms) is killed with SIGKILL
@@ -21,7 +25,6 @@ import { type SpotServerConfig, startSpotServer } from './spot-server';
  * orders) or a recorded tick at or past its limit, and the ledger and the price chain checks are clean.
  */
 
-const INVITE = 'PLATFORM';
 const USERS = 6;
 const WORKERS = 12;
 const STEP_MS = 100;
@@ -30,118 +33,28 @@ const FUNDS: Record<string, string> = { USDT: '1000000', BTC: '5', ETH: '100' };
 /** Small values (about 10 to 40 USDT): thousands of orders fit every balance. */
 const QTY: Record<string, string> = { BTC: '0.0003', ETH: '0.006' };
 
-interface Server {
-  child: ChildProcess;
-  url: string;
-  exited: Promise<NodeJS.Signals | number | null>;
-}
-
-/** Resolves once `check` holds, polling; fails after `limitMs` (a generous limit: the machine may be busy). */
-async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, limitMs = 60_000) {
-  const end = Date.now() + limitMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 describe('spot orders after a killed server (SQLite)', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-spot-crash-'));
-  const config: SpotServerConfig = {
-    seed: 'spot-crash',
-    liveStart: Math.floor(Date.now() / 60_000) * 60_000,
-    stepMs: STEP_MS,
-    symbols: SYMBOLS,
-  };
-  let running: Server | undefined;
-  let handle: DatabaseHandle | undefined;
-
-  afterAll(async () => {
-    if (running) {
-      running.child.kill('SIGKILL');
-      await running.exited;
-    }
-    await handle?.db.destroy();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-
-  async function start(): Promise<Server> {
-    let resolveUrl: (url: string) => void = () => {};
-    const listening = new Promise<string>((resolve) => {
-      resolveUrl = resolve;
-    });
-    const child = startSpotServer(config, { DATA_DIR: dir, INVITE_CODE: INVITE }, (line) => {
-      const [word, url] = line.split(' ');
-      if (word === 'listening' && url) resolveUrl(url);
-    });
-    const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
-      child.on('exit', (code, signal) => resolve(signal ?? code)),
-    );
-    const url = await Promise.race([
-      listening,
-      exited.then((how) => {
-        throw new Error(`server exited before listening: ${how}`);
-      }),
-    ]);
-    running = { child, url, exited };
-    return running;
-  }
-
-  async function call(server: Server, callPath: string, fields: Record<string, string>, token?: string) {
-    const headers: Record<string, string> = { lang: 'en', 'content-type': 'application/x-www-form-urlencoded' };
-    if (token) headers.authorization = token;
-    const get = callPath === 'coin/trade/list' || callPath === 'currency/quotation_new';
-    const query = new URLSearchParams(fields).toString();
-    const response = await fetch(`${server.url}/api/${callPath}${get && query ? `?${query}` : ''}`, {
-      method: get ? 'GET' : 'POST',
-      headers,
-      ...(get ? {} : { body: query }),
-    });
-    return (await response.json()) as { type: string | number; message: string; data?: unknown };
-  }
+  const site = crashSite('spot', { stepMs: STEP_MS, symbols: SYMBOLS });
 
   it('keeps every acknowledged order filled once or resting, and the ledger and price chain clean', async () => {
-    let server = await start();
-    handle = openSqlite(path.join(dir, 'app.db'));
+    let server = await site.start();
+    const handle = site.openDatabase();
     const db = handle.db;
-    const ledger = new Ledger(handle);
 
     // Users through the API (like the integration harness), funded by a direct ledger credit on the same file.
     const users: { id: number; token: string }[] = [];
     const funding: Funding[] = [];
     for (let u = 0; u < USERS; u++) {
-      const email = `crash${u}@example.com`;
-      expect((await call(server, 'email_send', { email, scene: 'register' })).type).toBe('ok');
-      const code = await db
-        .selectFrom('code_outbox')
-        .select('code')
-        .where('address', '=', email)
-        .orderBy('id', 'desc')
-        .executeTakeFirstOrThrow();
-      const registered = await call(server, 'user/register', {
-        type: 'email',
-        email,
-        code: code.code,
-        password: 'secret1',
-        repassword: 'secret1',
-        invite_code: INVITE,
-        agree: '1',
-      });
-      expect(registered.type, registered.message).toBe('ok');
-      const session = registered.data as { token: string; user: { id: number } };
+      const session = await registerTrader(server, handle, `crash${u}@example.com`);
       users.push({ id: session.user.id, token: session.token });
       const amounts: Record<string, number> = {};
       for (const [currency, amount] of Object.entries(FUNDS)) {
         amounts[currency] = unitsOf(currency, amount);
-        await ledger.credit({
+        await depositDirectly(handle, {
           userId: session.user.id,
           requestId: `seed-${currency}`,
-          kind: 'deposit',
           currency,
-          amount: amounts[currency] ?? 0,
-          from: 'deposits_clearing',
+          units: amounts[currency] ?? 0,
           to: 'coin',
         });
       }
@@ -150,27 +63,22 @@ describe('spot orders after a killed server (SQLite)', () => {
 
     // A stream of orders from several clients at once: market orders (filled at their entry tick), limit orders
     // near the price (resting, then filled as the price moves, or crossing at once) and far from it (resting).
-    const last = new Map<string, string>();
-    const refreshQuotes = async () => {
-      const quotes = await call(server, 'currency/quotation_new', {});
-      for (const q of quotes.data as { symbol: string; last: string }[]) last.set(q.symbol, q.last);
-    };
-    await until('the first prices', async () => {
-      await refreshQuotes();
-      return SYMBOLS.every((s) => last.has(s)) ? true : undefined;
-    });
-    const acked = new Map<number, string>();
-    let sent = 0;
-    let refused = 0;
-    let stop = false;
-    const worker = async (w: number) => {
-      for (let i = 0; !stop; i++) {
+    const prices = await firstPrices(server, SYMBOLS);
+    const clients = startClients(
+      server,
+      WORKERS,
+      (w, i) => {
         const user = users[(w + i) % users.length];
         const symbol = SYMBOLS[i % SYMBOLS.length] ?? 'BTC';
-        const price = last.get(symbol) ?? '1';
+        const price = prices.last.get(symbol) ?? '1';
         const side = (w + i) % 2 === 0 ? 'buy' : 'sell';
         const kind = i % 4;
-        const fields: Record<string, string> = { symbol, side, qty: QTY[symbol] ?? '1', request_id: `w${w}-${i}` };
+        const fields: Record<string, string> & { request_id: string } = {
+          symbol,
+          side,
+          qty: QTY[symbol] ?? '1',
+          request_id: `w${w}-${i}`,
+        };
         if (kind === 0 || kind === 1) fields.type = 'market';
         else {
           fields.type = 'limit';
@@ -178,18 +86,11 @@ describe('spot orders after a killed server (SQLite)', () => {
           const away = kind === 2 ? 2 : 2_000;
           fields.price = priceNear(symbol, price, side === 'buy' ? -away : away);
         }
-        sent++;
-        try {
-          const reply = await call(server, 'coin/trade', fields, user?.token);
-          if (reply.type === 'ok') acked.set((reply.data as { id: number }).id, fields.request_id ?? '');
-          else refused++;
-        } catch {
-          // The server is gone (the kill): this request may or may not have been placed.
-          return;
-        }
-        if (i % 20 === 0) await refreshQuotes().catch(() => undefined);
-      }
-    };
+        return { path: 'coin/trade', fields, token: user?.token };
+      },
+      // A failed refresh is no reason to stop sending: the next one may work.
+      (i) => (i % 20 === 0 ? prices.refresh().catch(() => undefined) : undefined),
+    );
     const countCompleted = async () =>
       Number(
         (
@@ -200,7 +101,6 @@ describe('spot orders after a killed server (SQLite)', () => {
             .executeTakeFirstOrThrow()
         ).n,
       );
-    const workers = Array.from({ length: WORKERS }, (_, w) => worker(w));
     // Kill while fills are being written: after a random number of them, with orders still arriving.
     const killAfter = 150 + Math.floor(Math.random() * 250);
     await until(
@@ -208,15 +108,13 @@ describe('spot orders after a killed server (SQLite)', () => {
       async () => ((await countCompleted()) >= killAfter ? true : undefined),
       90_000,
     );
-    server.child.kill('SIGKILL');
-    expect(await server.exited).toBe('SIGKILL');
-    stop = true;
-    await Promise.all(workers);
+    await site.killHard(server);
+    await clients.stop();
     const completedAtKill = await countCompleted();
-    expect(acked.size).toBeGreaterThan(0);
+    expect(clients.acked.size).toBeGreaterThan(0);
 
     // Restart on the same data dir: the engine takes its open orders from the database again.
-    server = await start();
+    server = await site.start();
     await until('no order waiting for its entry tick', async () => {
       const waiting = await db
         .selectFrom('spot_orders')
@@ -226,27 +124,23 @@ describe('spot orders after a killed server (SQLite)', () => {
       return Number(waiting.n) === 0 ? true : undefined;
     });
     // A clean stop writes the last buffered ticks, so the record is complete up to the last fill.
-    server.child.kill('SIGTERM');
-    expect(await server.exited).toBe(0);
-    running = undefined;
+    await site.stopCleanly(server);
 
     const orders = await db.selectFrom('spot_orders').select(['id', 'request_id', 'state', 'cancel_reason']).execute();
-    const byId = new Map(orders.map((o) => [o.id, o]));
-    for (const [id, requestId] of acked) {
-      const order = byId.get(id);
-      expect(order?.request_id, `acknowledged order ${id}`).toBe(requestId);
-      expect(['completed', 'pending'], `order ${id}: ${order?.state} ${order?.cancel_reason}`).toContain(order?.state);
-    }
-    // At most the requests in flight at the kill were placed without their answer being read.
-    expect(orders.length - acked.size).toBeGreaterThanOrEqual(0);
-    expect(orders.length - acked.size).toBeLessThanOrEqual(WORKERS);
+    expectAcknowledgedKept(
+      'order',
+      clients,
+      WORKERS,
+      orders.map((o) => ({ ...o, end: o.state, detail: `${o.state} ${o.cancel_reason}` })),
+      ['completed', 'pending'],
+    );
 
     const check = await checkSpotOrders(handle, funding);
     expect(check.problems).toEqual([]);
     expect(await entryTickProblems(handle)).toEqual([]);
     console.log(
-      `spot crash: ${sent} sent, ${acked.size} acknowledged, ${refused} refused; killed after ${completedAtKill} fills;` +
-        ` after restart ${JSON.stringify(check.states)}`,
+      `spot crash: ${clients.sent} sent, ${clients.acked.size} acknowledged, ${clients.refused} refused;` +
+        ` killed after ${completedAtKill} fills; after restart ${JSON.stringify(check.states)}`,
     );
   }, 240_000);
 });
