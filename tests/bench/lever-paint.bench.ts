@@ -124,6 +124,11 @@ async function leverPage(browser: Browser, url: string, session: TestSession, ro
         timeout: READY_MS,
       });
     const shown = await page.evaluate(positionRows);
+    // Measured where a trader watches them: the positions list scrolled into view (rows out of sight skip their
+    // figures, so a page left at the ticket would not show the rows' cost). The empty page scrolls the same way.
+    await page.evaluate(() =>
+      document.querySelector('[data-testid="positions"], .lever-empty')?.scrollIntoView({ block: 'start' }),
+    );
     return await measure(`lever, ${shown} positions`, page, cdp);
   } finally {
     await cdp.detach();

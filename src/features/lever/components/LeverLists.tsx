@@ -1,4 +1,4 @@
-import { lazy, type ReactElement, Suspense, useState } from 'react';
+import { lazy, memo, type ReactElement, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LeverAccount, LeverInstrument } from '../../../../protocol/lever';
 import type { BookLists } from '../../../../streams/lever/positions';
@@ -19,7 +19,11 @@ type Tab = 'positions' | 'orders' | 'history';
  * The book's open positions (live figures from the worker), its pending orders (status 0) and its history
  * (closed and cancelled, paged), as three tabs. Open lists come from the merged positions stream.
  */
-export function LeverLists({
+/**
+ * Memoised: the page renders again on every frame of quotes (its ticker and ticket follow the last price), and the
+ * lists must not follow it; rows render from their own figures (PositionRow's LiveFacts) and their own machines.
+ */
+export const LeverLists = memo(function LeverLists({
   book,
   lists,
   board,
@@ -88,4 +92,4 @@ export function LeverLists({
       )}
     </section>
   );
-}
+});

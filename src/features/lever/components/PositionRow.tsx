@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import { lazy, type ReactElement, Suspense, useState } from 'react';
+import { lazy, memo, type ReactElement, type RefObject, Suspense, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LeverPosition } from '../../../../protocol/lever';
 import { fromUnits, toUnits } from '../../../../protocol/rules/spot';
@@ -7,6 +7,7 @@ import { Button } from '../../../components/Button';
 import { formatPrice } from '../../../lib/format';
 import { formatAmount, formatPercent, formatPnl, formatSignedPercent, signClass } from '../format';
 import { useFigures } from '../hooks/useFigures';
+import { useOnScreen } from '../hooks/useOnScreen';
 import { usePositionRow } from '../hooks/usePositionRow';
 import type { FigureBoard } from '../live/figureBoard';
 import { RowHead } from './RowHead';
@@ -22,7 +23,8 @@ type Panel = 'stops' | 'margin' | null;
  * and how far the mark is from it, coloured as it nears), published once a frame; and its actions through its own
  * order machine: close, take-profit and stop-loss, add margin (isolated), and its detail page.
  */
-export function PositionRow({
+/** Memoised: a row renders again only when its position, board, scales or the price gate change. */
+export const PositionRow = memo(function PositionRow({
   position,
   board,
   priceScale,
@@ -35,80 +37,26 @@ export function PositionRow({
   quoteScale: number;
   fresh: boolean;
 }): ReactElement {
-  const { t, i18n } = useTranslation();
-  const lang = i18n.language;
+  const { t } = useTranslation();
   const { view, send } = usePositionRow(position, fresh);
-  const live = useFigures(board, position.id);
   const [panel, setPanel] = useState<Panel>(null);
+  const row = useRef<HTMLLIElement>(null);
   const shown = view.position ?? position;
-  const price = (v: string | null | undefined) => (v ? formatPrice(v, lang, priceScale) : '–');
   const margin = marginHeld(shown.initial_margin, shown.additional_margin, quoteScale);
-  const warning = live?.warning ?? 'safe';
   // The actions show while the position is open; the machine says which are on (stale prices switch them off).
   const holding = view.phase === 'holding';
   const toggle = (next: Panel) => setPanel((p) => (p === next ? null : next));
 
   return (
     <li
-      className={`lever-row card is-${warning}`}
+      ref={row}
+      className="lever-row card is-safe"
       data-testid={`position-${shown.id}`}
       data-phase={view.phase}
-      data-warning={warning}
+      data-warning="safe"
     >
       <RowHead position={shown} labelKey={view.labelKey} />
-      <dl className="lever-facts">
-        <div>
-          <dt>{t('lever.row.pnl')}</dt>
-          <dd className={signClass(live?.pnl ?? null)} data-testid="row-pnl">
-            {live ? formatPnl(live.pnl, lang) : '–'}
-          </dd>
-        </div>
-        <div>
-          <dt>{t('lever.row.roe')}</dt>
-          <dd className={signClass(live?.roe ?? null)} data-testid="row-roe">
-            {live?.roe ? formatSignedPercent(live.roe, lang) : '–'}
-          </dd>
-        </div>
-        <div>
-          <dt>{t('lever.row.lots')}</dt>
-          <dd>{shown.lots}</dd>
-        </div>
-        <div>
-          <dt>{t('lever.row.entry')}</dt>
-          <dd>{price(shown.entry_price)}</dd>
-        </div>
-        <div>
-          <dt>{t('lever.row.mark')}</dt>
-          <dd data-testid="row-mark">{price(live?.mark)}</dd>
-        </div>
-        <div>
-          <dt>{t('lever.row.margin')}</dt>
-          <dd data-testid="row-margin">{margin ? formatAmount(margin, lang) : '–'}</dd>
-        </div>
-        <div>
-          <dt>{t('lever.row.liquidation')}</dt>
-          <dd className="lever-liq" data-testid="row-liquidation">
-            {price(live?.liquidationPrice)}
-          </dd>
-        </div>
-        <div>
-          <dt>{t('lever.row.distance')}</dt>
-          <dd className="lever-liq" data-testid="row-distance">
-            {live?.liquidationDistance ? formatPercent(live.liquidationDistance, lang) : '–'}
-          </dd>
-        </div>
-        <div>
-          <dt>{t('lever.row.stops')}</dt>
-          <dd data-testid="row-stops">
-            {price(shown.profit_take_price)} / {price(shown.stop_loss_price)}
-          </dd>
-        </div>
-      </dl>
-      {warning !== 'safe' ? (
-        <p className="lever-warning" role="status">
-          {t(warning === 'danger' ? 'lever.row.danger' : 'lever.row.near')}
-        </p>
-      ) : null}
+      <LiveFacts position={shown} board={board} priceScale={priceScale} margin={margin} row={row} />
       {view.error ? (
         <p className="field-msg field-error" role="alert" data-testid="row-error">
           {view.error}
@@ -176,7 +124,7 @@ export function PositionRow({
             position={shown}
             priceScale={priceScale}
             quoteScale={quoteScale}
-            currentLiquidation={live?.liquidationPrice ?? shown.Liquidation_Price}
+            currentLiquidation={board?.get(shown.id)?.liquidationPrice ?? shown.Liquidation_Price}
             busy={view.phase === 'addingMargin'}
             onAdd={(amount) => {
               send({ type: 'ADD_MARGIN', amount });
@@ -187,6 +135,97 @@ export function PositionRow({
         </Suspense>
       ) : null}
     </li>
+  );
+});
+
+/**
+ * The row's figures. Only this part renders when the worker publishes new figures (once a frame at most), not the
+ * row with its machine and buttons: with a hundred positions ticking, re-rendering whole rows cost most of each
+ * frame. The warning level is the row's class, set here on the row's element for the same reason.
+ */
+function LiveFacts({
+  position: shown,
+  board,
+  priceScale,
+  margin,
+  row,
+}: {
+  position: LeverPosition;
+  board: FigureBoard | null;
+  priceScale: number;
+  margin: string | null;
+  row: RefObject<HTMLLIElement | null>;
+}): ReactElement {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  // Rows out of sight take no figures (and so do not render every frame); they catch up as they come into view.
+  const onScreen = useOnScreen(row);
+  const live = useFigures(onScreen ? board : null, shown.id);
+  const warning = live?.warning ?? 'safe';
+  const price = (v: string | null | undefined) => (v ? formatPrice(v, lang, priceScale) : '–');
+  useLayoutEffect(() => {
+    const li = row.current;
+    if (!li) return;
+    li.classList.remove('is-safe', 'is-near', 'is-danger');
+    li.classList.add(`is-${warning}`);
+    li.dataset.warning = warning;
+  }, [row, warning]);
+  return (
+    <>
+      <dl className="lever-facts">
+        <div>
+          <dt>{t('lever.row.pnl')}</dt>
+          <dd className={signClass(live?.pnl ?? null)} data-testid="row-pnl">
+            {live ? formatPnl(live.pnl, lang) : '–'}
+          </dd>
+        </div>
+        <div>
+          <dt>{t('lever.row.roe')}</dt>
+          <dd className={signClass(live?.roe ?? null)} data-testid="row-roe">
+            {live?.roe ? formatSignedPercent(live.roe, lang) : '–'}
+          </dd>
+        </div>
+        <div>
+          <dt>{t('lever.row.lots')}</dt>
+          <dd>{shown.lots}</dd>
+        </div>
+        <div>
+          <dt>{t('lever.row.entry')}</dt>
+          <dd>{price(shown.entry_price)}</dd>
+        </div>
+        <div>
+          <dt>{t('lever.row.mark')}</dt>
+          <dd data-testid="row-mark">{price(live?.mark)}</dd>
+        </div>
+        <div>
+          <dt>{t('lever.row.margin')}</dt>
+          <dd data-testid="row-margin">{margin ? formatAmount(margin, lang) : '–'}</dd>
+        </div>
+        <div>
+          <dt>{t('lever.row.liquidation')}</dt>
+          <dd className="lever-liq" data-testid="row-liquidation">
+            {price(live?.liquidationPrice)}
+          </dd>
+        </div>
+        <div>
+          <dt>{t('lever.row.distance')}</dt>
+          <dd className="lever-liq" data-testid="row-distance">
+            {live?.liquidationDistance ? formatPercent(live.liquidationDistance, lang) : '–'}
+          </dd>
+        </div>
+        <div>
+          <dt>{t('lever.row.stops')}</dt>
+          <dd data-testid="row-stops">
+            {price(shown.profit_take_price)} / {price(shown.stop_loss_price)}
+          </dd>
+        </div>
+      </dl>
+      {warning !== 'safe' ? (
+        <p className="lever-warning" role="status">
+          {t(warning === 'danger' ? 'lever.row.danger' : 'lever.row.near')}
+        </p>
+      ) : null}
+    </>
   );
 }
 

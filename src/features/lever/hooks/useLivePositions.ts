@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { LeverAccount, LeverDeal, LeverPosition } from '../../../../protocol/lever';
-import { leverMarks } from '../../../../streams/lever/positions';
+import { leverMarks, type Mark } from '../../../../streams/lever/positions';
 import { createPositionsWorker, type PositionsClient, type PositionsUpdate } from '../../../../workers/positions';
 import { FigureBoard } from '../live/figureBoard';
 
@@ -57,12 +57,27 @@ export function useLivePositions(
   }, [live, apply, positions]);
 
   // Every offered instrument's mark: a stable list (one subscription), and the worker only recomputes the
-  // positions of the symbols whose mark moved.
+  // positions of the symbols whose mark moved. Marks are gathered for one animation frame and sent as one call:
+  // the screen cannot show more, and each call's answer costs the main thread a structured clone.
   const symbols = useMemo(() => instruments?.map((i) => i.symbol) ?? [], [instruments]);
   useEffect(() => {
     if (!live || !apply || symbols.length === 0) return;
-    const sub = leverMarks(symbols).subscribe((marks) => apply(live.client.applyMarks(marks)));
-    return () => sub.unsubscribe();
+    const pending = new Map<string, Mark>();
+    let frame: number | undefined;
+    const send = () => {
+      frame = undefined;
+      const batch = [...pending.values()];
+      pending.clear();
+      if (batch.length > 0) apply(live.client.applyMarks(batch));
+    };
+    const sub = leverMarks(symbols).subscribe((marks) => {
+      for (const mark of marks) pending.set(mark.symbol, mark);
+      frame ??= requestAnimationFrame(send);
+    });
+    return () => {
+      sub.unsubscribe();
+      if (frame !== undefined) cancelAnimationFrame(frame);
+    };
   }, [live, apply, symbols]);
 
   return live?.board ?? null;
