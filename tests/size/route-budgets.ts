@@ -52,9 +52,11 @@ export const ROUTE_BUDGET = 227 * KB;
 export const CHART_ROUTE_BUDGET = 265 * KB;
 /**
  * Pages driven by a state machine load XState (DESIGN: order lifecycles are XState machines), about 12.3 KB of it:
- * the spot tab measured 233.0 KB with its strings (issue 9), its own code and the machine 25 KB of that.
+ * the spot tab measured 233.0 KB with its strings (issue 9), its own code and the machine 25 KB of that. The Lever
+ * tab (issue 11) also carries the positions worker's Comlink wrapper (about 1.6 KB; the worker's math is its own
+ * file, outside the route): measured 239.1 KB, the option tab 239.0 KB.
  */
-export const MACHINE_ROUTE_BUDGET = 239 * KB;
+export const MACHINE_ROUTE_BUDGET = 240 * KB;
 const MACHINE_LIBRARY = /node_modules\/xstate\//;
 export const DEFAULT_LANG = 'de';
 /** The page module of the first route. */

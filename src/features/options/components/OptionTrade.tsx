@@ -11,7 +11,6 @@ import type { QuoteBoard } from '../../../../streams/quotes';
 import { Page } from '../../../app/Page';
 import { Icon } from '../../../components/Icon';
 import { LoadingOrFailed } from '../../../components/StateView';
-import { SymbolChips } from '../../../components/SymbolChips';
 import { loadFailed, need } from '../../../data/query';
 import { useQueryParam } from '../../../hooks/hooks';
 import { useStream } from '../../../hooks/useStream';
@@ -26,6 +25,7 @@ import { useServerNow } from '../hooks/useServerNow';
 import { optionKeys } from '../keys';
 import { BookBar } from './BookBar';
 import { ContractTicket } from './ContractTicket';
+import { InstrumentPicker } from './InstrumentPicker';
 import { PriceSparkline } from './PriceSparkline';
 import { RecentResults } from './RecentResults';
 import { RunningContracts } from './RunningContracts';
@@ -86,12 +86,10 @@ export function OptionTrade({ book }: { book: OptionAccount }): ReactElement {
       ) : (
         <>
           {unverified ? <VerifyBanner /> : null}
-          <SymbolChips
+          <InstrumentPicker
             symbols={symbols}
             value={symbol}
             onChange={(s) => void navigate({ to: path, search: { symbol: s } })}
-            label={t('options.instrument')}
-            classPrefix="option"
           />
           <section className="option-ticker card">
             <div className="option-ticker-main">

@@ -1,25 +1,19 @@
 import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 
-/**
- * The instruments a product is offered on, as a row of chips that scrolls sideways: a radio group whose options are
- * buttons. `classPrefix` picks the product's styles (`<prefix>-symbols`, `<prefix>-symbol`, `is-active`).
- */
-export function SymbolChips({
+/** The instruments options are offered on (microtrade/seconds), as a row of chips. */
+export function InstrumentPicker({
   symbols,
   value,
   onChange,
-  label,
-  classPrefix,
 }: {
   symbols: readonly string[];
   value: string;
   onChange: (symbol: string) => void;
-  /** The group's accessible name, in the user's language. */
-  label: string;
-  classPrefix: string;
 }): ReactElement {
+  const { t } = useTranslation();
   return (
-    <div className={`${classPrefix}-symbols`} role="radiogroup" aria-label={label}>
+    <div className="option-symbols" role="radiogroup" aria-label={t('options.instrument')}>
       {symbols.map((s) => (
         // biome-ignore lint/a11y/useSemanticElements: a row of chips, each a button acting as one radio of the group
         <button
@@ -27,7 +21,7 @@ export function SymbolChips({
           type="button"
           role="radio"
           aria-checked={s === value}
-          className={s === value ? `${classPrefix}-symbol is-active` : `${classPrefix}-symbol`}
+          className={s === value ? 'option-symbol is-active' : 'option-symbol'}
           data-testid={`symbol-${s}`}
           onClick={() => onChange(s)}
         >
