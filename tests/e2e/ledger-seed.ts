@@ -1,8 +1,10 @@
 import { join } from 'node:path';
+import { approveVerification } from '../../server/domains/identity';
 import type { UserAccountType } from '../../server/ledger/accounts';
 import { parseAmount } from '../../server/ledger/amounts';
 import { Ledger } from '../../server/ledger/ledger';
 import { type DatabaseHandle, openSqlite } from '../../server/platform/db/connect';
+import { postApi } from './users';
 
 /**
  * Set-up the product has no path for (money without a real deposit, the operator's settings and reviews): done on
@@ -39,5 +41,20 @@ export async function depositDirectly(
       from: 'deposits_clearing',
       to: deposit.to,
     });
+  });
+}
+
+/** Basic identity verification through the API, approved as an operator would (its own browser tests exist). */
+export async function verifyIdentity(server: { url: string; dataDir: string }, token: string): Promise<void> {
+  const submitted = await postApi(
+    server,
+    'user/real_name',
+    { country: 'DE', name: 'Test Trader', id_number: 'T0000001', address: 'Street 1', consent: '1' },
+    token,
+  );
+  if (submitted.type !== 'ok') throw new Error(`user/real_name: ${submitted.message}`);
+  await withServerDatabase(server, async (handle) => {
+    const review = await approveVerification(handle.db, (submitted.data as { id: number }).id, { operator: 'e2e' });
+    if (!review.ok) throw new Error(review.problem);
   });
 }

@@ -3,7 +3,7 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LEVER_SETTINGS, setLeverSettings } from '../../server/domains/lever/terms';
 import { browserPerTest, type InProcessServer, shot, startServerInProcess } from './harness';
-import { depositDirectly, withServerDatabase } from './ledger-seed';
+import { depositDirectly, verifyIdentity, withServerDatabase } from './ledger-seed';
 import { text } from './locale';
 import { loggedInUser } from './users';
 
@@ -186,6 +186,25 @@ describe('lever in the browser', () => {
     await expect.poll(practice, { timeout: 10_000 }).toBe(10_000);
     await page.getByTestId('exit-simulation').click();
     await expect.poll(() => page.getByTestId('book').getAttribute('data-book'), { timeout: 15_000 }).toBe('real');
+  });
+
+  it('a verified user opens and closes a position on the real account', async () => {
+    const session = await loggedInUser(server, page, 'lever-verified@example.com');
+    await fundContract(session.user.id, '100');
+    await verifyIdentity(server, session.token);
+    await page.goto(`${server.url}/pages/lever/index?symbol=ETH`);
+    await expect.poll(() => page.getByTestId('book').getAttribute('data-book'), { timeout: 15_000 }).toBe('real');
+    expect(await page.getByTestId('verify-banner').count()).toBe(0);
+    await open('long', { lots: '1', leverage: 10 });
+    await expect.poll(() => rowOf('Long').count(), { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => rowOf('Long').getByTestId('row-pnl').textContent(), { timeout: 15_000 }).toMatch(/\d/);
+    await shot(page, 'lever-real-open');
+    await rowOf('Long').getByTestId('row-close').click();
+    await expect.poll(() => rowOf('Long').count(), { timeout: 20_000 }).toBe(0);
+    await page.getByRole('tab', { name: text('en', 'lever.tabs.history') }).click();
+    const history = page.locator('li[data-testid^="history-"]');
+    await expect.poll(() => history.count(), { timeout: 15_000 }).toBe(1);
+    expect(await history.first().getAttribute('data-reason')).toBe('user');
   });
 
   it('prompts a real account without verification, with the way to the verification page', async () => {

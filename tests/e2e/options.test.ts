@@ -1,10 +1,9 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { approveVerification } from '../../server/domains/identity';
 import { browserPerTest, type InProcessServer, shot, startServerInProcess } from './harness';
-import { depositDirectly, withServerDatabase } from './ledger-seed';
+import { depositDirectly, verifyIdentity } from './ledger-seed';
 import { text } from './locale';
-import { loggedInUser, postApi } from './users';
+import { loggedInUser } from './users';
 
 /**
  * Options in a real Chromium at 375x812 against the real server in this process (ticks every 250 ms): on the
@@ -22,20 +21,8 @@ const startRecordingServer = () => startServerInProcess({ record: true });
 const fundOption = (userId: number, amount: string) =>
   depositDirectly(server, { userId, requestId: `e2e-options-${userId}`, currency: 'USDT', amount, to: 'option' });
 
-/** Basic identity verification through the API, approved as an operator would (its own browser tests exist). */
-async function verify(token: string) {
-  const submitted = await postApi(
-    server,
-    'user/real_name',
-    { country: 'DE', name: 'Test Trader', id_number: 'T0000001', address: 'Street 1', consent: '1' },
-    token,
-  );
-  if (submitted.type !== 'ok') throw new Error(`user/real_name: ${submitted.message}`);
-  await withServerDatabase(server, async (handle) => {
-    const review = await approveVerification(handle.db, (submitted.data as { id: number }).id, { operator: 'e2e' });
-    if (!review.ok) throw new Error(review.problem);
-  });
-}
+/** Basic identity verification, approved as an operator would. */
+const verify = (token: string) => verifyIdentity(server, token);
 
 const number = (s: string | null) => Number((s ?? '').replace(/[^\d.]/g, ''));
 const practice = async () => number(await page.getByTestId('practice-balance').textContent());
