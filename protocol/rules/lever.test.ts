@@ -22,10 +22,16 @@ import {
   tradeFee,
   unrealisedPnlExact,
 } from './lever';
+import { toUnits } from './spot';
 
 const BTC: LeverTerms = { contractSize: '0.001', mmr: '0.005', feeRate: '0.0005', priceScale: 2, quoteScale: 6 };
 const UNIT: LeverTerms = { ...BTC, contractSize: '1', mmr: '0.004' };
-const usdt = (text: string) => BigInt(Math.round(Number(text) * 100)) * 10_000n; // test literals only (2 decimals)
+/** USDT text as minor units (6 decimals), exactly. */
+const usdt = (text: string) => {
+  const units = toUnits(text, 6);
+  if (units === null) throw new Error(`not an amount: ${text}`);
+  return units;
+};
 const price = (text: string) => BigInt(text.replace('.', ''));
 
 describe('lever rules', () => {

@@ -61,7 +61,8 @@ function walk(seed: number): bigint[] {
   const prices: bigint[] = [btc('60000.00')];
   let p = prices[0] as bigint;
   while (prices.length < TICKS) {
-    let step = Math.round((rng.next() + rng.next() + rng.next() - 1.5) * 4_000);
+    // Whole cents only: the sum of three uniform steps leans toward small moves, like the market's.
+    let step = rng.int(-2_000, 2_000) + rng.int(-2_000, 2_000) + rng.int(-2_000, 2_000);
     if (rng.chance(0.004)) step = (rng.chance(0.5) ? 1 : -1) * rng.int(20_000, 80_000);
     p += BigInt(step);
     if (p < btc('1000.00')) p = btc('1000.00');
