@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,7 +15,17 @@ import {
   readLeverProbe,
   StaggeredLeverCoins,
 } from './lever-paint-page';
-import { type LongFrame, PROBE_SCRIPT, type ProbeReading, quotesSeen, readProbe } from './paint-page';
+import { PROBE_SCRIPT, quotesSeen } from './paint-page';
+import {
+  type Column,
+  ensureBuiltClient,
+  type FrameFigures,
+  fig,
+  frameColumns,
+  measureFrames,
+  sleep,
+  tableRow,
+} from './paint-table';
 
 /**
  * The lever page under load (issue): /pages/lever/simulator in Debian's Chromium (headless, 375x812) for a user with
@@ -41,60 +50,23 @@ const READY_MS = 60_000;
 const LONG_TASK_MS = 50;
 
 const ROOT = path.join(import.meta.dirname, '..', '..');
-const DIST_INDEX = path.join(ROOT, 'dist', 'index.html');
+const WINDOW = { warmupSeconds: WARMUP_SECONDS, seconds: SECONDS, longTaskMs: LONG_TASK_MS };
 const PAGE = '/pages/lever/simulator';
 
-interface Figures {
-  name: string;
-  seconds: number;
-  quotesPerSec: number;
-  fps: number;
-  worstFrameMs: number;
-  longTasks: number;
-  longestTaskMs: number;
-  longFrames: LongFrame[];
-  taskMs: number;
-  scriptMs: number;
-  layoutStyleMs: number;
+interface Figures extends FrameFigures {
   rowTextsPerSec: number;
   rowFramesPerSec: number;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function metrics(cdp: CDPSession): Promise<Map<string, number>> {
-  const { metrics: list } = await cdp.send('Performance.getMetrics');
-  return new Map(list.map((m) => [m.name, m.value]));
-}
-
 /** Warms up, then measures `page` (loaded and receiving prices) for SECONDS, as paint.bench.ts does. */
 async function measure(name: string, page: Page, cdp: CDPSession): Promise<Figures> {
-  await sleep(WARMUP_SECONDS * 1000);
-  const before: ProbeReading = await page.evaluate(readProbe, 0);
-  const rows0: LeverProbe = await page.evaluate(readLeverProbe);
-  const m0 = await metrics(cdp);
-  await sleep(SECONDS * 1000);
-  const after: ProbeReading = await page.evaluate(readProbe, before.now);
-  const rows1: LeverProbe = await page.evaluate(readLeverProbe);
-  const m1 = await metrics(cdp);
-  const delta = (key: string) => (m1.get(key) ?? 0) - (m0.get(key) ?? 0);
-  const seconds = (after.now - before.now) / 1000;
-  const wall = delta('Timestamp') || seconds;
-  const long = after.longTasks.filter((t) => t.duration > LONG_TASK_MS);
+  const { figures, start, end } = await measureFrames(name, page, cdp, WINDOW, () => page.evaluate(readLeverProbe));
+  const rows0 = start as LeverProbe;
+  const rows1 = end as LeverProbe;
   return {
-    name,
-    seconds,
-    quotesPerSec: (after.quotes - before.quotes) / seconds,
-    fps: (after.frames - before.frames) / seconds,
-    worstFrameMs: after.maxFrameGap,
-    longTasks: long.length,
-    longestTaskMs: long.reduce((max, t) => Math.max(max, t.duration), 0),
-    longFrames: after.longFrames,
-    taskMs: (delta('TaskDuration') * 1000) / wall,
-    scriptMs: (delta('ScriptDuration') * 1000) / wall,
-    layoutStyleMs: ((delta('LayoutDuration') + delta('RecalcStyleDuration')) * 1000) / wall,
-    rowTextsPerSec: (rows1.rowTexts - rows0.rowTexts) / seconds,
-    rowFramesPerSec: (rows1.rowFrames - rows0.rowFrames) / seconds,
+    ...figures,
+    rowTextsPerSec: (rows1.rowTexts - rows0.rowTexts) / figures.seconds,
+    rowFramesPerSec: (rows1.rowFrames - rows0.rowFrames) / figures.seconds,
   };
 }
 
@@ -185,68 +157,17 @@ async function openPositions(url: string, token: string): Promise<void> {
   }
 }
 
-const fig = (n: number, digits = 1) =>
-  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false });
-const ratio = (a: number, b: number) => (b > 0 ? `${fig(a / b, 2)}x` : a > 0 ? 'n/a' : '-');
-
-const COLUMNS: {
-  head: string;
-  width: number;
-  cell: (f: Figures) => string;
-  ratio?: (a: Figures, b: Figures) => string;
-  extra?: (a: Figures, b: Figures) => string;
-}[] = [
+const COLUMNS: Column<Figures>[] = [
   { head: 'scenario', width: 28, cell: (f) => f.name },
   { head: 'quotes/s', width: 9, cell: (f) => fig(f.quotesPerSec, 0) },
-  { head: 'fps', width: 6, cell: (f) => fig(f.fps), ratio: (a, b) => ratio(a.fps, b.fps) },
-  {
-    head: 'worst frame',
-    width: 12,
-    cell: (f) => `${fig(f.worstFrameMs, 0)} ms`,
-    ratio: (a, b) => ratio(a.worstFrameMs, b.worstFrameMs),
-  },
-  {
-    head: 'long>50ms n/max',
-    width: 16,
-    cell: (f) => `${f.longTasks} / ${fig(f.longestTaskMs, 0)} ms`,
-    ratio: (a, b) => ratio(a.longTasks, b.longTasks),
-  },
-  {
-    head: 'task ms/s',
-    width: 10,
-    cell: (f) => fig(f.taskMs),
-    ratio: (a, b) => ratio(a.taskMs, b.taskMs),
-    extra: (a, b) => fig(a.taskMs - b.taskMs),
-  },
-  {
-    head: 'script ms/s',
-    width: 12,
-    cell: (f) => fig(f.scriptMs),
-    ratio: (a, b) => ratio(a.scriptMs, b.scriptMs),
-    extra: (a, b) => fig(a.scriptMs - b.scriptMs),
-  },
-  {
-    head: 'layout+style ms/s',
-    width: 18,
-    cell: (f) => fig(f.layoutStyleMs),
-    ratio: (a, b) => ratio(a.layoutStyleMs, b.layoutStyleMs),
-    extra: (a, b) => fig(a.layoutStyleMs - b.layoutStyleMs),
-  },
+  ...frameColumns<Figures>(),
   { head: 'row changes/s', width: 14, cell: (f) => fig(f.rowTextsPerSec, 0) },
   { head: 'row frames/s', width: 13, cell: (f) => fig(f.rowFramesPerSec) },
 ];
 
-const row = (cells: string[]) =>
-  cells.map((c, k) => (k === 0 ? c.padEnd(COLUMNS[k]?.width ?? 0) : c.padStart(COLUMNS[k]?.width ?? 0))).join(' ');
+const row = (cells: string[]) => tableRow(COLUMNS, cells);
 
-if (!fs.existsSync(DIST_INDEX)) {
-  console.log('dist/index.html is missing: building the client first (npx vite build)');
-  const build = spawnSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'inherit' });
-  if (build.status !== 0) {
-    console.error('vite build failed');
-    process.exit(1);
-  }
-}
+ensureBuiltClient(ROOT);
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-lever-paint-'));
 let browser: Browser | undefined;

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,15 +8,17 @@ import { MarketFeed } from '../../server/market/feed';
 import { INSTRUMENTS, type Instrument } from '../../server/market/instruments';
 import { MarketSimulator, type PriceSource, type TickListener } from '../../server/market/simulator';
 import { type Browser, openBrowser, PHONE_VIEWPORT } from '../e2e/harness';
+import { EMPTY_PAGE, floorPage, PROBE_SCRIPT, quotesSeen } from './paint-page';
 import {
-  EMPTY_PAGE,
-  floorPage,
-  type LongFrame,
-  PROBE_SCRIPT,
-  type ProbeReading,
-  quotesSeen,
-  readProbe,
-} from './paint-page';
+  type Column,
+  ensureBuiltClient,
+  type FrameFigures,
+  fig,
+  frameColumns,
+  measureFrames,
+  ratio,
+  tableRow,
+} from './paint-table';
 
 /**
  * Tick to paint (issue 3): the home page's live quote list in Debian's Chromium (headless, phone viewport) while the
@@ -44,7 +45,7 @@ const READY_MS = 30_000;
 const LONG_TASK_MS = 50;
 
 const ROOT = path.join(import.meta.dirname, '..', '..');
-const DIST_INDEX = path.join(ROOT, 'dist', 'index.html');
+const WINDOW = { warmupSeconds: WARMUP_SECONDS, seconds: SECONDS, longTaskMs: LONG_TASK_MS };
 
 /**
  * The coins, each its own seeded simulator on a step grid shifted by k × STEP_MS / 14, all driven by one timer every
@@ -92,59 +93,19 @@ class StaggeredCoins implements PriceSource {
   }
 }
 
-interface Figures {
-  name: string;
-  seconds: number;
-  quotesPerSec: number;
+interface Figures extends FrameFigures {
   messagesPerSec: number;
-  fps: number;
-  worstFrameMs: number;
-  longTasks: number;
-  longestTaskMs: number;
-  longFrames: LongFrame[];
-  /** Renderer main thread, ms per wall second. */
-  taskMs: number;
-  scriptMs: number;
-  layoutStyleMs: number;
   priceTextsPerSec: number;
   priceFramesPerSec: number;
 }
 
-type Metrics = Map<string, number>;
-
-async function metrics(cdp: CDPSession): Promise<Metrics> {
-  const { metrics: list } = await cdp.send('Performance.getMetrics');
-  return new Map(list.map((m) => [m.name, m.value]));
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Warms up, then measures `page` (already loaded and receiving prices) for SECONDS. */
 async function measure(name: string, page: Page, cdp: CDPSession): Promise<Figures> {
-  await sleep(WARMUP_SECONDS * 1000);
-  const before: ProbeReading = await page.evaluate(readProbe, 0);
-  const m0 = await metrics(cdp);
-  await sleep(SECONDS * 1000);
-  const after: ProbeReading = await page.evaluate(readProbe, before.now);
-  const m1 = await metrics(cdp);
-  // CDP durations are cumulative seconds of main-thread time; Timestamp is the renderer's monotonic clock.
-  const delta = (key: string) => (m1.get(key) ?? 0) - (m0.get(key) ?? 0);
-  const wall = delta('Timestamp') || (after.now - before.now) / 1000;
-  const seconds = (after.now - before.now) / 1000;
-  const long = after.longTasks.filter((t) => t.duration > LONG_TASK_MS);
+  const { figures, before, after } = await measureFrames(name, page, cdp, WINDOW);
+  const seconds = figures.seconds;
   return {
-    name,
-    seconds,
-    quotesPerSec: (after.quotes - before.quotes) / seconds,
+    ...figures,
     messagesPerSec: (after.messages - before.messages) / seconds,
-    fps: (after.frames - before.frames) / seconds,
-    worstFrameMs: after.maxFrameGap,
-    longTasks: long.length,
-    longestTaskMs: long.reduce((max, t) => Math.max(max, t.duration), 0),
-    longFrames: after.longFrames,
-    taskMs: (delta('TaskDuration') * 1000) / wall,
-    scriptMs: (delta('ScriptDuration') * 1000) / wall,
-    layoutStyleMs: ((delta('LayoutDuration') + delta('RecalcStyleDuration')) * 1000) / wall,
     priceTextsPerSec: (after.priceTexts - before.priceTexts) / seconds,
     priceFramesPerSec: (after.priceFrames - before.priceFrames) / seconds,
   };
@@ -199,45 +160,7 @@ async function floor(browser: Browser, url: string, html: string): Promise<Figur
   return figures;
 }
 
-/** Newest modification time of the client's sources, to warn when dist/ is older. */
-function newestSource(): number {
-  let newest = 0;
-  const visit = (entry: string) => {
-    const stat = fs.statSync(entry);
-    if (stat.isDirectory()) for (const child of fs.readdirSync(entry)) visit(path.join(entry, child));
-    else newest = Math.max(newest, stat.mtimeMs);
-  };
-  for (const entry of ['src', 'streams', 'protocol', 'locales', 'index.html', 'vite.config.ts']) {
-    const full = path.join(ROOT, entry);
-    if (fs.existsSync(full)) visit(full);
-  }
-  return newest;
-}
-
-const formats = new Map<number, Intl.NumberFormat>();
-/** Timing figures for the console: a fixed number of fraction digits. */
-function fig(n: number, digits = 1): string {
-  let format = formats.get(digits);
-  if (!format) {
-    format = new Intl.NumberFormat('en-US', {
-      minimumFractionDigits: digits,
-      maximumFractionDigits: digits,
-      useGrouping: false,
-    });
-    formats.set(digits, format);
-  }
-  return format.format(n);
-}
-const ratio = (a: number, b: number) => (b > 0 ? `${fig(a / b, 2)}x` : a > 0 ? 'n/a' : '-');
-
-const COLUMNS: {
-  head: string;
-  width: number;
-  cell: (f: Figures) => string;
-  ratio?: (a: Figures, b: Figures) => string;
-  /** Main-thread columns: the product's extra ms per second over the baseline. */
-  extra?: (a: Figures, b: Figures) => string;
-}[] = [
+const COLUMNS: Column<Figures>[] = [
   { head: 'scenario', width: 24, cell: (f) => f.name },
   {
     head: 'quotes/s',
@@ -246,60 +169,14 @@ const COLUMNS: {
     ratio: (a, b) => ratio(a.quotesPerSec, b.quotesPerSec),
   },
   { head: 'msgs/s', width: 7, cell: (f) => fig(f.messagesPerSec, 0) },
-  { head: 'fps', width: 6, cell: (f) => fig(f.fps), ratio: (a, b) => ratio(a.fps, b.fps) },
-  {
-    head: 'worst frame',
-    width: 12,
-    cell: (f) => `${fig(f.worstFrameMs, 0)} ms`,
-    ratio: (a, b) => ratio(a.worstFrameMs, b.worstFrameMs),
-  },
-  {
-    head: 'long>50ms n/max',
-    width: 16,
-    cell: (f) => `${f.longTasks} / ${fig(f.longestTaskMs, 0)} ms`,
-    ratio: (a, b) => ratio(a.longTasks, b.longTasks),
-  },
-  {
-    head: 'task ms/s',
-    width: 10,
-    cell: (f) => fig(f.taskMs),
-    ratio: (a, b) => ratio(a.taskMs, b.taskMs),
-    extra: (a, b) => fig(a.taskMs - b.taskMs),
-  },
-  {
-    head: 'script ms/s',
-    width: 12,
-    cell: (f) => fig(f.scriptMs),
-    ratio: (a, b) => ratio(a.scriptMs, b.scriptMs),
-    extra: (a, b) => fig(a.scriptMs - b.scriptMs),
-  },
-  {
-    head: 'layout+style ms/s',
-    width: 18,
-    cell: (f) => fig(f.layoutStyleMs),
-    ratio: (a, b) => ratio(a.layoutStyleMs, b.layoutStyleMs),
-    extra: (a, b) => fig(a.layoutStyleMs - b.layoutStyleMs),
-  },
+  ...frameColumns<Figures>(),
   { head: 'price texts/s', width: 14, cell: (f) => fig(f.priceTextsPerSec, 0) },
   { head: 'price frames/s', width: 15, cell: (f) => fig(f.priceFramesPerSec) },
 ];
 
-function row(cells: string[]): string {
-  return cells
-    .map((c, k) => (k === 0 ? c.padEnd(COLUMNS[k]?.width ?? 0) : c.padStart(COLUMNS[k]?.width ?? 0)))
-    .join(' ');
-}
+const row = (cells: string[]) => tableRow(COLUMNS, cells);
 
-if (!fs.existsSync(DIST_INDEX)) {
-  console.log('dist/index.html is missing: building the client first (npx vite build)');
-  const build = spawnSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'inherit' });
-  if (build.status !== 0) {
-    console.error('vite build failed');
-    process.exit(1);
-  }
-} else if (fs.statSync(DIST_INDEX).mtimeMs < newestSource()) {
-  console.log('note: dist/ is older than the client sources; run `npx vite build` to measure the current client');
-}
+ensureBuiltClient(ROOT);
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-paint-'));
 let browser: Browser | undefined;
