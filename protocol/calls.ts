@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { accountCalls } from './account';
 import { bankCardCalls } from './bank-cards';
+import { financeCalls } from './finance';
 import { fundingCalls } from './funding';
 import { identityCalls } from './identity';
 import { leverCalls } from './lever';
@@ -33,6 +34,7 @@ export const calls = {
   ...identityCalls,
   ...walletCalls,
   ...fundingCalls,
+  ...financeCalls,
 } as const;
 
 export type Calls = typeof calls;

@@ -14,6 +14,8 @@ export const ENTRY_KINDS = [
   'trade',
   'simulator_grant',
   'simulator_reset',
+  /** A finance order's daily interest (RULES "Finance"). */
+  'interest',
   'hold_place',
   'hold_post',
   'hold_void',

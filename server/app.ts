@@ -15,6 +15,7 @@ import {
   PasswordHasher,
 } from './domains/account';
 import { bankCardHandlers } from './domains/bank-cards';
+import { accrualJob, financeHandlers } from './domains/finance';
 import { fundingHandlers } from './domains/funding';
 import { identityHandlers } from './domains/identity';
 import { LeverEngine, leverHandlers, positionsTopic } from './domains/lever';
@@ -79,6 +80,8 @@ export interface AppOptions {
   leases?: LeaseStore;
   /** How often this process relays new user events to its sockets (default 1000 ms). */
   userEventsPollMs?: number;
+  /** How often the finance accrual job looks for interest due (default 60 s; a day falls due at 00:00 UTC). */
+  financeAccrualMs?: number;
   /** The key that encrypts bank card data at rest (main.ts: DATA_KEY or DATA_DIR/data.key); tests may leave it out. */
   dataKey?: Uint8Array;
 }
@@ -182,6 +185,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     jobs.register(leverEngine.job());
     app.addHook('onClose', () => leverEngine.close());
   }
+  // Finance products do not need the market: their yield is a fixed rate, paid by the accrual job.
+  const finance = { database: options.database, ledger, now };
+  jobs.register(accrualJob(finance, options.financeAccrualMs));
   const handlers: CallHandlers = {
     ...accountHandlers(account),
     ...marketHandlers({ feed, database: options.database, now }),
@@ -205,6 +211,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       now,
       ...(optionsEngine ? { onAccepted: (row) => optionsEngine.accepted(row) } : {}),
     }),
+    ...financeHandlers(finance),
     ...leverHandlers({
       database: options.database,
       ledger,

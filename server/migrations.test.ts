@@ -10,6 +10,8 @@ const TABLES = [
   'deposit_addresses',
   'deposits',
   'favourites',
+  'finance_orders',
+  'finance_products',
   'funding_coins',
   'identity_verifications',
   'ledger_accounts',

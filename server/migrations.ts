@@ -1,5 +1,6 @@
 import { migration0001 } from './domains/account';
 import { migration0005, migration0008 } from './domains/bank-cards';
+import { migration0013 } from './domains/finance';
 import { migration0007 } from './domains/funding';
 import { migration0004 } from './domains/identity';
 import { migration0012 } from './domains/lever';
@@ -24,6 +25,7 @@ export const MIGRATIONS: readonly DomainMigration[] = [
   migration0010,
   migration0011,
   migration0012,
+  migration0013,
 ];
 
 /** Brings the schema up to date; throws (with the failing migration's error) when one fails. */

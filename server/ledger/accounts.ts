@@ -26,10 +26,25 @@ export const PLATFORM_ACCOUNT_TYPES = [
   'lever_desk',
   /** Receives the margin left on a liquidation and pays for a gap beyond it (RULES "Lever"). */
   'insurance_fund',
+  /** Finance yield the operator funded and no order is promised yet (RULES "Finance"); never below zero. */
+  'finance_reserve',
+  /** Finance yield promised to running orders, paid out day by day; never below zero. */
+  'finance_yield',
+  /** Money the operator puts in from outside the platform (funding a reserve); its negative balance is the total. */
+  'operator_capital',
 ] as const;
 export type PlatformAccountType = (typeof PLATFORM_ACCOUNT_TYPES)[number];
 
 export type LedgerAccountType = UserAccountType | PlatformAccountType;
+
+/**
+ * Platform accounts that, like a user's, may not go below zero: a finance order is sold only when its promised yield
+ * moves from the reserve into `finance_yield`, so the ledger itself refuses to promise what is not funded.
+ */
+export const NON_NEGATIVE_PLATFORM_ACCOUNTS: ReadonlySet<string> = new Set<PlatformAccountType>([
+  'finance_reserve',
+  'finance_yield',
+]);
 
 /** Real money, and the separate practice book of the option and lever simulators. Nothing crosses between them. */
 export const BOOKS = ['real', 'simulator'] as const;

@@ -7,3 +7,4 @@ export { isLedgerError, LedgerError } from './errors';
 export * from './ledger';
 export * from './migrations/0003_ledger';
 export * from './ops';
+export * from './platform-principal';

@@ -13,6 +13,7 @@ import {
   type LedgerBook,
   type LockedAccount,
   lockAccounts,
+  NON_NEGATIVE_PLATFORM_ACCOUNTS,
   type PlatformAccountType,
   type UserAccountType,
 } from './accounts';
@@ -882,6 +883,9 @@ function stage(
     if (!Number.isSafeInteger(balance) || !Number.isSafeInteger(held)) throw new LedgerError('amountTooLarge');
     if (held < 0) throw new Error(`ledger account ${id} would hold ${held}`);
     if (account?.user_id !== null && balance - held < 0) throw new LedgerError('insufficientBalance');
+    if (account && account.user_id === null && balance < 0 && NON_NEGATIVE_PLATFORM_ACCOUNTS.has(account.type)) {
+      throw new LedgerError('insufficientBalance');
+    }
   }
   return next;
 }

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { readConfig } from '../config';
 import { accountOps } from '../domains/account';
 import { bankCardOps } from '../domains/bank-cards';
+import { financeOps } from '../domains/finance';
 import { fundingOps } from '../domains/funding';
 import { identityOps } from '../domains/identity';
 import { leverOps } from '../domains/lever';
@@ -62,6 +63,7 @@ export const COMMANDS: readonly OpsCommand[] = [
   ...marketOps,
   ...optionOps,
   ...leverOps,
+  ...financeOps,
   demoHelp,
 ];
 

@@ -156,7 +156,8 @@ export interface LedgerPostingsTable {
 }
 
 export type LedgerHoldState = 'open' | 'posted' | 'voided';
-export type LedgerHoldKind = 'withdrawal' | 'c2c_escrow' | 'ieo_payment' | 'order' | 'margin';
+/** `principal`: a finance order's principal, held in the trust account while it runs. */
+export type LedgerHoldKind = 'withdrawal' | 'c2c_escrow' | 'ieo_payment' | 'order' | 'margin' | 'principal';
 
 /** Frozen funds of one account. Leaves `open` exactly once, to `posted` or `voided`. */
 export interface LedgerHoldsTable {
@@ -373,6 +374,55 @@ export interface SpotOrdersTable {
 
 export type OptionContractRowState = 'waiting' | 'running' | 'won' | 'lost' | 'flat' | 'refunded' | 'cancelled';
 
+/** A finance product (server/domains/finance); amounts are minor units of its currency. */
+export interface FinanceProductsTable {
+  id: Generated<number>;
+  family: 'trust' | 'hosting';
+  name: string;
+  currency: string;
+  cycle_days: number;
+  daily_rate: string;
+  min_amount: number;
+  max_amount: number;
+  penalty_kind: 'ratio' | 'interest_multiple';
+  penalty_value: string;
+  /** 1 while it sells, 0 when the operator stopped it. */
+  on_sale: number;
+  /** 1 when lh/send/get_recommend lists it. */
+  recommended: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A finance order: the principal is a ledger hold in the trust account; the terms are copied from the product. */
+export interface FinanceOrdersTable {
+  id: Generated<number>;
+  user_id: number;
+  product_id: number;
+  family: 'trust' | 'hosting';
+  name: string;
+  currency: string;
+  amount: number;
+  daily_rate: string;
+  cycle_days: number;
+  penalty_kind: 'ratio' | 'interest_multiple';
+  penalty_value: string;
+  daily_interest: number;
+  /** UTC day number of the first interest day. */
+  start_day: number;
+  days_paid: number;
+  income: number;
+  state: 'hosting' | 'completed' | 'redeemed';
+  next_due_at: number | null;
+  principal_hold_id: number;
+  penalty: number | null;
+  request_id: string;
+  request_digest: string;
+  created_at: number;
+  updated_at: number;
+  ended_at: number | null;
+}
+
 /** An option contract (server/domains/options): the stake is a ledger hold, amounts are minor units. */
 export interface OptionContractsTable {
   id: Generated<number>;
@@ -482,6 +532,8 @@ export interface Database {
   spot_orders: SpotOrdersTable;
   option_contracts: OptionContractsTable;
   lever_positions: LeverPositionsTable;
+  finance_products: FinanceProductsTable;
+  finance_orders: FinanceOrdersTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,0 +1,155 @@
+import { FINANCE_ORDER_EVENT } from '../../../protocol/finance';
+import { daysDue, interestDueAt } from '../../../protocol/rules/finance';
+import type { BatchRequest } from '../../ledger';
+import { writeTransaction } from '../../platform/db/transaction';
+import type { Job } from '../../platform/jobs/runner';
+import { recordUserEvents } from '../../platform/realtime/user-events';
+import type { FinanceServices } from './buy';
+import { lockFinanceBooks } from './locks';
+import { type FinanceOrderRow, financeLedgerIds, orderWire } from './orders';
+
+/** Orders per transaction: large enough for set-based postings, small enough to keep write locks short. */
+const BATCH = 2_000;
+
+export interface AccrualResult {
+  /** Orders that were paid at least one day. */
+  orders: number;
+  /** Days of interest paid (a caught-up order counts each day). */
+  days: number;
+  /** Orders that reached the end of their cycle (principal released). */
+  completed: number;
+}
+
+/**
+ * Pays every running order the interest days due at `at` (RULES "Finance"): day k of an order is due at 00:00 UTC
+ * after it. Missed days are caught up in one go; each day is one ledger entry whose request id names the order and
+ * the day, and `days_paid` moves forward only by a conditional update in the same transaction, so no day is paid
+ * twice, whether two processes run this at once, a round is repeated after a crash, or a redemption paid it first.
+ * At the end of the cycle the principal hold is released with the last day's interest.
+ */
+export async function accrueFinance(
+  s: FinanceServices,
+  options: { at?: number; stillLeading?: () => boolean } = {},
+): Promise<AccrualResult> {
+  const at = options.at ?? s.now();
+  const result: AccrualResult = { orders: 0, days: 0, completed: 0 };
+  const { db } = s.database;
+  let afterId = 0;
+  for (;;) {
+    if (options.stillLeading && !options.stillLeading()) break;
+    const due = await db
+      .selectFrom('finance_orders')
+      .select('id')
+      .where('state', '=', 'hosting')
+      .where('next_due_at', '<=', at)
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(BATCH)
+      .execute();
+    if (due.length === 0) break;
+    afterId = due.at(-1)?.id ?? afterId;
+    const paid = await payBatch(
+      s,
+      due.map((r) => r.id),
+      at,
+    );
+    result.orders += paid.orders;
+    result.days += paid.days;
+    result.completed += paid.completed;
+  }
+  return result;
+}
+
+async function payBatch(s: FinanceServices, ids: readonly number[], at: number): Promise<AccrualResult> {
+  return writeTransaction(s.database, async (trx) => {
+    const currencies = await trx
+      .selectFrom('finance_orders')
+      .select('currency')
+      .distinct()
+      .where('id', 'in', ids)
+      .execute();
+    for (const { currency } of currencies.sort((a, b) => a.currency.localeCompare(b.currency))) {
+      await lockFinanceBooks(trx, s.database.kind, currency);
+    }
+    // Read again inside the transaction: another round or a redemption may have moved a row since the scan.
+    const rows = await trx
+      .selectFrom('finance_orders')
+      .selectAll()
+      .where('id', 'in', ids)
+      .where('state', '=', 'hosting')
+      .$if(s.database.kind === 'postgres', (qb) => qb.forUpdate())
+      .execute();
+    const requests: BatchRequest[] = [];
+    const changes: Array<{ row: FinanceOrderRow; due: number }> = [];
+    for (const row of rows) {
+      const due = daysDue(row.start_day, row.cycle_days, at);
+      if (due <= row.days_paid) continue;
+      for (let day = row.days_paid + 1; day <= due; day++) {
+        if (row.daily_interest > 0) {
+          requests.push({
+            op: 'post',
+            userId: row.user_id,
+            requestId: financeLedgerIds.interest(row.id, day),
+            kind: 'interest',
+            legs: [
+              { owner: { platform: 'finance_yield' }, currency: row.currency, amount: -row.daily_interest },
+              { owner: { userId: row.user_id, type: 'trust' }, currency: row.currency, amount: row.daily_interest },
+            ],
+          });
+        }
+      }
+      if (due === row.cycle_days) {
+        requests.push({
+          op: 'voidHold',
+          userId: row.user_id,
+          requestId: financeLedgerIds.returned(row.id),
+          holdId: row.principal_hold_id,
+        });
+      }
+      changes.push({ row, due });
+    }
+    if (changes.length === 0) return { orders: 0, days: 0, completed: 0 };
+    await s.ledger.within(trx).settleBatch(requests);
+    const events = [];
+    let days = 0;
+    let completed = 0;
+    for (const { row, due } of changes) {
+      const ended = due === row.cycle_days;
+      const next = {
+        days_paid: due,
+        income: row.income + row.daily_interest * (due - row.days_paid),
+        state: ended ? ('completed' as const) : ('hosting' as const),
+        next_due_at: ended ? null : interestDueAt(row.start_day, due + 1),
+        ended_at: ended ? at : null,
+        updated_at: at,
+      };
+      const updated = await trx
+        .updateTable('finance_orders')
+        .set(next)
+        .where('id', '=', row.id)
+        .where('days_paid', '=', row.days_paid)
+        .where('state', '=', 'hosting')
+        .executeTakeFirst();
+      // The row was read in this transaction (locked on PostgreSQL, exclusive on SQLite): it cannot have moved.
+      if (Number(updated.numUpdatedRows) !== 1) throw new Error(`finance order ${row.id} changed during accrual`);
+      days += due - row.days_paid;
+      if (ended) completed += 1;
+      events.push({ userId: row.user_id, kind: FINANCE_ORDER_EVENT, data: orderWire({ ...row, ...next }, at), at });
+    }
+    await recordUserEvents(trx, events);
+    return { orders: changes.length, days, completed };
+  });
+}
+
+/** The accrual as a cluster job: one process at a time, every minute (a day becomes due at 00:00 UTC). */
+export function accrualJob(s: FinanceServices, everyMs = 60_000): Job {
+  return {
+    name: 'finance-accrual',
+    scope: 'cluster',
+    everyMs,
+    run: async (round) => {
+      if (!round.leading) return;
+      await accrueFinance(s, { stillLeading: round.stillLeading });
+    },
+  };
+}
