@@ -27,14 +27,25 @@ export interface AccrualResult {
  * twice, whether two processes run this at once, a round is repeated after a crash, or a redemption paid it first.
  * At the end of the cycle the principal hold is released with the last day's interest.
  */
-export async function accrueFinance(
-  s: FinanceServices,
-  options: { at?: number; stillLeading?: () => boolean } = {},
-): Promise<AccrualResult> {
+export interface AccrualOptions {
+  /** The time the days are due at (default now); tests and the benchmark choose it. */
+  at?: number;
+  stillLeading?: () => boolean;
+  /** Orders per transaction (default 2,000). */
+  batch?: number;
+  /**
+   * Called inside each batch's transaction after its postings, before it commits: the crash test stops a process
+   * there (kill -9) to prove a half-done round changes nothing.
+   */
+  insideBatch?: (n: number) => Promise<void>;
+}
+
+export async function accrueFinance(s: FinanceServices, options: AccrualOptions = {}): Promise<AccrualResult> {
   const at = options.at ?? s.now();
   const result: AccrualResult = { orders: 0, days: 0, completed: 0 };
   const { db } = s.database;
   let afterId = 0;
+  let batches = 0;
   for (;;) {
     if (options.stillLeading && !options.stillLeading()) break;
     const due = await db
@@ -44,14 +55,17 @@ export async function accrueFinance(
       .where('next_due_at', '<=', at)
       .where('id', '>', afterId)
       .orderBy('id')
-      .limit(BATCH)
+      .limit(options.batch ?? BATCH)
       .execute();
     if (due.length === 0) break;
     afterId = due.at(-1)?.id ?? afterId;
+    batches += 1;
+    const n = batches;
     const paid = await payBatch(
       s,
       due.map((r) => r.id),
       at,
+      options.insideBatch && (() => options.insideBatch?.(n) ?? Promise.resolve()),
     );
     result.orders += paid.orders;
     result.days += paid.days;
@@ -60,7 +74,12 @@ export async function accrueFinance(
   return result;
 }
 
-async function payBatch(s: FinanceServices, ids: readonly number[], at: number): Promise<AccrualResult> {
+async function payBatch(
+  s: FinanceServices,
+  ids: readonly number[],
+  at: number,
+  inside?: () => Promise<void>,
+): Promise<AccrualResult> {
   return writeTransaction(s.database, async (trx) => {
     const currencies = await trx
       .selectFrom('finance_orders')
@@ -137,6 +156,7 @@ async function payBatch(s: FinanceServices, ids: readonly number[], at: number):
       events.push({ userId: row.user_id, kind: FINANCE_ORDER_EVENT, data: orderWire({ ...row, ...next }, at), at });
     }
     await recordUserEvents(trx, events);
+    await inside?.();
     return { orders: changes.length, days, completed };
   });
 }

@@ -1,6 +1,7 @@
 /** The public surface of this module: other code imports it only through this file. */
 export * from './accrual';
-export type { FinanceServices } from './buy';
+export { buyFinance, type FinanceServices } from './buy';
 export * from './calls';
 export * from './migrations/0013_finance';
 export * from './ops';
+export { redeemEarly } from './redeem';
