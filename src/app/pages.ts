@@ -97,6 +97,12 @@ export const PAGES: readonly PageDef[] = [
   page('assets/record', 'wallet', () => import('../features/wallet/pages/assets/record'), true),
   page('assets/transfer/index', 'wallet', () => import('../features/wallet/pages/assets/transfer/index'), true),
   page('assets/transfer/record', 'wallet', () => import('../features/wallet/pages/assets/transfer/record'), true),
+  // The Finance tab and the rules are public (products and rules are for everyone); buying and orders need a login.
+  page('template/index', 'finance', () => import('../features/finance/pages/template/index')),
+  page('finance/index', 'finance', () => import('../features/finance/pages/finance/index'), true),
+  page('finance/buyPage', 'finance', () => import('../features/finance/pages/finance/buyPage'), true),
+  page('finance/ordersPage', 'finance', () => import('../features/finance/pages/finance/ordersPage'), true),
+  page('finance/rulePage', 'finance', () => import('../features/finance/pages/finance/rulePage')),
 ];
 
 const registered = new Set(PAGES.map((p) => p.path));

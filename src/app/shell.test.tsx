@@ -60,6 +60,7 @@ describe('shell', () => {
       'Spot',
       'Options',
       'Contracts',
+      'Trust',
       'Assets',
     ]);
   });

@@ -16,8 +16,15 @@ describe('tab bar (SPEC 2)', () => {
   });
 
   it('shows only tabs whose page exists, and nothing when fewer than two exist', () => {
-    // Home, Spot, Option, Lever and Assets exist today: the bar shows those five, in SPEC order.
-    expect(visibleTabs(pageExists).map((t) => t.icon)).toEqual(['home', 'spot', 'option', 'lever', 'assets']);
+    // All six tab pages exist today: the bar shows them in SPEC order.
+    expect(visibleTabs(pageExists).map((t) => t.icon)).toEqual([
+      'home',
+      'spot',
+      'option',
+      'lever',
+      'finance',
+      'assets',
+    ]);
     expect(visibleTabs((p) => p === '/pages/index/index')).toEqual([]);
     const some = new Set(['/pages/index/index', '/pages/assets/index']);
     expect(visibleTabs((p) => some.has(p)).map((t) => t.icon)).toEqual(['home', 'assets']);

@@ -3,6 +3,7 @@ import { initReactI18next } from 'react-i18next';
 import type accountEn from '../../locales/en/account.json';
 import type appEn from '../../locales/en/app.json';
 import type errorsEn from '../../locales/en/errors.json';
+import type financeEn from '../../locales/en/finance.json';
 import type fundingEn from '../../locales/en/funding.json';
 import type identityEn from '../../locales/en/identity.json';
 import type leverEn from '../../locales/en/lever.json';
@@ -31,6 +32,7 @@ export const FEATURE_NAMESPACES = [
   'options',
   'lever',
   'leverdetail',
+  'finance',
 ] as const;
 export type FeatureNamespace = (typeof FEATURE_NAMESPACES)[number];
 export type Namespace = (typeof SHELL_NAMESPACES)[number] | FeatureNamespace;
@@ -49,7 +51,8 @@ declare module 'i18next' {
         typeof spotEn &
         typeof optionsEn &
         typeof leverEn &
-        typeof leverdetailEn;
+        typeof leverdetailEn &
+        typeof financeEn;
       errors: typeof errorsEn;
     };
   }
