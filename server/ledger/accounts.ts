@@ -32,6 +32,10 @@ export const PLATFORM_ACCOUNT_TYPES = [
   'finance_yield',
   /** Money the operator puts in from outside the platform (funding a reserve); its negative balance is the total. */
   'operator_capital',
+  /** Receives IEO payments at listing (RULES "IEO"). */
+  'ieo_sales',
+  /** Where a listed IEO coin's allotted units come from; its negative balance is what was issued. */
+  'ieo_issuance',
 ] as const;
 export type PlatformAccountType = (typeof PLATFORM_ACCOUNT_TYPES)[number];
 
@@ -94,6 +98,14 @@ const keyText = (key: AccountKey): string =>
 
 /** Accounts are never deleted, so an id once seen stays right; the cache only bounds its own size. */
 const CACHE_LIMIT = 50_000;
+/** User ids per lookup: well below the bound-parameter limits of both databases. */
+const LOAD_CHUNK = 500;
+
+function chunked<T>(list: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let k = 0; k < list.length; k += size) out.push(list.slice(k, k + size));
+  return out;
+}
 
 /**
  * Finds account ids, creating accounts on first use. Creation runs outside the caller's write transaction (an
@@ -111,6 +123,8 @@ export class AccountDirectory {
   /** The ids of `keys`, in the same order. */
   async idsOf(keys: readonly AccountKey[]): Promise<number[]> {
     for (const key of keys) checkKey(key);
+    // Bounded between calls, never within one: a call relies on what it found cached until it returns.
+    if (this.ids.size > CACHE_LIMIT) this.ids.clear();
     // Distinct keys only: a batch names the shared platform accounts once per item, and each repeat would add a term
     // to the lookup below.
     const missing = [...new Map(keys.map((key) => [keyText(key), key])).values()].filter(
@@ -133,35 +147,51 @@ export class AccountDirectory {
 
   /** The id of an account if it exists, without creating it (for reads). */
   async find(key: AccountKey): Promise<number | undefined> {
+    if (this.ids.size > CACHE_LIMIT) this.ids.clear();
     if (!this.ids.has(keyText(key))) await this.load([key]);
     return this.ids.get(keyText(key));
   }
 
+  /**
+   * Reads the ids of `keys`: one query per (book, type, currency) group and chunk of user ids, so a batch over many
+   * users stays a few `user_id in (...)` lookups (SQLite refuses an expression of a thousand OR terms).
+   */
   private async load(keys: readonly AccountKey[]): Promise<void> {
-    const rows = await this.db
-      .selectFrom('ledger_accounts')
-      .select(['id', 'user_id', 'book', 'type', 'currency'])
-      .where((eb) =>
-        eb.or(
-          keys.map((key) => {
-            const userId = ownerUserId(key.owner);
-            return eb.and([
-              userId === null ? eb('user_id', 'is', null) : eb('user_id', '=', userId),
-              eb('book', '=', key.book),
-              eb('type', '=', ownerType(key.owner)),
-              eb('currency', '=', key.currency),
-            ]);
-          }),
-        ),
-      )
-      .execute();
-    if (this.ids.size + rows.length > CACHE_LIMIT) this.ids.clear();
-    for (const row of rows) {
-      const owner: AccountOwner =
-        row.user_id === null
-          ? { platform: row.type as PlatformAccountType }
-          : { userId: row.user_id, type: row.type as UserAccountType };
-      this.ids.set(keyText({ owner, book: row.book, currency: row.currency }), row.id);
+    const groups = new Map<
+      string,
+      { book: LedgerBook; type: LedgerAccountType; currency: string; users: number[]; platform: boolean }
+    >();
+    for (const key of keys) {
+      const userId = ownerUserId(key.owner);
+      const type = ownerType(key.owner);
+      const groupKey = `${userId === null ? 'p' : 'u'}/${key.book}/${type}/${key.currency}`;
+      let group = groups.get(groupKey);
+      if (!group) {
+        group = { book: key.book, type, currency: key.currency, users: [], platform: userId === null };
+        groups.set(groupKey, group);
+      }
+      if (userId !== null) group.users.push(userId);
+    }
+    for (const group of groups.values()) {
+      const chunks = group.platform ? [[]] : chunked(group.users, LOAD_CHUNK);
+      for (const users of chunks) {
+        const rows = await this.db
+          .selectFrom('ledger_accounts')
+          .select(['id', 'user_id', 'book', 'type', 'currency'])
+          .where('book', '=', group.book)
+          .where('type', '=', group.type)
+          .where('currency', '=', group.currency)
+          .$if(group.platform, (qb) => qb.where('user_id', 'is', null))
+          .$if(!group.platform, (qb) => qb.where('user_id', 'in', users))
+          .execute();
+        for (const row of rows) {
+          const owner: AccountOwner =
+            row.user_id === null
+              ? { platform: row.type as PlatformAccountType }
+              : { userId: row.user_id, type: row.type as UserAccountType };
+          this.ids.set(keyText({ owner, book: row.book, currency: row.currency }), row.id);
+        }
+      }
     }
   }
 

@@ -1,6 +1,9 @@
+import { type Kysely, sql } from 'kysely';
 import { FINANCE_ORDER_EVENT } from '../../../protocol/finance';
 import { daysDue, interestDueAt } from '../../../protocol/rules/finance';
 import type { BatchRequest } from '../../ledger';
+import type { DialectKind } from '../../platform/db/connect';
+import type { Database } from '../../platform/db/schema';
 import { writeTransaction } from '../../platform/db/transaction';
 import type { Job } from '../../platform/jobs/runner';
 import { recordUserEvents } from '../../platform/realtime/user-events';
@@ -130,35 +133,95 @@ async function payBatch(
     if (changes.length === 0) return { orders: 0, days: 0, completed: 0 };
     await s.ledger.within(trx).settleBatch(requests);
     const events = [];
+    const updates: Array<{ id: number; next: OrderChange }> = [];
     let days = 0;
     let completed = 0;
     for (const { row, due } of changes) {
       const ended = due === row.cycle_days;
-      const next = {
+      const next: OrderChange = {
         days_paid: due,
         income: row.income + row.daily_interest * (due - row.days_paid),
-        state: ended ? ('completed' as const) : ('hosting' as const),
+        state: ended ? 'completed' : 'hosting',
         next_due_at: ended ? null : interestDueAt(row.start_day, due + 1),
         ended_at: ended ? at : null,
-        updated_at: at,
       };
-      const updated = await trx
-        .updateTable('finance_orders')
-        .set(next)
-        .where('id', '=', row.id)
-        .where('days_paid', '=', row.days_paid)
-        .where('state', '=', 'hosting')
-        .executeTakeFirst();
-      // The row was read in this transaction (locked on PostgreSQL, exclusive on SQLite): it cannot have moved.
-      if (Number(updated.numUpdatedRows) !== 1) throw new Error(`finance order ${row.id} changed during accrual`);
+      updates.push({ id: row.id, next });
       days += due - row.days_paid;
       if (ended) completed += 1;
-      events.push({ userId: row.user_id, kind: FINANCE_ORDER_EVENT, data: orderWire({ ...row, ...next }, at), at });
+      events.push({
+        userId: row.user_id,
+        kind: FINANCE_ORDER_EVENT,
+        data: orderWire({ ...row, ...next, updated_at: at }, at),
+        at,
+      });
     }
+    await updateOrders(trx, s.database.kind, updates, at);
     await recordUserEvents(trx, events);
     await inside?.();
     return { orders: changes.length, days, completed };
   });
+}
+
+interface OrderChange {
+  days_paid: number;
+  income: number;
+  state: 'hosting' | 'completed';
+  next_due_at: number | null;
+  ended_at: number | null;
+}
+
+/** Rows per UPDATE: a CASE per column keeps it one statement per chunk instead of one per order. */
+const UPDATE_CHUNK = 500;
+
+/**
+ * Writes the orders' new day counts in a few set-based statements. The rows were read in this transaction (locked on
+ * PostgreSQL, exclusive on SQLite), so each must still be running: the count proves it.
+ */
+async function updateOrders(
+  trx: Kysely<Database>,
+  kind: DialectKind,
+  updates: ReadonlyArray<{ id: number; next: OrderChange }>,
+  at: number,
+): Promise<void> {
+  const cast = kind === 'postgres';
+  const caseOf = <T extends number | string | null>(
+    chunk: typeof updates,
+    pick: (c: OrderChange) => T,
+    castTo: 'bigint' | 'integer' | null,
+  ) =>
+    sql<T>`case id ${sql.join(
+      chunk.map(({ id, next }) => {
+        const value = pick(next);
+        if (value === null) {
+          return castTo && cast ? sql`when ${id} then cast(null as ${sql.raw(castTo)})` : sql`when ${id} then null`;
+        }
+        return castTo && cast
+          ? sql`when ${id} then cast(${value} as ${sql.raw(castTo)})`
+          : sql`when ${id} then ${value}`;
+      }),
+      sql` `,
+    )} end`;
+  for (let k = 0; k < updates.length; k += UPDATE_CHUNK) {
+    const chunk = updates.slice(k, k + UPDATE_CHUNK);
+    const result = await trx
+      .updateTable('finance_orders')
+      .set({
+        days_paid: caseOf(chunk, (c) => c.days_paid, 'integer'),
+        income: caseOf(chunk, (c) => c.income, 'bigint'),
+        state: caseOf(chunk, (c) => c.state, null),
+        next_due_at: caseOf(chunk, (c) => c.next_due_at, 'bigint'),
+        ended_at: caseOf(chunk, (c) => c.ended_at, 'bigint'),
+        updated_at: at,
+      })
+      .where(
+        'id',
+        'in',
+        chunk.map((u) => u.id),
+      )
+      .where('state', '=', 'hosting')
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== chunk.length) throw new Error('finance orders changed during accrual');
+  }
 }
 
 /** The accrual as a cluster job: one process at a time, every minute (a day becomes due at 00:00 UTC). */
