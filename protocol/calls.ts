@@ -4,6 +4,7 @@ import { bankCardCalls } from './bank-cards';
 import { financeCalls } from './finance';
 import { fundingCalls } from './funding';
 import { identityCalls } from './identity';
+import { ieoCalls } from './ieo';
 import { leverCalls } from './lever';
 import { marketCalls } from './market';
 import { optionCalls } from './options';
@@ -35,6 +36,7 @@ export const calls = {
   ...walletCalls,
   ...fundingCalls,
   ...financeCalls,
+  ...ieoCalls,
 } as const;
 
 export type Calls = typeof calls;

@@ -16,6 +16,8 @@ export const ENTRY_KINDS = [
   'simulator_reset',
   /** A finance order's daily interest (RULES "Finance"). */
   'interest',
+  /** IEO coins credited at listing (RULES "IEO"). */
+  'ieo',
   'hold_place',
   'hold_post',
   'hold_void',

@@ -18,6 +18,7 @@ import { bankCardHandlers } from './domains/bank-cards';
 import { accrualJob, financeHandlers } from './domains/finance';
 import { fundingHandlers } from './domains/funding';
 import { identityHandlers } from './domains/identity';
+import { ieoHandlers, ieoStepsJob, ieoTopic } from './domains/ieo';
 import { LeverEngine, leverHandlers, positionsTopic } from './domains/lever';
 import { marketHandlers, marketRealtime } from './domains/market';
 import { OptionsEngine, optionHandlers, optionsTopic } from './domains/options';
@@ -27,7 +28,7 @@ import { walletHandlers } from './domains/wallet';
 import { walletAddressHandlers } from './domains/wallet-addresses';
 import { Ledger } from './ledger';
 import type { MarketFeed } from './market';
-import { PriceRecorder, type RecorderOptions } from './market';
+import { ListingWatcher, PriceRecorder, type RecorderOptions } from './market';
 import type { DatabaseHandle } from './platform/db/connect';
 import { type CallHandlers, registerCalls } from './platform/http/calls';
 import { envelopeServerOptions, registerErrorHandling, replyNotFound } from './platform/http/errors';
@@ -82,6 +83,8 @@ export interface AppOptions {
   userEventsPollMs?: number;
   /** How often the finance accrual job looks for interest due (default 60 s; a day falls due at 00:00 UTC). */
   financeAccrualMs?: number;
+  /** How often the IEO job looks for steps due (default 5 s). */
+  ieoStepsMs?: number;
   /** The key that encrypts bank card data at rest (main.ts: DATA_KEY or DATA_DIR/data.key); tests may leave it out. */
   dataKey?: Uint8Array;
 }
@@ -188,6 +191,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Finance products do not need the market: their yield is a fixed rate, paid by the accrual job.
   const finance = { database: options.database, ledger, now };
   jobs.register(accrualJob(finance, options.financeAccrualMs));
+  // IEO steps (allotment, lapse, listing, unlock) run at each project's times; a listing adds its coin to the market.
+  jobs.register(ieoStepsJob(finance, options.ieoStepsMs));
   const handlers: CallHandlers = {
     ...accountHandlers(account),
     ...marketHandlers({ feed, database: options.database, now }),
@@ -212,6 +217,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       ...(optionsEngine ? { onAccepted: (row) => optionsEngine.accepted(row) } : {}),
     }),
     ...financeHandlers(finance),
+    ...ieoHandlers(finance),
     ...leverHandlers({
       database: options.database,
       ledger,
@@ -237,12 +243,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     jobs.register(recorder.job());
     app.addHook('onClose', () => recorder.close());
   }
+  if (feed) {
+    // Coins listed at run time (IEO listings), by this process or another: the feed serves each from its listing on
+    // (after the recorder, which records the ticks of their first moments too).
+    const listingWatcher = new ListingWatcher(db, feed);
+    await listingWatcher.poll();
+    jobs.register(listingWatcher.job());
+    app.addHook('onClose', () => listingWatcher.close());
+  }
   // Private topics and socket commands: each domain registers its own here.
   const channels = new PrivateChannels(now);
   channels.topic(accountTopic(db));
   channels.topic(ordersTopic(db));
   channels.topic(optionsTopic(db));
   channels.topic(positionsTopic(db));
+  channels.topic(ieoTopic(db));
   const realtimeModules = [channels.module()];
   if (feed) realtimeModules.push(marketRealtime(feed, { now, flushMs: options.market?.flushMs }));
   app.decorate('io', await attachRealtime(app, { sessions, redisUrl: options.redisUrl, modules: realtimeModules }));

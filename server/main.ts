@@ -7,12 +7,14 @@ import { assertDataKey, CardVault, loadDataKey } from './domains/bank-cards';
 import { uploadsDirOf } from './domains/uploads';
 import { isEntryPoint } from './entry';
 import {
+  allInstruments,
   BINANCE_SPOT_URL,
   CompositePriceSource,
   connectSharedSource,
   ExchangePriceSource,
-  INSTRUMENTS,
   lastRecordedSeqs,
+  listings,
+  loadListedCoins,
   MarketFeed,
   type MarketLogger,
   MarketSimulator,
@@ -83,6 +85,8 @@ function createPriceSource(
     seed: settings.seed,
     alwaysOpen: settings.alwaysOpen,
     startSeqs,
+    // The coins listed at run time that this process knows (loadListedCoins at start): walked from their listing.
+    listed: listings.all(),
     ...simulatorOptions,
   });
   if (!settings.live) return { source: simulator, simulator };
@@ -156,13 +160,16 @@ export async function startServer(
     // A wrong key (another DATA_KEY, a forgotten rotation) stops the start instead of failing every card call.
     await assertDataKey(database.db, new CardVault(dataKey.key));
     const settings = overrides.market ? undefined : readMarketSettings();
+    // Coins listed at run time (IEO listings), before the feed is built: its simulator walks them from their listing
+    // with the static instruments, and the ledger keeps them as currencies. Later listings come by the app's poll.
+    await loadListedCoins(database.db);
     // Tick numbers continue above what the price record holds: a restarted simulator walks again from its start and a
     // live exchange numbers its trades per process, and a (symbol, seq) the record holds must never come back with
     // another time or price.
     const startSeqs = settings
       ? await lastRecordedSeqs(
           database.db,
-          INSTRUMENTS.map((i) => i.symbol),
+          allInstruments().map((i) => i.symbol),
         )
       : undefined;
     const market = overrides.market ?? {

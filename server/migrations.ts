@@ -3,11 +3,12 @@ import { migration0005, migration0008 } from './domains/bank-cards';
 import { migration0013 } from './domains/finance';
 import { migration0007 } from './domains/funding';
 import { migration0004 } from './domains/identity';
+import { migration0015 } from './domains/ieo';
 import { migration0012 } from './domains/lever';
 import { migration0011 } from './domains/options';
 import { migration0010 } from './domains/spot';
 import { migration0003 } from './ledger';
-import { migration0002, migration0009 } from './market';
+import { migration0002, migration0009, migration0014 } from './market';
 import type { DatabaseHandle } from './platform/db/connect';
 import type { DomainMigration } from './platform/db/migration-kit';
 import { runMigrations } from './platform/db/migrator';
@@ -26,6 +27,8 @@ export const MIGRATIONS: readonly DomainMigration[] = [
   migration0011,
   migration0012,
   migration0013,
+  migration0014,
+  migration0015,
 ];
 
 /** Brings the schema up to date; throws (with the failing migration's error) when one fails. */

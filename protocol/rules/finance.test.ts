@@ -31,7 +31,11 @@ describe('finance rules', () => {
   });
 
   it('offers the other reading, 1.5 × one day\u2019s interest per remaining day, rounded up once', () => {
-    const rule: FinanceTerms = { dailyRate: '0.001', cycleDays: 30, penalty: { kind: 'interest_multiple', value: '1.5' } };
+    const rule: FinanceTerms = {
+      dailyRate: '0.001',
+      cycleDays: 30,
+      penalty: { kind: 'interest_multiple', value: '1.5' },
+    };
     // 1,000 × 0.001 = 1 a day; × 1.5 × 4 days = 6.
     expect(earlyRedemptionPenalty(usdt(1_000), rule, 4)).toBe(usdt(6));
     // 1 unit × 0.001 × 1.5 = 0.0015 of a unit: the user pays a whole unit (rounded up, never down to nothing).

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type AllotmentInput, allot, IEO_STATUS, type Subscription } from './ieo';
+import { type AllotmentInput, allot, IEO_STATUS, ieoPayment, type Subscription } from './ieo';
 
 /** Builds subscriptions with ids 1, 2, 3… from the asks, the way the hand examples read. */
 const subs = (...asks: bigint[]): Subscription[] => asks.map((asked, i) => ({ id: i + 1, asked }));
@@ -244,5 +244,16 @@ describe('IEO allotment', () => {
     // Speed is a benchmark's business, not this suite's: here only the whole supply is allotted at this size.
     const result = allot(input);
     expect(sum(result.values())).toBe(input.supply);
+  });
+});
+
+describe('ieo payment', () => {
+  it('is allotment × price in the payment currency, rounded up by less than one unit', () => {
+    // 1,000 coins (8 decimals) at 0.05 USDT (6 decimals) = 50 USDT.
+    expect(ieoPayment(1_000n * 10n ** 8n, '0.05', 8, 6)).toBe(50_000_000n);
+    // One coin unit (10^-8) at 0.05: 5 × 10^-10 USDT, paid as one unit of 10^-6.
+    expect(ieoPayment(1n, '0.05', 8, 6)).toBe(1n);
+    expect(ieoPayment(0n, '0.05', 8, 6)).toBe(0n);
+    expect(ieoPayment(3n, '2', 0, 6)).toBe(6_000_000n);
   });
 });

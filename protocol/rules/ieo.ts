@@ -122,3 +122,19 @@ export function allot(input: AllotmentInput): Map<number, bigint> {
   for (let i = 0; i < n; i++) result.set(subscriptions[i]!.id, share[i]!);
   return result;
 }
+
+/**
+ * What an allotment costs: allotted × IEO price, in the payment currency's units, rounded up (the user pays). The
+ * allotment is in units of 10^-coinScale, the price exact decimal text.
+ */
+export function ieoPayment(allotted: bigint, price: string, coinScale: number, payScale: number): bigint {
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(price);
+  if (!match) throw new RangeError(`not a plain decimal: ${price}`);
+  const fraction = match[2] ?? '';
+  const priceUnits = BigInt((match[1] ?? '0') + fraction);
+  const exact = allotted * priceUnits;
+  const scale = coinScale + fraction.length;
+  if (scale <= payScale) return exact * 10n ** BigInt(payScale - scale);
+  const divisor = 10n ** BigInt(scale - payScale);
+  return (exact + divisor - 1n) / divisor;
+}

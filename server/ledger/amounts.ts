@@ -1,4 +1,5 @@
-import { INSTRUMENTS } from '../market';
+import { SYMBOL_RE } from '../../protocol/market';
+import { INSTRUMENTS, listings } from '../market';
 
 /**
  * Ledger amounts are integers of minor units (10^-scale of the currency), held in JS numbers that stay exact:
@@ -10,16 +11,45 @@ import { INSTRUMENTS } from '../market';
 const STABLE_SCALE = 6;
 const COIN_SCALE = 8;
 
-/** Every coin the market lists (BTC, ETH, USDT, USDC first, as in SPEC 3) with its ledger scale. */
-export const CURRENCY_SCALES: ReadonlyMap<string, number> = new Map(
+const scales = new Map(
   INSTRUMENTS.filter((i) => i.kind === 'coin').map((i) => [i.symbol, i.stable ? STABLE_SCALE : COIN_SCALE]),
 );
 
-export const isCurrency = (currency: string): boolean => CURRENCY_SCALES.has(currency);
+/**
+ * Every coin the market lists with its ledger scale: the static coins (BTC, ETH, USDT, USDC first, as in SPEC 3),
+ * then the coins listed at run time as this process learns of them. A live map: whoever iterates it sees the coins
+ * known at that moment.
+ */
+export const CURRENCY_SCALES: ReadonlyMap<string, number> = scales;
+
+/** Largest scale a currency may have: MAX_AMOUNT_UNITS must still be more than one whole unit. */
+const MAX_SCALE = 12;
+
+/**
+ * Makes `symbol` a ledger currency of `scale` decimals in this process; nothing happens when it is one already with
+ * that scale. Throws for another scale (amounts already stored would change their meaning) or an invalid symbol.
+ * The market's coin listings (listCoin, and the listings loaded at start or polled) come here by themselves.
+ */
+export function registerListedCurrency(symbol: string, scale: number): void {
+  if (!SYMBOL_RE.test(symbol)) throw new Error(`not a currency symbol: ${symbol}`);
+  if (!Number.isInteger(scale) || scale < 0 || scale > MAX_SCALE) throw new Error(`${symbol}: scale ${scale}`);
+  const known = scales.get(symbol);
+  if (known === scale) return;
+  if (known !== undefined) throw new Error(`${symbol} is a ledger currency of scale ${known} already, not ${scale}`);
+  scales.set(symbol, scale);
+}
+
+// A listed coin is a currency from its listing on (users are credited it then), with 8 decimals like every coin
+// that is not a stablecoin. The market does not know the ledger (the dependency points this way), so the ledger
+// follows the market's listings: the ones known before this module loaded, then each new one.
+for (const { instrument } of listings.all()) registerListedCurrency(instrument.symbol, COIN_SCALE);
+listings.onListed(({ instrument }) => registerListedCurrency(instrument.symbol, COIN_SCALE));
+
+export const isCurrency = (currency: string): boolean => scales.has(currency);
 
 /** Decimals of `currency`; throws for a currency the ledger does not keep (callers check isCurrency first). */
 export function currencyScale(currency: string): number {
-  const scale = CURRENCY_SCALES.get(currency);
+  const scale = scales.get(currency);
   if (scale === undefined) throw new Error(`not a ledger currency: ${currency}`);
   return scale;
 }
@@ -52,7 +82,7 @@ const DECIMAL_RE = /^(\d*)(?:\.(\d*))?$/;
  * MAX_AMOUNT_UNITS. Works on the digits as text, so no float ever sees the value.
  */
 export function parseAmount(currency: string, text: string): AmountResult {
-  const scale = CURRENCY_SCALES.get(currency);
+  const scale = scales.get(currency);
   if (scale === undefined) return refuse('currencyUnsupported');
   const trimmed = text.trim();
   if (trimmed === '') return refuse('amountRequired');

@@ -71,6 +71,18 @@ export class MarketFeed {
     return this.running;
   }
 
+  /**
+   * Serves `instrument` from now on: a coin listed at run time, which its source (the simulator) starts at its start
+   * price at `listedAt` (server/market/listing). The feed knows it first, so the ticks the source publishes at once
+   * (its listing trade, steps it caught up on) are applied. False when the feed serves it already.
+   */
+  addInstrument(instrument: Instrument, listedAt: number): boolean {
+    if (this.states.has(instrument.symbol)) return false;
+    this.states.set(instrument.symbol, { instrument, book: new CandleBook(), trades: [], last: undefined });
+    this.source.addInstrument?.(instrument, listedAt);
+    return true;
+  }
+
   instruments(kind?: Instrument['kind']): Instrument[] {
     return [...this.states.values()].map((s) => s.instrument).filter((i) => !kind || i.kind === kind);
   }

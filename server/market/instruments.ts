@@ -1,4 +1,5 @@
 import type { InstrumentInfo, InstrumentKind } from '../../protocol/market';
+import { InstrumentListings } from './listing/registry';
 
 /**
  * The instruments the feed serves. Prices are integers of ticks (tick = 10^-priceScale), quantities integers
@@ -92,7 +93,15 @@ export const INSTRUMENTS: readonly Instrument[] = [
 ];
 
 const bySymbol = new Map(INSTRUMENTS.map((i) => [i.symbol, i]));
-export const instrumentBySymbol = (symbol: string): Instrument | undefined => bySymbol.get(symbol);
+
+/** This process's coins listed at run time (server/market/listing): known to every lookup beside the static ones. */
+export const listings = new InstrumentListings((symbol) => bySymbol.has(symbol));
+
+export const instrumentBySymbol = (symbol: string): Instrument | undefined =>
+  bySymbol.get(symbol) ?? listings.get(symbol)?.instrument;
+
+/** The static instruments, then the coins listed at run time that this process knows (in id order). */
+export const allInstruments = (): Instrument[] => [...INSTRUMENTS, ...listings.all().map((l) => l.instrument)];
 
 /** Integer units of 10^-scale as an exact decimal string: formatUnits(6425000, 2) === '64250.00'. */
 export function formatUnits(units: number, scale: number): string {

@@ -1,5 +1,9 @@
 import type { MarketFeed } from './feed';
-import { INSTRUMENTS, type Instrument, isTrading, parseUnits } from './instruments';
+import { INSTRUMENTS, type Instrument, isTrading } from './instruments';
+import type { ListedInstrument } from './listing/registry';
+import { Walk, type WalkState } from './walk';
+
+export * from './walk';
 
 /** One published price with the synthetic trade behind it. Price in ticks, qty in quantity units. */
 export interface Tick {
@@ -26,158 +30,13 @@ export interface PriceSource {
   /** Every tick, or only those of `symbol`; returns the unsubscribe function. */
   subscribe(listener: TickListener, symbol?: string): () => void;
   backfill?(onTick: TickListener, feed?: MarketFeed): void;
+  /**
+   * A coin listed while running (server/market/listing): the source serves it from `listedAt` on, at its start price
+   * first. A source without it (a live exchange) never serves listed coins.
+   */
+  addInstrument?(instrument: Instrument, listedAt: number): void;
   start(): void;
   stop(): void;
-}
-
-/** The four 32-bit words of an sfc32 generator: all of its state. */
-export type RngState = [number, number, number, number];
-
-/** sfc32: small, fast, the same numbers on every platform, and its state is four integers (a snapshot can carry it). */
-export class Sfc32 {
-  constructor(
-    private a: number,
-    private b: number,
-    private c: number,
-    private d: number,
-  ) {}
-
-  /** Seeded through cyrb128. */
-  static fromSeed(seed: string): Sfc32 {
-    let h1 = 1779033703;
-    let h2 = 3144134277;
-    let h3 = 1013904242;
-    let h4 = 2773480762;
-    for (let i = 0; i < seed.length; i++) {
-      const k = seed.charCodeAt(i);
-      h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
-      h2 = h3 ^ Math.imul(h2 ^ k, 2869860233);
-      h3 = h4 ^ Math.imul(h3 ^ k, 951274213);
-      h4 = h1 ^ Math.imul(h4 ^ k, 2716044179);
-    }
-    h1 = Math.imul(h3 ^ (h1 >>> 18), 597399067);
-    h2 = Math.imul(h4 ^ (h2 >>> 22), 2869860233);
-    h3 = Math.imul(h1 ^ (h3 >>> 17), 951274213);
-    h4 = Math.imul(h2 ^ (h4 >>> 19), 2716044179);
-    return new Sfc32((h1 ^ h2 ^ h3 ^ h4) >>> 0, (h2 ^ h1) >>> 0, (h3 ^ h1) >>> 0, (h4 ^ h1) >>> 0);
-  }
-
-  next(): number {
-    const a = this.a | 0;
-    const b = this.b | 0;
-    const c = this.c | 0;
-    const d = this.d | 0;
-    const t = (((a + b) | 0) + d) | 0;
-    this.d = (d + 1) | 0;
-    this.a = b ^ (b >>> 9);
-    const c2 = (c + (c << 3)) | 0;
-    this.b = c2;
-    this.c = (((c << 21) | (c >>> 11)) + t) | 0;
-    return (t >>> 0) / 4294967296;
-  }
-
-  get state(): RngState {
-    return [this.a | 0, this.b | 0, this.c | 0, this.d | 0];
-  }
-
-  set state([a, b, c, d]: RngState) {
-    this.a = a | 0;
-    this.b = b | 0;
-    this.c = c | 0;
-    this.d = d | 0;
-  }
-}
-
-/** sfc32 seeded through cyrb128, as a function. */
-export function createRng(seed: string): () => number {
-  const rng = Sfc32.fromSeed(seed);
-  return () => rng.next();
-}
-
-/** Standard normal from two uniforms (Box–Muller). */
-function gaussian(rng: Sfc32): number {
-  const u = 1 - rng.next();
-  const v = rng.next();
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-}
-
-export interface WalkState {
-  rng: RngState;
-  logPrice: number;
-  logVol: number;
-}
-
-export const STABLE_MIN = 0.995;
-export const STABLE_MAX = 1.005;
-
-/**
- * One instrument's random walk. Floats drive it internally; what leaves is snapped to whole ticks.
- * Volatility is stochastic (its log mean-reverts, so calm and hectic regimes alternate) and rare jumps
- * happen; stablecoins follow a tight Ornstein–Uhlenbeck process around 1.
- */
-export class Walk {
-  private readonly rng: Sfc32;
-  private logPrice: number;
-  private logVol = 0;
-  private readonly scale: number;
-
-  constructor(
-    readonly instrument: Instrument,
-    seed: string,
-  ) {
-    this.rng = Sfc32.fromSeed(`${seed}:${instrument.symbol}`);
-    this.scale = 10 ** instrument.priceScale;
-    this.logPrice = Math.log(parseUnits(instrument.startPrice, instrument.priceScale) / this.scale);
-  }
-
-  /**
-   * Everything the next steps depend on. The floats go through JSON unchanged (it writes the shortest text that
-   * reads back as the same double), so a restored walk takes exactly the steps this one would have taken.
-   */
-  get state(): WalkState {
-    return { rng: this.rng.state, logPrice: this.logPrice, logVol: this.logVol };
-  }
-
-  set state(state: WalkState) {
-    this.rng.state = state.rng;
-    this.logPrice = state.logPrice;
-    this.logVol = state.logVol;
-  }
-
-  /** Moves the walk by `dtMinutes` and returns the new price in ticks and a synthetic trade. */
-  step(dtMinutes: number): { price: number; qty: number; side: 'buy' | 'sell' } {
-    const i = this.instrument;
-    const rng = this.rng;
-    // The walk is float maths (a model of a market, not money). Math.round snaps each result to a whole number of
-    // ticks or quantity units: from there on every price is an exact integer, published as a decimal string.
-    const sqrtDt = Math.sqrt(dtMinutes);
-    let price: number;
-    let move: number;
-    if (i.stable) {
-      const x = Math.exp(this.logPrice);
-      const next = x + 0.05 * dtMinutes * (1 - x) + 0.00015 * sqrtDt * gaussian(rng);
-      const bounded = Math.min(STABLE_MAX - 0.0005, Math.max(STABLE_MIN + 0.0005, next));
-      move = bounded - x;
-      this.logPrice = Math.log(bounded);
-      price = Math.round(bounded * this.scale);
-    } else {
-      // Log-volatility mean-reverts to 0 with a half-life of about an hour: regimes change over the day.
-      this.logVol += -0.012 * dtMinutes * this.logVol + 0.06 * sqrtDt * gaussian(rng);
-      this.logVol = Math.min(1.6, Math.max(-1.2, this.logVol));
-      const sigma = i.sigmaPerMinute * Math.exp(this.logVol);
-      move = sigma * sqrtDt * gaussian(rng) - 0.5 * sigma * sigma * dtMinutes;
-      // About one jump a day: a few percent, either way.
-      if (rng.next() < dtMinutes / 1_440) move += 0.02 * gaussian(rng);
-      this.logPrice += move;
-      // Keep far from zero and from absurd heights (a bounded toy market, not a model of ruin).
-      const start = Math.log(parseUnits(i.startPrice, i.priceScale) / this.scale);
-      this.logPrice = Math.min(start + 2.3, Math.max(start - 2.3, this.logPrice));
-      price = Math.max(1, Math.round(Math.exp(this.logPrice) * this.scale));
-    }
-    const qty = Math.max(1, Math.round(i.tradeSize * Math.exp(0.8 * gaussian(rng)) * 10 ** i.qtyScale));
-    const side = move > 0 ? 'buy' : move < 0 ? 'sell' : rng.next() < 0.5 ? 'buy' : 'sell';
-    return { price, qty, side };
-  }
 }
 
 export interface SimulatorOptions {
@@ -192,6 +51,8 @@ export interface SimulatorOptions {
   /** Stocks trade around the clock (demos); otherwise only in NYSE regular hours. */
   alwaysOpen?: boolean;
   instruments?: readonly Instrument[];
+  /** Coins listed at run time, after `instruments` (server/market/listing): each walks from its listing on. */
+  listed?: readonly ListedInstrument[];
   /** Most steps one `advanceTo` catches up; beyond it the feed skips ahead (e.g. after the machine slept). */
   maxCatchUpSteps?: number;
   /**
@@ -223,10 +84,12 @@ export interface SimulatorState {
  * fixed grid, so the sequence does not depend on timer jitter.
  */
 export class MarketSimulator implements PriceSource {
-  readonly instruments: readonly Instrument[];
-  private readonly walks: Walk[];
-  private readonly seqs: number[];
+  private readonly list: Instrument[] = [];
+  private readonly walks: Walk[] = [];
+  private readonly seqs: number[] = [];
   private readonly listeners = new Set<{ fn: TickListener; symbol: string | undefined }>();
+  private readonly seed: string;
+  private readonly startSeqs: ReadonlyMap<string, number> | undefined;
   private readonly now: () => number;
   private readonly stepMs: number;
   private readonly backfillStepMs: number;
@@ -240,9 +103,8 @@ export class MarketSimulator implements PriceSource {
   private backfilled = false;
 
   constructor(options: SimulatorOptions) {
-    this.instruments = options.instruments ?? INSTRUMENTS;
-    this.walks = this.instruments.map((i) => new Walk(i, options.seed));
-    this.seqs = this.instruments.map((i) => options.startSeqs?.get(i.symbol) ?? 0);
+    this.seed = options.seed;
+    this.startSeqs = options.startSeqs;
     this.now = options.now ?? Date.now;
     this.stepMs = options.stepMs ?? 1_000;
     this.backfillStepMs = options.backfillStepMs ?? 15_000;
@@ -251,12 +113,34 @@ export class MarketSimulator implements PriceSource {
     this.liveStart = options.liveStart ?? Math.floor(this.now() / MINUTE) * MINUTE;
     this.historyStart = this.liveStart - (options.backfillDays ?? 7) * 1_440 * MINUTE;
     this.nextStep = this.liveStart;
+    for (const instrument of options.instruments ?? INSTRUMENTS) this.addWalk(instrument, Number.NEGATIVE_INFINITY);
+    for (const { instrument, listedAt } of options.listed ?? []) this.addInstrument(instrument, listedAt);
+  }
+
+  /** What it walks: the static instruments it was made with, then the listed coins. */
+  get instruments(): readonly Instrument[] {
+    return this.list;
   }
 
   subscribe(listener: TickListener, symbol?: string): () => void {
     const entry = { fn: listener, symbol };
     this.listeners.add(entry);
     return () => this.listeners.delete(entry);
+  }
+
+  /**
+   * Walks a coin listed at run time: its listing trade at its start price at `listedAt`, then one step at every step
+   * of the grid after it, as a simulator that had it from its start would take them. So every process of a shared
+   * market walks the same prices for it, whenever each learns of it. Steps it missed (a listing time in the past, or
+   * a process that learns late) are taken at once and published; a listing time between the last step and now opens
+   * it at once, so it has a quote before the next step. A symbol walked already is ignored.
+   */
+  addInstrument(instrument: Instrument, listedAt: number): void {
+    if (!Number.isSafeInteger(listedAt)) throw new Error(`listing time of ${instrument.symbol}: ${listedAt}`);
+    if (this.list.some((i) => i.symbol === instrument.symbol)) return;
+    const k = this.addWalk(instrument, listedAt);
+    // Before the backfill there is nothing to catch up: the history and the live steps will include it.
+    if (this.backfilled) this.catchUp(k);
   }
 
   /** Generates the history once (oldest first) into `onTick`; a second call does nothing. */
@@ -284,22 +168,37 @@ export class MarketSimulator implements PriceSource {
   /**
    * Puts the walk where another simulator of the same market was (its `snapshot`): the history and the steps
    * before it count as done, so a process joining a long-running market starts there instead of replaying every
-   * step since the origin. Throws when the state is of another market shape (other instruments or step).
+   * step since the origin. Throws, before anything changes, when the state is of another market shape (other
+   * instruments or step). A listed coin the state lacks (listed after it was taken, or before its simulator learnt
+   * of it) walks from its listing as `addInstrument` would have, publishing its ticks.
    */
   restore(state: SimulatorState): void {
-    const symbols = this.walks.map((w) => w.instrument.symbol).join(',');
-    if (state.stepMs !== this.stepMs || state.walks.map((w) => w.symbol).join(',') !== symbols) {
+    const index = new Map(this.walks.map((w, k) => [w.instrument.symbol, k]));
+    const saved = new Set(state.walks.map((w) => w.symbol));
+    const fits =
+      saved.size === state.walks.length &&
+      state.walks.every((w) => index.has(w.symbol)) &&
+      this.walks.every((w) => saved.has(w.instrument.symbol) || w.listedAt !== Number.NEGATIVE_INFINITY);
+    if (state.stepMs !== this.stepMs || !fits) {
       throw new Error('simulator state of another market (instruments or step differ)');
     }
     if ((state.nextStep - this.liveStart) % this.stepMs !== 0 || state.nextStep < this.liveStart) {
       throw new Error("simulator state off this market's step grid");
     }
-    state.walks.forEach((w, k) => {
+    for (const w of state.walks) {
+      const k = index.get(w.symbol) as number;
       (this.walks[k] as Walk).state = w.walk;
       this.seqs[k] = w.seq;
-    });
+    }
     this.nextStep = state.nextStep;
     this.backfilled = true;
+    for (let k = 0; k < this.walks.length; k++) {
+      const walk = this.walks[k] as Walk;
+      if (saved.has(walk.instrument.symbol)) continue;
+      this.walks[k] = new Walk(walk.instrument, this.seed, walk.listedAt);
+      this.seqs[k] = this.startSeqs?.get(walk.instrument.symbol) ?? 0;
+      this.catchUp(k);
+    }
   }
 
   /** Runs every live step up to `ts` (a fake clock drives this in tests; the timer in production). */
@@ -324,17 +223,60 @@ export class MarketSimulator implements PriceSource {
     this.timer = undefined;
   }
 
-  private stepAll(ts: number, dtMs: number, onTick: TickListener): void {
-    for (let k = 0; k < this.walks.length; k++) {
-      const walk = this.walks[k] as Walk;
-      const instrument = walk.instrument;
-      // Outside its hours an instrument stands still: no step, no tick.
-      if (!isTrading(instrument, ts, this.alwaysOpen)) continue;
-      const { price, qty, side } = walk.step(dtMs / MINUTE);
-      const seq = (this.seqs[k] ?? 0) + 1;
-      this.seqs[k] = seq;
-      onTick({ symbol: instrument.symbol, instrumentId: instrument.id, ts, price, qty, side, seq });
+  /** A static instrument walks from the history's start; a coin listed before it, from there too. */
+  private addWalk(instrument: Instrument, listedAt: number): number {
+    const from = listedAt === Number.NEGATIVE_INFINITY ? listedAt : Math.max(listedAt, this.historyStart);
+    this.walks.push(new Walk(instrument, this.seed, from));
+    this.list.push(instrument);
+    this.seqs.push(this.startSeqs?.get(instrument.symbol) ?? 0);
+    return this.walks.length - 1;
+  }
+
+  /** The steps that walk `k`, added after the backfill, has missed: the history's, then the live ones, published. */
+  private catchUp(k: number): void {
+    const walk = this.walks[k] as Walk;
+    const publish = (tick: Tick) => this.publish(tick);
+    const history = gridFrom(this.historyStart, this.backfillStepMs, walk.listedAt);
+    for (let ts = history; ts < this.liveStart; ts += this.backfillStepMs) {
+      this.stepWalk(k, ts, this.backfillStepMs, publish);
     }
+    for (let ts = gridFrom(this.liveStart, this.stepMs, walk.listedAt); ts < this.nextStep; ts += this.stepMs) {
+      this.stepWalk(k, ts, this.stepMs, publish);
+    }
+    if (!walk.isOpen && walk.listedAt <= this.now()) this.openWalk(k, publish);
+  }
+
+  private stepAll(ts: number, dtMs: number, onTick: TickListener): void {
+    for (let k = 0; k < this.walks.length; k++) this.stepWalk(k, ts, dtMs, onTick);
+  }
+
+  /** Walk `k`'s step at `ts`; a listed coin's first step at or after its listing time opens it first. */
+  private stepWalk(k: number, ts: number, dtMs: number, onTick: TickListener): void {
+    const walk = this.walks[k] as Walk;
+    // Outside its hours an instrument stands still: no step, no tick.
+    if (!isTrading(walk.instrument, ts, this.alwaysOpen)) return;
+    if (!walk.isOpen) {
+      if (ts < walk.listedAt) return;
+      this.openWalk(k, onTick);
+    }
+    // Only steps after the listing move it, also when its listing trade came early (catchUp): the same steps in
+    // every process, whenever it opened there.
+    if (ts <= walk.listedAt) return;
+    const { price, qty, side } = walk.step(dtMs / MINUTE);
+    this.emit(k, ts, price, qty, side, onTick);
+  }
+
+  private openWalk(k: number, onTick: TickListener): void {
+    const walk = this.walks[k] as Walk;
+    const { price, qty, side } = walk.open();
+    this.emit(k, walk.listedAt, price, qty, side, onTick);
+  }
+
+  private emit(k: number, ts: number, price: number, qty: number, side: Tick['side'], onTick: TickListener): void {
+    const instrument = (this.walks[k] as Walk).instrument;
+    const seq = (this.seqs[k] ?? 0) + 1;
+    this.seqs[k] = seq;
+    onTick({ symbol: instrument.symbol, instrumentId: instrument.id, ts, price, qty, side, seq });
   }
 
   private publish(tick: Tick): void {
@@ -342,4 +284,9 @@ export class MarketSimulator implements PriceSource {
       if (symbol === undefined || symbol === tick.symbol) fn(tick);
     }
   }
+}
+
+/** The first step of the grid `start + n * step` (n >= 0) at or after `ts`. */
+function gridFrom(start: number, step: number, ts: number): number {
+  return ts <= start ? start : start + Math.ceil((ts - start) / step) * step;
 }

@@ -5,12 +5,14 @@ import { bankCardOps } from '../domains/bank-cards';
 import { financeOps } from '../domains/finance';
 import { fundingOps } from '../domains/funding';
 import { identityOps } from '../domains/identity';
+import { ieoOps } from '../domains/ieo';
 import { leverOps } from '../domains/lever';
 import { marketOps } from '../domains/market';
 import { optionOps } from '../domains/options';
 import { spotFeesOps } from '../domains/spot';
 import { isEntryPoint } from '../entry';
 import { ledgerOps } from '../ledger';
+import { loadListedCoins } from '../market';
 import { migrateToLatest } from '../migrations';
 import { auditOps } from '../platform/audit';
 import { openDatabase } from '../platform/db/connect';
@@ -64,6 +66,7 @@ export const COMMANDS: readonly OpsCommand[] = [
   ...optionOps,
   ...leverOps,
   ...financeOps,
+  ...ieoOps,
   demoHelp,
 ];
 
@@ -80,6 +83,8 @@ if (isEntryPoint(import.meta.url)) {
   let code = 1;
   try {
     await migrateToLatest(database);
+    // Listed coins (IEO listings) are ledger currencies too: the commands must know them as the server does.
+    await loadListedCoins(database.db);
     const args = process.argv.slice(2);
     const out = (line: string) => console.log(line);
     // `demo` runs the app in this process (it goes through the /api doors), so it needs the whole configuration.

@@ -15,7 +15,6 @@ import { TickListeners } from './tick-listeners';
  * continue above the price record's last seq when the server gives it `startSeqs`).
  */
 export class CompositePriceSource implements PriceSource {
-  readonly instruments: readonly Instrument[];
   private readonly liveSymbols: ReadonlySet<string>;
   private readonly listeners = new TickListeners();
 
@@ -24,12 +23,22 @@ export class CompositePriceSource implements PriceSource {
     private readonly live: PriceSource,
   ) {
     this.liveSymbols = new Set(live.instruments.map((i) => i.symbol));
-    const baseSymbols = new Set(base.instruments.map((i) => i.symbol));
-    this.instruments = [...base.instruments, ...live.instruments.filter((i) => !baseSymbols.has(i.symbol))];
     base.subscribe((tick) => {
       if (!this.liveSymbols.has(tick.symbol)) this.listeners.publish(tick);
     });
     live.subscribe((tick) => this.listeners.publish(tick));
+  }
+
+  /** `base`'s (coins listed at run time included, they grow), then the live ones `base` does not have. */
+  get instruments(): readonly Instrument[] {
+    const baseSymbols = new Set(this.base.instruments.map((i) => i.symbol));
+    return [...this.base.instruments, ...this.live.instruments.filter((i) => !baseSymbols.has(i.symbol))];
+  }
+
+  /** A coin listed at run time is no exchange's: `base` (the simulator) walks it. */
+  addInstrument(instrument: Instrument, listedAt: number): void {
+    if (this.liveSymbols.has(instrument.symbol)) return;
+    this.base.addInstrument?.(instrument, listedAt);
   }
 
   subscribe(listener: TickListener, symbol?: string): () => void {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { MarketFeed } from '../feed';
+import type { Instrument } from '../instruments';
 import type { MarketLogger } from '../live/binance';
 import { TickListeners } from '../live/tick-listeners';
 import type { MarketSimulator, PriceSource, Tick, TickListener } from '../simulator';
@@ -117,7 +118,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * leader's seed and live start, kept in Redis) on the same 1-second grid up to now, which costs time in proportion
  * to the market's age. Either way the recent list adds what the simulator cannot replay (live exchange coins).
  * Ticks are applied once per symbol and sequence number: a tick whose `seq` is not above the last one applied
- * (the snapshot's included) is dropped.
+ * (the snapshot's included) is dropped, and so is a tick of a symbol this process does not know yet (a coin listed
+ * by another process, which this one learns of by polling: `addInstrument` then replays its walk since the listing).
  *
  * Failover: each follower keeps its simulator stepped along with the leader's ticks (applied to nothing), so
  * the process that takes the lease over continues the same walk with the next sequence numbers; ticks of the
@@ -126,6 +128,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export class RedisTickSource implements PriceSource {
   private readonly listeners = new TickListeners();
   private readonly lastSeq = new Map<string, number>();
+  /** The symbols this process serves: the local source's, and coins listed since (addInstrument). */
+  private readonly symbols = new Set<string>();
   private readonly lease: LeaderLease;
   private readonly now: () => number;
   private local: LocalMarket | undefined;
@@ -203,6 +207,7 @@ export class RedisTickSource implements PriceSource {
     const local = this.options.createLocal(origin);
     local.source.subscribe((tick) => this.fromLocal(tick));
     this.local = local;
+    for (const instrument of local.source.instruments) this.symbols.add(instrument.symbol);
     // The snapshot before the recent list: a tick newer than the snapshot is then either in the list or on the bus.
     const json = await this.options.bus.readSnapshot();
     this.snapshot = json === undefined ? undefined : decodeSnapshot(json, origin);
@@ -242,6 +247,31 @@ export class RedisTickSource implements PriceSource {
   }
 
   /**
+   * A coin listed at run time joins the local source (the simulator walks it from its listing, see
+   * MarketSimulator.addInstrument). The leader publishes the ticks that follow like any other, the steps it caught
+   * up on included. A follower's stand-by simulator walks exactly those ticks (same seed, listing time and grid), so
+   * it applies the ones it catches up on to its own feed at once: the coin's history since the listing, without
+   * waiting for the leader; the leader's copies of them are then dropped by their sequence numbers.
+   */
+  addInstrument(instrument: Instrument, listedAt: number): void {
+    const local = this.local;
+    if (!local?.source.addInstrument || this.symbols.has(instrument.symbol)) return;
+    this.symbols.add(instrument.symbol);
+    // Before the backfill (still starting) the simulator has no steps to catch up on: the backfill covers the coin.
+    const replaying = !this.pending && !this.lease.isLeader;
+    if (replaying) {
+      this.replay = (tick) => {
+        if (this.accept(tick)) this.listeners.publish(tick);
+      };
+    }
+    try {
+      local.source.addInstrument(instrument, listedAt);
+    } finally {
+      if (replaying) this.replay = undefined;
+    }
+  }
+
+  /**
    * The leader's snapshot loaded into `feed` (or, without one, the origin's history), the walk's steps since
    * replayed up to now, then the recent list and whatever came from the bus meanwhile (each tick once).
    */
@@ -254,19 +284,16 @@ export class RedisTickSource implements PriceSource {
     const apply = (tick: Tick) => {
       if (this.accept(tick)) onTick(tick);
     };
-    const snapshot = this.snapshot && this.load(this.snapshot, local, feed) ? this.snapshot : undefined;
-    this.snapshot = undefined;
-    if (!snapshot) {
-      local.source.backfill?.((tick) => {
-        replayed++;
-        apply(tick);
-      });
-    }
     this.replay = (tick) => {
       replayed++;
       apply(tick);
     };
+    let snapshot: MarketSnapshot | undefined;
     try {
+      // Loading a snapshot can publish too: the walks of coins listed after it was taken (MarketSimulator.restore).
+      snapshot = this.snapshot && this.load(this.snapshot, local, feed) ? this.snapshot : undefined;
+      this.snapshot = undefined;
+      if (!snapshot) local.source.backfill?.(this.replay);
       local.simulator.advanceTo(this.now());
     } finally {
       this.replay = undefined;
@@ -362,8 +389,9 @@ export class RedisTickSource implements PriceSource {
     await this.options.onClose?.();
   }
 
-  /** True when `tick` is news for its symbol (records it). */
+  /** True when `tick` is news for a symbol this process serves (records it). */
   private accept(tick: Tick): boolean {
+    if (!this.symbols.has(tick.symbol)) return false;
     const last = this.lastSeq.get(tick.symbol) ?? 0;
     if (tick.seq <= last) return false;
     this.lastSeq.set(tick.symbol, tick.seq);

@@ -58,6 +58,8 @@ const SnapshotSchema = z.object({
           // Floats of the model (not money): they must come back as the same doubles, which JSON guarantees.
           logPrice: z.number(),
           logVol: z.number(),
+          // A listed coin's walk before its listing trade (see Walk.open).
+          opened: z.literal(false).optional(),
         }),
       }),
     ),

@@ -157,7 +157,15 @@ export interface LedgerPostingsTable {
 
 export type LedgerHoldState = 'open' | 'posted' | 'voided';
 /** `principal`: a finance order's principal, held in the trust account while it runs. */
-export type LedgerHoldKind = 'withdrawal' | 'c2c_escrow' | 'ieo_payment' | 'order' | 'margin' | 'principal';
+export type LedgerHoldKind =
+  | 'withdrawal'
+  | 'c2c_escrow'
+  | 'ieo_payment'
+  /** IEO coins credited at listing, locked until the project's unlock time. */
+  | 'ieo_lock'
+  | 'order'
+  | 'margin'
+  | 'principal';
 
 /** Frozen funds of one account. Leaves `open` exactly once, to `posted` or `voided`. */
 export interface LedgerHoldsTable {
@@ -423,6 +431,70 @@ export interface FinanceOrdersTable {
   ended_at: number | null;
 }
 
+/** An IEO project (server/domains/ieo); supply and cap are minor units of the coin (8 decimals). */
+export interface IeoProjectsTable {
+  id: Generated<number>;
+  coin: string;
+  name: string;
+  description: string;
+  ieo_price: string;
+  listing_price: string;
+  total_supply: string;
+  circulating_supply: string;
+  supply: number;
+  user_cap: number;
+  starts_at: number;
+  ends_at: number;
+  allot_at: number;
+  pay_until: number;
+  list_at: number;
+  unlock_at: number;
+  /** Everything subscribed (each ask capped), fixed by the allotment. */
+  demand: number | null;
+  allotted_at: number | null;
+  lapsed_at: number | null;
+  listed_at: number | null;
+  unlocked_at: number | null;
+  created_at: number;
+}
+
+/** A coin listed while the market runs (server/market/listing): its instrument, as every process serves it. */
+export interface ListedCoinsTable {
+  /** The instrument id (1000 and up), chosen by listCoin. */
+  id: number;
+  symbol: string;
+  name: string;
+  price_scale: number;
+  qty_scale: number;
+  /** Decimal text on the tick (price_scale decimals). */
+  start_price: string;
+  /** The walk's parameters as decimal text (server/market/listing/coins.ts). */
+  sigma_per_minute: string;
+  trade_size: string;
+  listed_at: number;
+  created_at: number;
+}
+
+export type IeoPhaseColumn = 'subscribed' | 'failed' | 'allotted' | 'lapsed' | 'paid' | 'locked' | 'unlocked';
+
+/** One user's subscription to a project; its payment and its locked coins are ledger holds. */
+export interface IeoSubscriptionsTable {
+  id: Generated<number>;
+  project_id: number;
+  user_id: number;
+  asked: number;
+  allotted: number | null;
+  payment: number | null;
+  phase: IeoPhaseColumn;
+  pay_hold_id: number | null;
+  lock_hold_id: number | null;
+  request_id: string;
+  request_digest: string;
+  paid_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
 /** An option contract (server/domains/options): the stake is a ledger hold, amounts are minor units. */
 export interface OptionContractsTable {
   id: Generated<number>;
@@ -534,6 +606,9 @@ export interface Database {
   lever_positions: LeverPositionsTable;
   finance_products: FinanceProductsTable;
   finance_orders: FinanceOrdersTable;
+  listed_coins: ListedCoinsTable;
+  ieo_projects: IeoProjectsTable;
+  ieo_subscriptions: IeoSubscriptionsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,0 +1,8 @@
+/** The public surface of this module: other code imports it only through this file. */
+export { applyIeo, type IeoServices } from './apply';
+export * from './calls';
+export * from './migrations/0015_ieo';
+export * from './ops';
+export { payIeo } from './pay';
+export * from './steps';
+export * from './topic';
