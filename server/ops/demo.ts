@@ -5,8 +5,10 @@ import { buildApp } from '../app';
 import type { Config } from '../config';
 import { ensurePlatformInviteCode } from '../domains/account';
 import { loadDataKey } from '../domains/bank-cards';
+import { runFinanceCommand } from '../domains/finance';
 import { approveDeposit, setDepositAddress } from '../domains/funding';
 import { approveVerification } from '../domains/identity';
+import { runIeoCommand } from '../domains/ieo';
 import { uploadsDirOf } from '../domains/uploads';
 import { formatAmount, Ledger } from '../ledger';
 import type { DatabaseHandle } from '../platform/db/connect';
@@ -71,6 +73,53 @@ class Door {
     const body = response.json<Envelope>();
     if (body.type !== 'ok') throw new Error(`upload: ${body.message}`);
     return (body.data as { id: number }).id;
+  }
+}
+
+/**
+ * On an install without any, sample finance products with a funded reserve and an IEO project whose subscription
+ * window opens now, set up with the operators' own commands (audited like any other), so the Trust tab and the
+ * publication pages have something to show. Rates are modest samples, not promises.
+ */
+async function demoProducts(database: DatabaseHandle, out: Out): Promise<void> {
+  const products = await database.db.selectFrom('finance_products').select('id').limit(1).execute();
+  if (products.length === 0) {
+    const steps = [
+      ['fund', 'USDT', '1000000'],
+      ['add', 'trust', 'USDT', '7', '0.0002', '50', '20000', 'USDT Trust 7'],
+      ['add', 'trust', 'USDT', '30', '0.0003', '100', '50000', 'USDT Trust 30'],
+      ['add', 'hosting', 'USDT', '90', '0.00035', '500', '100000', 'USDT Hosting 90'],
+    ];
+    for (const words of steps) {
+      if ((await runFinanceCommand(words, database.db, out)) !== 0) throw new Error(`finance ${words.join(' ')}`);
+    }
+    await runFinanceCommand(['recommend', '3', 'on'], database.db, out);
+  }
+  const projects = await database.db.selectFrom('ieo_projects').select('id').limit(1).execute();
+  if (projects.length === 0) {
+    const created = await runIeoCommand(
+      [
+        'create',
+        'coin=DEMO',
+        'name=Demo Token',
+        'price=0.05',
+        'listing=0.08',
+        'supply=1000000',
+        'cap=20000',
+        'total=100000000',
+        'circulating=20000000',
+        'start=+0m',
+        'end=+30m',
+        'allot=+30m',
+        'pay=+60m',
+        'list=+60m',
+        'unlock=+1d',
+        'desc=A sample project of the demo install: subscribe within 30 minutes, pay within the next 30.',
+      ],
+      database.db,
+      out,
+    );
+    if (created !== 0) throw new Error('ieo create');
   }
 }
 
@@ -167,6 +216,7 @@ export async function runDemo(config: Config, database: DatabaseHandle, out: Out
       if (!approved.ok) throw new Error(`deposit: ${approved.problem}`);
       out(`deposited ${DEMO_DEPOSIT} USDT to ${address.address} (deposit ${deposit.id}, approved)`);
     }
+    await demoProducts(database, out);
     const balance = (await ledger.balances(userId)).find((b) => b.type === 'coin' && b.currency === 'USDT');
     out(
       `login: ${DEMO_EMAIL}  password: ${DEMO_PASSWORD}  (coin account: ${formatAmount('USDT', balance?.available ?? 0)} USDT)`,
