@@ -1,5 +1,4 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type CallData, type CallPath, calls, okEnvelope } from '../../protocol';
 import type { FinanceOrder } from '../../protocol/finance';
 import { DAY_MS, interestDueAt, interestStartDay } from '../../protocol/rules/finance';
 import { accrueFinance, runFinanceCommand } from '../../server/domains/finance';
@@ -7,6 +6,7 @@ import { parseAmount } from '../../server/ledger/amounts';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';
 import { translate } from '../../server/platform/i18n/messages';
+import { apiChecks } from './api-checks';
 import { appPerSuite, DATABASES, type TestApp, uniqueEmail } from './harness';
 
 /**
@@ -63,19 +63,7 @@ describe.each(DATABASES)('finance on %s', (kind) => {
     return { token: session.token, id: session.user.id };
   }
 
-  async function ok<P extends CallPath>(path: P, fields: Record<string, string>, token?: string) {
-    const { status, body } = await t.call(path, fields, token === undefined ? {} : { token });
-    expect(status).toBe(200);
-    expect(body, JSON.stringify(body)).toMatchObject({ type: 'ok' });
-    return okEnvelope(calls[path].response).parse(body).data as CallData<P>;
-  }
-
-  async function refused(path: CallPath, fields: Record<string, string>, token: string, key: string, field?: string) {
-    const { body } = await t.call(path, fields, { token });
-    expect(body.type, JSON.stringify(body)).not.toBe('ok');
-    expect(body.message).toBe(translate('en', key));
-    if (field) expect(body.field).toBe(field);
-  }
+  const { ok, refused } = apiChecks(() => t);
 
   async function trust(userId: number) {
     const row = (await ledger.balances(userId, 'real')).find((b) => b.type === 'trust' && b.currency === 'USDT');

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type CallData, type CallPath, calls, okEnvelope } from '../../protocol';
 import { runIeoCommand, runIeoSteps } from '../../server/domains/ieo';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';
 import { translate } from '../../server/platform/i18n/messages';
+import { apiChecks } from './api-checks';
 import { appPerSuite, DATABASES, type TestApp, uniqueEmail } from './harness';
 
 const HOUR = 3_600_000;
@@ -82,19 +82,7 @@ describe.each(DATABASES)('ieo on %s', (kind) => {
     return { token: session.token, id: session.user.id };
   }
 
-  async function ok<P extends CallPath>(path: P, fields: Record<string, string>, token?: string) {
-    const { status, body } = await t.call(path, fields, token === undefined ? {} : { token });
-    expect(status).toBe(200);
-    expect(body, JSON.stringify(body)).toMatchObject({ type: 'ok' });
-    return okEnvelope(calls[path].response).parse(body).data as CallData<P>;
-  }
-
-  async function refused(path: CallPath, fields: Record<string, string>, token: string, key: string, field?: string) {
-    const { body } = await t.call(path, fields, { token });
-    expect(body.type, JSON.stringify(body)).not.toBe('ok');
-    expect(body.message).toBe(translate('en', key));
-    if (field) expect(body.field).toBe(field);
-  }
+  const { ok, refused } = apiChecks(() => t);
 
   async function coinAccount(userId: number, currency: string) {
     const row = (await ledger.balances(userId, 'real')).find((b) => b.type === 'coin' && b.currency === currency);
