@@ -15,13 +15,16 @@ function asSections(v: unknown): LegalSection[] {
   });
 }
 
-/** One of the legal texts as a page, from the `legal.<doc>` translations. */
+/**
+ * One of the legal texts as a page: its title from the shell's `legal.<doc>` (other pages link to it by name), its text
+ * from this feature's `legalText.<doc>`, so the long texts load only with these pages, not on every route.
+ */
 export function LegalPage({ doc }: { doc: LegalDocKey }): ReactElement {
   const { t } = useTranslation();
-  const sections = asSections(t(`legal.${doc}.sections`, { returnObjects: true }));
+  const sections = asSections(t(`legalText.${doc}.sections`, { returnObjects: true }));
   return (
     <Page title={t(`legal.${doc}.title`)}>
-      <LegalDoc meta={t('legal.updated')} intro={t(`legal.${doc}.intro`)} sections={sections} />
+      <LegalDoc meta={t('legal.updated')} intro={t(`legalText.${doc}.intro`)} sections={sections} />
     </Page>
   );
 }
