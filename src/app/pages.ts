@@ -103,6 +103,13 @@ export const PAGES: readonly PageDef[] = [
   page('finance/buyPage', 'finance', () => import('../features/finance/pages/finance/buyPage'), true),
   page('finance/ordersPage', 'finance', () => import('../features/finance/pages/finance/ordersPage'), true),
   page('finance/rulePage', 'finance', () => import('../features/finance/pages/finance/rulePage')),
+  // The projects and their rules are public; subscribing and the user's own subscriptions need a login.
+  page('publication/index', 'ieo', () => import('../features/ieo/pages/publication/index')),
+  page('publication/details', 'ieo', () => import('../features/ieo/pages/publication/details')),
+  page('publication/purchase', 'ieo', () => import('../features/ieo/pages/publication/purchase'), true),
+  page('assets/ieo/index', 'ieo', () => import('../features/ieo/pages/assets/ieo/index'), true),
+  page('assets/ieo/orderList', 'ieo', () => import('../features/ieo/pages/assets/ieo/orderList'), true),
+  page('assets/ieo/orderDetail', 'ieo', () => import('../features/ieo/pages/assets/ieo/orderDetail'), true),
 ];
 
 const registered = new Set(PAGES.map((p) => p.path));

@@ -6,6 +6,7 @@ import type errorsEn from '../../locales/en/errors.json';
 import type financeEn from '../../locales/en/finance.json';
 import type fundingEn from '../../locales/en/funding.json';
 import type identityEn from '../../locales/en/identity.json';
+import type ieoEn from '../../locales/en/ieo.json';
 import type leverEn from '../../locales/en/lever.json';
 import type leverdetailEn from '../../locales/en/leverdetail.json';
 import type marketEn from '../../locales/en/market.json';
@@ -33,6 +34,7 @@ export const FEATURE_NAMESPACES = [
   'lever',
   'leverdetail',
   'finance',
+  'ieo',
 ] as const;
 export type FeatureNamespace = (typeof FEATURE_NAMESPACES)[number];
 export type Namespace = (typeof SHELL_NAMESPACES)[number] | FeatureNamespace;
@@ -52,7 +54,8 @@ declare module 'i18next' {
         typeof optionsEn &
         typeof leverEn &
         typeof leverdetailEn &
-        typeof financeEn;
+        typeof financeEn &
+        typeof ieoEn;
       errors: typeof errorsEn;
     };
   }
