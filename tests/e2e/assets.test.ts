@@ -96,13 +96,14 @@ describe('assets and transfers in the browser', () => {
       .toContain(text('en', 'assets.basisLast').split('{{')[0] ?? '');
     expect(await page.getByTestId('valuation-coin').textContent()).toBe(await total.textContent());
     expect(await page.getByTestId('valuation-contract').textContent()).toBe('0.00');
-    // The tab bar: Home, Spot, Option, Lever and Assets are the tab pages that exist.
+    // The tab bar: every tab of SPEC 2 now has its page (Home, Spot, Option, Lever, Trust, Assets).
     const tabs = page.getByRole('navigation', { name: text('en', 'nav.tabs') });
     expect(await tabs.getByRole('link').allTextContents()).toEqual([
       text('en', 'tabs.home'),
       text('en', 'tabs.spot'),
       text('en', 'tabs.option'),
       text('en', 'tabs.lever'),
+      text('en', 'tabs.finance'),
       text('en', 'tabs.assets'),
     ]);
     expect(await tabs.getByRole('link', { name: text('en', 'tabs.assets') }).getAttribute('aria-current')).toBe('page');

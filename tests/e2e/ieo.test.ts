@@ -127,6 +127,10 @@ describe('ieo in the browser', () => {
     await stepsAt(project.unlock_at);
     await expect.poll(() => status.textContent(), { timeout: 15_000 }).toMatch(/^6/);
     expect(await coin()).toMatchObject({ balance: 100_000_000_000, held: 0, available: 100_000_000_000 });
+    // The Assets tab leads to the subscriptions.
+    await page.goto(`${server.url}/pages/assets/index`);
+    await page.getByTestId('assets-ieo').click();
+    await page.waitForURL(/assets\/ieo\/index/, { timeout: 15_000 });
     await page.goto(`${server.url}/pages/assets/ieo/orderList`);
     await expect.poll(() => page.getByTestId('ieo-orders').textContent(), { timeout: 15_000 }).toContain('WEBT');
     await shot(page, 'ieo-orders-dark-en');

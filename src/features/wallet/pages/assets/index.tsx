@@ -39,6 +39,9 @@ const ACTIONS: readonly Action[] = [
   { to: '/pages/assets/record', icon: 'document', label: 'assets.records' },
 ];
 
+/** New-coin subscriptions: their coins land in the spot account, locked until the project's unlock time. */
+const IEO_PATH = '/pages/assets/ieo/index';
+
 function RecordLink(): ReactElement {
   const { t } = useTranslation();
   return (
@@ -127,6 +130,18 @@ export default function AssetsPage(): ReactElement {
             );
           })}
         </ul>
+        {pageExists(IEO_PATH) ? (
+          <Link to={IEO_PATH} className="asset-card assets-ieo" data-testid="assets-ieo">
+            <span className="list-icon">
+              <Icon name="layers" size={20} />
+            </span>
+            <span className="asset-card-text">
+              <span className="asset-card-name">{t('assets.ieo')}</span>
+              <span className="asset-card-sub">{t('assets.ieoSub')}</span>
+            </span>
+            <Icon name="chevron" size={18} className="list-chevron" />
+          </Link>
+        ) : null}
         <p className="assets-note">
           <Icon name="info" size={16} />
           {t('assets.note')}
