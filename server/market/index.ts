@@ -2,7 +2,7 @@
 export * from './feed';
 export * from './instruments';
 export * from './listing/coins';
-export { LISTED_SIGMA_PER_MINUTE } from './listing/parameters';
+export { LISTED_SIGMA_PER_MINUTE, listingParameters } from './listing/parameters';
 export * from './listing/registry';
 export * from './listing/watcher';
 export * from './live/binance';

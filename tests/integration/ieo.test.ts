@@ -201,6 +201,49 @@ describe.each(DATABASES)('ieo on %s', (kind) => {
     expect((await t.call('ieo/myApply', {})).body.type).not.toBe('ok');
   });
 
+  it('closes the payment window at its end: a payment then is refused and the allotment lapses; a late apply is refused', async () => {
+    const p = await project();
+    const [a, late] = await Promise.all([user(100), user(100)]);
+    await apply(p.id, '10', a.token);
+    t.clock.advance(HOUR);
+    await steps(p.allot_at);
+    // After the allotment the window is closed even where the clock says otherwise (another process's clock).
+    await refused(
+      'ieo/apply',
+      { project_id: String(p.id), quantity: '1', request_id: rid() },
+      late.token,
+      'ieoNotSubscribing',
+    );
+    const order = (await ok('ieo/myApply', {}, a.token)).orders[0]?.id ?? 0;
+    t.clock.advance(p.pay_until - t.clock.now());
+    await refused('ieo/pay', { id: String(order) }, a.token, 'ieoPayWindowClosed');
+    await steps(p.pay_until);
+    expect((await ok('ieo/order', { id: String(order) }, a.token)).phase).toBe('lapsed');
+    expect((await ledger.holds(a.id)).filter((h) => h.kind === 'ieo_payment')).toEqual([]);
+  });
+
+  it('refuses projects that could never list, and one failing project does not stop the others', async () => {
+    const lines: string[] = [];
+    const base = ['create', 'name=X', 'price=0.05', 'total=1', 'circulating=1', 'start=+0m', 'end=+1h', 'allot=+1h'];
+    const times = ['pay=+2h', 'list=+2h', 'unlock=+3h'];
+    const tries = [
+      ['coin=AAPL', 'listing=1', 'supply=100', 'cap=10'],
+      ['coin=ZEROL', 'listing=0', 'supply=100', 'cap=10'],
+      ['coin=BIGCAP', 'listing=1', 'supply=100', 'cap=1000'],
+      ['coin=HUGE', 'listing=1', 'supply=100000000', 'cap=10'],
+    ];
+    for (const words of tries) {
+      expect(await runIeoCommand([...base, ...words, ...times], t.db, (l) => lines.push(l))).toBe(1);
+    }
+    expect(
+      await t.db
+        .selectFrom('ieo_projects')
+        .select('id')
+        .where('coin', 'in', ['AAPL', 'ZEROL', 'BIGCAP', 'HUGE'])
+        .execute(),
+    ).toEqual([]);
+  });
+
   it('lets only one of two simultaneous subscriptions of one user in', async () => {
     const p = await project();
     const u = await user();
@@ -215,9 +258,9 @@ describe.each(DATABASES)('ieo on %s', (kind) => {
   });
 
   it('fails an allotment that gets nothing (status 2) and passes a project with supply left', async () => {
-    const tiny = await project({ supply: '0.00000002', cap: '1' });
+    const tiny = await project({ supply: '0.00000002', cap: '0.00000002' });
     const users = await Promise.all([user(), user(), user()]);
-    for (const u of users) await apply(tiny.id, '1', u.token);
+    for (const u of users) await apply(tiny.id, '0.00000001', u.token);
     await steps(tiny.allot_at);
     const statuses = await Promise.all(users.map(async (u) => (await ok('ieo/myApply', {}, u.token)).orders[0]));
     expect(statuses.map((s) => s?.ipo_status)).toEqual([3, 3, 2]);

@@ -49,6 +49,7 @@ export async function accrueFinance(s: FinanceServices, options: AccrualOptions 
   const { db } = s.database;
   let afterId = 0;
   let batches = 0;
+  const failures: unknown[] = [];
   for (;;) {
     if (options.stillLeading && !options.stillLeading()) break;
     const due = await db
@@ -64,16 +65,32 @@ export async function accrueFinance(s: FinanceServices, options: AccrualOptions 
     afterId = due.at(-1)?.id ?? afterId;
     batches += 1;
     const n = batches;
-    const paid = await payBatch(
-      s,
-      due.map((r) => r.id),
-      at,
-      options.insideBatch && (() => options.insideBatch?.(n) ?? Promise.resolve()),
-    );
+    const ids = due.map((r) => r.id);
+    const inside = options.insideBatch && (() => options.insideBatch?.(n) ?? Promise.resolve());
+    let paid: AccrualResult;
+    try {
+      paid = await payBatch(s, ids, at, inside);
+    } catch (err) {
+      // One order the ledger refuses must not hold back everyone else's interest: pay the batch order by order and
+      // report the ones that failed once the round is done (the job logs it; they are tried again next round).
+      paid = { orders: 0, days: 0, completed: 0 };
+      for (const id of ids) {
+        try {
+          const one = await payBatch(s, [id], at);
+          paid.orders += one.orders;
+          paid.days += one.days;
+          paid.completed += one.completed;
+        } catch (single) {
+          failures.push(single);
+        }
+      }
+      if (failures.length === 0) failures.push(err);
+    }
     result.orders += paid.orders;
     result.days += paid.days;
     result.completed += paid.completed;
   }
+  if (failures.length > 0) throw new AggregateError(failures, `finance accrual: ${failures.length} order(s) not paid`);
   return result;
 }
 

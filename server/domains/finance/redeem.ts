@@ -30,6 +30,8 @@ export async function redeemEarly(s: FinanceServices, userId: number, id: number
           .where('user_id', '=', userId)
           .$if(s.database.kind === 'postgres', (qb) => qb.forUpdate())
           .executeTakeFirstOrThrow();
+        // A retry of a redemption whose answer was lost gets the redeemed order back.
+        if (order.state === 'redeemed') return order;
         if (order.state !== 'hosting') throw new BusinessError('financeOrderNotRunning', { field: 'id' });
         const at = s.now();
         const due = daysDue(order.start_day, order.cycle_days, at);

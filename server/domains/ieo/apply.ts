@@ -49,6 +49,17 @@ export async function applyIeo(s: IeoServices, userId: number, input: IeoApplyIn
   if (units > BigInt(project.user_cap)) throw new BusinessError('ieoAboveCap', { field: 'quantity' });
   try {
     const row = await writeTransaction(s.database, async (trx) => {
+      // Checked again under the project's lock (shared on PostgreSQL; the allotment locks it for update): a
+      // subscription that arrives as the window closes is either in the allotment or refused, never left behind.
+      const current = await trx
+        .selectFrom('ieo_projects')
+        .select(['allotted_at', 'ends_at'])
+        .where('id', '=', project.id)
+        .$if(s.database.kind === 'postgres', (qb) => qb.forShare())
+        .executeTakeFirstOrThrow();
+      if (current.allotted_at !== null || s.now() >= current.ends_at) {
+        throw new BusinessError('ieoNotSubscribing', { field: 'project_id' });
+      }
       const inserted = await trx
         .insertInto('ieo_subscriptions')
         .values({

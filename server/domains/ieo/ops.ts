@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
-import { IEO_COIN_SCALE } from '../../../protocol/ieo';
+import { IEO_COIN_SCALE, IEO_PAY_CURRENCY } from '../../../protocol/ieo';
+import { ieoPayment } from '../../../protocol/rules/ieo';
 import { fromUnits, toUnits } from '../../../protocol/rules/spot';
-import { isCurrency, Ledger } from '../../ledger';
+import { currencyScale, isCurrency, Ledger, MAX_AMOUNT_UNITS } from '../../ledger';
+import { instrumentBySymbol, listingParameters } from '../../market';
 import { recordAudit } from '../../platform/audit';
 import { handleOf } from '../../platform/db/connect';
 import type { Database } from '../../platform/db/schema';
@@ -56,7 +58,18 @@ async function createProject(db: Kysely<Database>, words: readonly string[], out
   const supply = toUnits(f.get('supply') ?? '', IEO_COIN_SCALE);
   const cap = toUnits(f.get('cap') ?? '', IEO_COIN_SCALE);
   if (supply === null || cap === null || supply <= 0n || cap <= 0n) return problem('bad supply or cap');
-  if (supply > BigInt(Number.MAX_SAFE_INTEGER)) return problem('supply too large');
+  // Everything a listing will post must be an amount the ledger takes: the supply in coins, a full cap's payment.
+  if (supply > BigInt(MAX_AMOUNT_UNITS) || cap > supply)
+    return problem('the cap is at most the supply, at most 10^7 coins');
+  const fullPayment = ieoPayment(cap, prices[0] ?? '0', IEO_COIN_SCALE, currencyScale(IEO_PAY_CURRENCY));
+  if (fullPayment > BigInt(MAX_AMOUNT_UNITS)) return problem('a full allotment at this price is too large to pay');
+  // The coin must be listable as given (not a market instrument, a valid listing price): checked now, not at listing.
+  if (instrumentBySymbol(coin)) return problem(`${coin} is already on the market`);
+  try {
+    listingParameters({ symbol: coin, name, startPrice: prices[1] ?? '', listedAt: Date.now() });
+  } catch (err) {
+    return problem(err instanceof Error ? err.message : String(err));
+  }
   const times = ['start', 'end', 'allot', 'pay', 'list', 'unlock'].map((k) => parseTime(f.get(k), now));
   const [start, end, allotAt, payUntil, listAt, unlockAt] = times;
   if (times.some((t) => t === null)) return problem('every time is needed');

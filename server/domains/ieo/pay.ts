@@ -34,6 +34,14 @@ export async function payIeo(s: IeoServices, userId: number, id: number) {
   const row = await ledgerEdge(
     () =>
       writeTransaction(s.database, async (trx) => {
+        // The project first (shared on PostgreSQL): the lapse step locks it for update, so a payment and the lapse of
+        // the same window never interleave.
+        const current = await trx
+          .selectFrom('ieo_projects')
+          .select(['lapsed_at', 'pay_until'])
+          .where('id', '=', project.id)
+          .$if(s.database.kind === 'postgres', (qb) => qb.forShare())
+          .executeTakeFirstOrThrow();
         const sub = await trx
           .selectFrom('ieo_subscriptions')
           .selectAll()
@@ -43,7 +51,10 @@ export async function payIeo(s: IeoServices, userId: number, id: number) {
         if (sub.phase === 'paid') return sub;
         if (sub.phase !== 'allotted' || sub.payment === null) throw new BusinessError('ieoNotPayable', { field: 'id' });
         const at = s.now();
-        if (at > project.pay_until) throw new BusinessError('ieoPayWindowClosed', { field: 'id' });
+        // The window is [allotment, pay_until): the lapse runs at pay_until, so a payment at that moment is late.
+        if (current.lapsed_at !== null || at >= current.pay_until) {
+          throw new BusinessError('ieoPayWindowClosed', { field: 'id' });
+        }
         const hold = await s.ledger.within(trx).placeHold({
           userId,
           requestId: ieoLedgerIds.pay(sub.id),

@@ -41,28 +41,40 @@ export async function runIeoSteps(s: IeoServices, options: { at?: number } = {})
     )
     .orderBy('id')
     .execute();
+  const failures: unknown[] = [];
   for (const project of due) {
-    if (project.allotted_at === null && project.allot_at <= at && (await allotProject(s, project.id, at))) {
-      result.allotted += 1;
-    }
-    if (project.lapsed_at === null && project.pay_until <= at && (await lapseProject(s, project.id, at))) {
-      result.lapsed += 1;
-    }
-    if (project.listed_at === null && project.list_at <= at) {
-      // The coin joins the market (and the ledger's currencies) before anyone is credited it.
-      await listCoin(db, {
-        symbol: project.coin,
-        name: project.name,
-        startPrice: project.listing_price,
-        listedAt: project.list_at,
-      });
-      if (await listProject(s, project.id, at)) result.listed += 1;
-    }
-    if (project.unlocked_at === null && project.unlock_at <= at && (await unlockProject(s, project.id, at))) {
-      result.unlocked += 1;
+    // One project that cannot take a step must not hold back the others: its error is reported after the round.
+    try {
+      await stepsOf(s, project, at, result);
+    } catch (err) {
+      failures.push(err);
     }
   }
+  if (failures.length > 0) throw new AggregateError(failures, `ieo steps: ${failures.length} project(s) failed`);
   return result;
+}
+
+async function stepsOf(s: IeoServices, project: IeoProjectRow, at: number, result: IeoStepResult): Promise<void> {
+  const { db } = s.database;
+  if (project.allotted_at === null && project.allot_at <= at && (await allotProject(s, project.id, at))) {
+    result.allotted += 1;
+  }
+  if (project.lapsed_at === null && project.pay_until <= at && (await lapseProject(s, project.id, at))) {
+    result.lapsed += 1;
+  }
+  if (project.listed_at === null && project.list_at <= at) {
+    // The coin joins the market (and the ledger's currencies) before anyone is credited it.
+    await listCoin(db, {
+      symbol: project.coin,
+      name: project.name,
+      startPrice: project.listing_price,
+      listedAt: project.list_at,
+    });
+    if (await listProject(s, project.id, at)) result.listed += 1;
+  }
+  if (project.unlocked_at === null && project.unlock_at <= at && (await unlockProject(s, project.id, at))) {
+    result.unlocked += 1;
+  }
 }
 
 /** A project row locked for this transaction (PostgreSQL; SQLite's write transaction is exclusive). */
@@ -133,12 +145,10 @@ async function allotProject(s: IeoServices, id: number, at: number): Promise<boo
       };
     });
     const demand = subs.reduce((sum, sub) => sum + BigInt(sub.asked), 0n);
-    const marked = { ...project, allotted_at: at, demand: Number(demand) };
-    await trx
-      .updateTable('ieo_projects')
-      .set({ allotted_at: at, demand: Number(demand) })
-      .where('id', '=', id)
-      .execute();
+    // Only compared with the supply (at most 2^53): a larger sum is stored as the largest exact number.
+    const stored = Number(demand > BigInt(Number.MAX_SAFE_INTEGER) ? BigInt(Number.MAX_SAFE_INTEGER) : demand);
+    const marked = { ...project, allotted_at: at, demand: stored };
+    await trx.updateTable('ieo_projects').set({ allotted_at: at, demand: stored }).where('id', '=', id).execute();
     await saveAll(trx, marked, changed, at);
     return true;
   });
@@ -149,13 +159,19 @@ async function lapseProject(s: IeoServices, id: number, at: number): Promise<boo
     const project = await lockedProject(s, trx, id);
     // The allotment comes first (its time is before the payment window ends); a lapse before it has nothing to do.
     if (project.lapsed_at !== null || project.allotted_at === null) return false;
-    const unpaid = await subscriptionsIn(trx, id, 'allotted');
     await trx.updateTable('ieo_projects').set({ lapsed_at: at }).where('id', '=', id).execute();
-    await saveAll(
+    // Only rows still unpaid when this runs: a payment that committed first stays paid.
+    const lapsed = await trx
+      .updateTable('ieo_subscriptions')
+      .set({ phase: 'lapsed', updated_at: at })
+      .where('project_id', '=', id)
+      .where('phase', '=', 'allotted')
+      .returningAll()
+      .execute();
+    const marked = { ...project, lapsed_at: at };
+    await recordUserEvents(
       trx,
-      { ...project, lapsed_at: at },
-      unpaid.map((sub) => ({ ...sub, phase: 'lapsed' })),
-      at,
+      lapsed.map((sub) => ({ userId: sub.user_id, kind: IEO_ORDER_EVENT, data: orderWire(sub, marked), at })),
     );
     return true;
   });

@@ -231,6 +231,12 @@ export interface TransferInput {
   request_id: string;
 }
 
+/**
+ * The ledger id of a client's transfer: in its own `transfer:` space, so no client id can take an id the server uses
+ * for its own postings of this user (a deposit's approval, a day's interest, an IEO credit).
+ */
+export const transferRequestId = (clientId: string) => `transfer:${clientId}`;
+
 /** wallet/change: one ledger transfer (applied once per request id) and the new balances of both accounts. */
 export async function transfer(s: WalletServices, userId: number, input: TransferInput): Promise<TransferReceipt> {
   const { currency, from, to } = input;
@@ -240,7 +246,15 @@ export async function transfer(s: WalletServices, userId: number, input: Transfe
   if (!parsed.ok) throw new BusinessError(parsed.error, { field: 'amount' });
   const receipt = await ledgerEdge(
     () =>
-      s.ledger.transfer({ userId, requestId: input.request_id, book: BOOK, currency, amount: parsed.units, from, to }),
+      s.ledger.transfer({
+        userId,
+        requestId: transferRequestId(input.request_id),
+        book: BOOK,
+        currency,
+        amount: parsed.units,
+        from,
+        to,
+      }),
     TRANSFER_FIELDS,
   );
   const balances = await heldBalances(s, userId);

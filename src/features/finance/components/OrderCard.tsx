@@ -59,7 +59,12 @@ export function OrderCard({ order: o, onRedeem }: { order: FinanceOrder; onRedee
         <dt>{t('finance.orders.orderNo')}</dt>
         <dd className="finance-order-no">{o.order_no}</dd>
       </dl>
-      {o.state === 'hosting' && onRedeem ? (
+      {o.state === 'hosting' && o.days_left === 0 ? (
+        // The cycle is over: the accrual job is about to pay the last day and return the principal.
+        <p className="finance-order-completing" role="status">
+          {t('finance.orders.completing')}
+        </p>
+      ) : o.state === 'hosting' && onRedeem ? (
         <Button variant="secondary" block onClick={onRedeem} data-testid="order-redeem">
           {t('finance.orders.redeem')}
         </Button>
