@@ -65,15 +65,16 @@ describe('spot trading in the browser', () => {
     await fund(user.id, 'USDT', '1000');
     await page.goto(`${server.url}/pages/trade/index?symbol=BTC`);
 
-    // The Spot, Option and Lever tabs sit between Home and Assets.
+    // The Spot, Option, Lever and Trust tabs sit between Home and Assets.
     const tabs = page.getByRole('navigation', { name: text('en', 'nav.tabs') });
     // The tab bar renders with the page; wait for it rather than read it at once (a busy machine is slower).
-    await expect.poll(() => tabs.getByRole('link').count(), { timeout: 15_000 }).toBe(5);
+    await expect.poll(() => tabs.getByRole('link').count(), { timeout: 15_000 }).toBe(6);
     expect(await tabs.getByRole('link').allTextContents()).toEqual([
       text('en', 'tabs.home'),
       text('en', 'tabs.spot'),
       text('en', 'tabs.option'),
       text('en', 'tabs.lever'),
+      text('en', 'tabs.finance'),
       text('en', 'tabs.assets'),
     ]);
     await expect.poll(() => page.getByTestId('spot-last').textContent(), { timeout: 15_000 }).toMatch(/\d/);
