@@ -1,49 +1,24 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { configureApi } from './client';
+import { describe, expect, it } from 'vitest';
 import { applyIeo, fetchIeoDetail, fetchIeoProjects, fetchMyIeoOrders, payIeoOrder, pollMyIeoOrders } from './ieo';
+import { failAnswer, fakeApiServer, okAnswer } from './testing';
 
 // The envelope rules are core/api/client.test.ts's; here only what is the IEO's: the paths and methods, the fields
 // sent, and which failures count as answered (a retried subscription must reuse its id when none came).
 
-const ok = (data: unknown) =>
-  new Response(JSON.stringify({ type: 'ok', code: 1, message: 'OK', data }), {
-    headers: { 'content-type': 'application/json' },
-  });
-const fail = (message: string, field?: string) =>
-  new Response(JSON.stringify({ type: 'error', code: 0, message, ...(field ? { field } : {}) }), {
-    headers: { 'content-type': 'application/json' },
-  });
-
-const sent: { path: string; method: string; form: Record<string, string> }[] = [];
-let answer: (path: string) => Response | Promise<Response>;
-
-beforeEach(() => {
-  sent.length = 0;
-  configureApi({ text: (key) => (key === 'offline' ? 'No connection' : '') });
-  vi.stubGlobal('fetch', async (input: Request) => {
-    const url = new URL(input.url);
-    const form = Object.fromEntries(
-      input.method === 'GET' ? url.searchParams : new URLSearchParams(await input.clone().text()),
-    );
-    const path = url.pathname.replace('/api/', '');
-    sent.push({ path, method: input.method, form });
-    return answer(path);
-  });
-});
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
+const server = fakeApiServer();
+const ok = okAnswer;
+const fail = failAnswer;
+const sent = server.sent;
 
 describe('ieo calls', () => {
   it('reads projects, a project and the caller’s subscriptions, paged by before_id', async () => {
-    answer = () => ok({ projects: [], next_before_id: null });
+    server.answer = () => ok({ projects: [], next_before_id: null });
     await fetchIeoProjects(null);
     await fetchIeoProjects(12, 10);
-    answer = () => ok({ orders: [], next_before_id: null });
+    server.answer = () => ok({ orders: [], next_before_id: null });
     await fetchMyIeoOrders(7);
     expect(await pollMyIeoOrders()).toEqual([]);
-    answer = () => fail('This project does not exist', 'id');
+    server.answer = () => fail('This project does not exist', 'id');
     expect(await fetchIeoDetail(3, { quiet: true })).toBe(false);
     expect(sent).toEqual([
       { path: 'ieo/list', method: 'POST', form: { limit: '20' } },
@@ -56,7 +31,7 @@ describe('ieo calls', () => {
 
   it('subscribes with its request id; a refusal is answered, no connection is not', async () => {
     const body = { project_id: '3', quantity: '100.5', request_id: 'req-1' };
-    answer = () => fail('The quantity is above the limit per user', 'quantity');
+    server.answer = () => fail('The quantity is above the limit per user', 'quantity');
     expect(await applyIeo(body)).toEqual({
       ok: false,
       message: 'The quantity is above the limit per user',
@@ -64,12 +39,12 @@ describe('ieo calls', () => {
       answered: true,
     });
     expect(sent.at(-1)).toEqual({ path: 'ieo/apply', method: 'POST', form: body });
-    answer = () => Promise.reject(new TypeError('network down'));
+    server.answer = () => Promise.reject(new TypeError('network down'));
     expect(await applyIeo(body)).toEqual({ ok: false, message: 'No connection', answered: false });
   });
 
   it('pays an order by its id', async () => {
-    answer = () => fail('The payment window of this project has closed', 'id');
+    server.answer = () => fail('The payment window of this project has closed', 'id');
     expect(await payIeoOrder(9)).toMatchObject({ ok: false, answered: true, field: 'id' });
     expect(sent.at(-1)).toEqual({ path: 'ieo/pay', method: 'POST', form: { id: '9' } });
   });
