@@ -17,6 +17,7 @@ import { ProjectStateBadge } from '../../components/Badges';
 import { Countdown } from '../../components/Countdown';
 import { MySubscription } from '../../components/MySubscription';
 import { ProjectFacts } from '../../components/ProjectFacts';
+import { ProjectHead } from '../../components/ProjectHead';
 import { RiskNote } from '../../components/RiskNote';
 import { SubscribedShare } from '../../components/SubscribedShare';
 import { recordId, useIeoDetail } from '../../hooks/queries';
@@ -59,16 +60,9 @@ function ProjectView({ detail }: { detail: IeoDetail }): ReactElement {
   return (
     <div className="ieo-stack">
       <section className="card ieo-section" data-testid="ieo-project">
-        <div className="ieo-card-head">
-          <span className="ieo-coin" aria-hidden="true">
-            {p.coin.slice(0, 4)}
-          </span>
-          <h2 className="ieo-card-title">
-            <span className="ieo-card-name">{p.name}</span>
-            <span className="ieo-card-coin">{p.coin}</span>
-          </h2>
+        <ProjectHead project={p}>
           <ProjectStateBadge state={state} />
-        </div>
+        </ProjectHead>
         <SubscribedShare project={p} />
         {state === 'upcoming' ? (
           <p className="ieo-window">

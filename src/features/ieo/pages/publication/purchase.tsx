@@ -17,6 +17,7 @@ import { recordId, useIeoDetail } from '../../hooks/queries';
 import { useServerNow } from '../../hooks/useServerNow';
 import { projectStateAt } from '../../terms';
 import '../../ieo.css';
+import { ProjectHead } from '../../components/ProjectHead';
 
 /**
  * Subscribing to a project (publication/purchase?id=, login required): the project's price, cap and window, the
@@ -48,15 +49,7 @@ function Purchase({ detail }: { detail: IeoDetail }): ReactElement {
   return (
     <div className="ieo-stack">
       <section className="card ieo-section" data-testid="ieo-purchase-project">
-        <div className="ieo-card-head">
-          <span className="ieo-coin" aria-hidden="true">
-            {p.coin.slice(0, 4)}
-          </span>
-          <h2 className="ieo-card-title">
-            <span className="ieo-card-name">{p.name}</span>
-            <span className="ieo-card-coin">{p.coin}</span>
-          </h2>
-        </div>
+        <ProjectHead project={p} />
         <dl className="kv ieo-kv">
           <dt>{t('ieo.project.ieoPrice')}</dt>
           <dd>{formatMoney(p.ieo_price, lang)} USDT</dd>
