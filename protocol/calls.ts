@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { accountCalls } from './account';
 import { bankCardCalls } from './bank-cards';
+import { chatCalls } from './chat';
 import { financeCalls } from './finance';
 import { fundingCalls } from './funding';
 import { identityCalls } from './identity';
@@ -37,6 +38,7 @@ export const calls = {
   ...fundingCalls,
   ...financeCalls,
   ...ieoCalls,
+  ...chatCalls,
 } as const;
 
 export type Calls = typeof calls;

@@ -15,6 +15,7 @@ import {
   PasswordHasher,
 } from './domains/account';
 import { bankCardHandlers } from './domains/bank-cards';
+import { chatHandlers, chatReadCommand, chatSendCommand, chatTopic, chatUploadReaders } from './domains/chat';
 import { accrualJob, financeHandlers } from './domains/finance';
 import { fundingHandlers } from './domains/funding';
 import { identityHandlers } from './domains/identity';
@@ -193,6 +194,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   jobs.register(accrualJob(finance, options.financeAccrualMs));
   // IEO steps (allotment, lapse, listing, unlock) run at each project's times; a listing adds its coin to the market.
   jobs.register(ieoStepsJob(finance, options.ieoStepsMs));
+  // Chat (customer service, C2C order chats): members read a conversation's images too.
+  const chat = { database: options.database, limiter, now };
+  uploads.shareAttached(chatUploadReaders(db));
   const handlers: CallHandlers = {
     ...accountHandlers(account),
     ...marketHandlers({ feed, database: options.database, now }),
@@ -218,6 +222,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }),
     ...financeHandlers(finance),
     ...ieoHandlers(finance),
+    ...chatHandlers(chat),
     ...leverHandlers({
       database: options.database,
       ledger,
@@ -258,6 +263,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   channels.topic(optionsTopic(db));
   channels.topic(positionsTopic(db));
   channels.topic(ieoTopic(db));
+  channels.topic(chatTopic(db));
+  channels.command(chatSendCommand(chat));
+  channels.command(chatReadCommand(chat));
   const realtimeModules = [channels.module()];
   if (feed) realtimeModules.push(marketRealtime(feed, { now, flushMs: options.market?.flushMs }));
   app.decorate('io', await attachRealtime(app, { sessions, redisUrl: options.redisUrl, modules: realtimeModules }));

@@ -1,5 +1,6 @@
 import { migration0001 } from './domains/account';
 import { migration0005, migration0008 } from './domains/bank-cards';
+import { migration0016 } from './domains/chat';
 import { migration0013 } from './domains/finance';
 import { migration0007 } from './domains/funding';
 import { migration0004 } from './domains/identity';
@@ -29,6 +30,7 @@ export const MIGRATIONS: readonly DomainMigration[] = [
   migration0013,
   migration0014,
   migration0015,
+  migration0016,
 ];
 
 /** Brings the schema up to date; throws (with the failing migration's error) when one fails. */

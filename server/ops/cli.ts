@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { readConfig } from '../config';
 import { accountOps } from '../domains/account';
 import { bankCardOps } from '../domains/bank-cards';
+import { chatOps } from '../domains/chat';
 import { financeOps } from '../domains/finance';
 import { fundingOps } from '../domains/funding';
 import { identityOps } from '../domains/identity';
@@ -67,6 +68,7 @@ export const COMMANDS: readonly OpsCommand[] = [
   ...leverOps,
   ...financeOps,
   ...ieoOps,
+  ...chatOps,
   demoHelp,
 ];
 

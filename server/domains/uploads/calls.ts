@@ -37,7 +37,8 @@ async function sessionOf(sessions: Sessions, request: FastifyRequest, reply: Fas
  * The two upload routes outside the call table (calls are forms; an image is multipart):
  * - POST /api/upload/image: one multipart file field `file`, at most `store.maxBytes`, a JPEG, PNG or WebP by its
  *   bytes; answers the standard envelope with {id, size, mime}.
- * - GET /api/upload/file?id=: the bytes, to the owner only; anyone else gets the same 404 as for a missing id.
+ * - GET /api/upload/file?id=: the bytes, to the owner (or, for an attached upload, whom its module lets read it: a
+ *   chat image's conversation members); anyone else gets the same 404 as for a missing id.
  * Both need the session (Authorization header) like every `auth` call. Registered in their own scope, so the
  * multipart parser exists only here.
  */
@@ -84,7 +85,7 @@ export async function registerUploadRoutes(app: FastifyInstance, options: Upload
       const query = request.query as Record<string, unknown>;
       const raw = typeof query.id === 'string' ? query.id : '';
       const id = /^[1-9]\d{0,11}$/.test(raw) ? Number(raw) : null;
-      const file = id === null ? null : await store.findOwned(session.userId, id);
+      const file = id === null ? null : await store.findReadable(session.userId, id);
       const stat = file ? await fs.promises.stat(file.path).catch(() => null) : null;
       // The same answer for another user's id, a removed one and one that never existed: nothing to learn here.
       if (!file || !stat) return reply.code(404).send(errorBody(lang, 'uploadNotFound'));

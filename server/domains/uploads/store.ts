@@ -34,6 +34,12 @@ export interface UploadStoreOptions {
  * `uploads` row per file. Only the owner may read or remove an upload; for anybody else it does not exist.
  * An upload attached to a submission (e.g. an identity verification) can no longer be removed.
  */
+/** Readers of attached uploads other than their owner (see UploadStore.shareAttached). */
+export interface AttachedReaders {
+  prefix: string;
+  mayRead(userId: number, subjectId: number): Promise<boolean>;
+}
+
 export class UploadStore {
   readonly maxBytes: number;
   private readonly db: Kysely<Database>;
@@ -56,6 +62,35 @@ export class UploadStore {
       this.created = true;
     }
     return this.directory;
+  }
+
+  /** Who besides the owner may read attached uploads, by the prefix of their `attached_to` tag. */
+  private readonly readers: AttachedReaders[] = [];
+
+  /**
+   * Lets others than the owner read uploads attached with a tag `<prefix>:<id>` when `mayRead(userId, id)` says so
+   * (a chat image: the conversation's members).
+   */
+  shareAttached(readers: AttachedReaders): void {
+    this.readers.push(readers);
+  }
+
+  /** The file of an upload `userId` owns, or one attached where a registered reader lets them see it; else null. */
+  async findReadable(userId: number, id: number): Promise<StoredFile | null> {
+    const owned = await this.findOwned(userId, id);
+    if (owned) return owned;
+    const row = await this.db
+      .selectFrom('uploads')
+      .select(['id', 'file_name', 'mime', 'size', 'attached_to'])
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    const tag = row?.attached_to ? /^([a-z_]+):(\d{1,15})$/.exec(row.attached_to) : null;
+    if (!row || !tag) return null;
+    const readers = this.readers.find((r) => r.prefix === tag[1]);
+    if (!readers || !(await readers.mayRead(userId, Number(tag[2])))) return null;
+    const file = this.pathOf(row.file_name);
+    return file ? { id: row.id, path: file, mime: row.mime, size: row.size } : null;
   }
 
   /** Checks and stores one image of `userId`. Throws `fileTooLarge` or `notAnImage`; stores nothing then. */

@@ -36,8 +36,12 @@ export interface PrivateTopic<T> {
 export interface Command<A, R> {
   name: string;
   args: z.ZodType<A>;
-  /** Runs the command for a logged-in user; throw a BusinessError-like `{ key }` to answer with an error key. */
-  run(userId: number, args: A): Promise<R>;
+  /**
+   * Runs the command for a logged-in user; throw a BusinessError-like `{ key }` to answer with an error key.
+   * `commandId` is the client's id of this request (a command that writes keys its effect by it, so a retry that
+   * reaches another process, or this one after a restart, still applies once).
+   */
+  run(userId: number, args: A, commandId: string): Promise<R>;
 }
 
 /** How long a command's answer is kept for a retry with the same client id. */
@@ -182,15 +186,16 @@ export class PrivateChannels {
     if (known) return known.answer;
     const args = command.args.safeParse(parsed.data.args);
     const answer: Promise<CommandAnswer> = args.success
-      ? command.run(userId, args.data).then(
+      ? command.run(userId, args.data, parsed.data.id).then(
           (data): CommandAnswer => ({ ok: true, data }),
           (err: unknown): CommandAnswer => ({ ok: false, error: errorKeyOf(err) }),
         )
       : Promise.resolve({ ok: false, error: args.error.issues[0]?.message ?? 'invalidInput' });
     this.answers.set(key, { at: this.now(), answer });
-    // A server error (a database blip) is no answer to keep: a retry with the same id runs the command again.
+    // A server error (a database blip) or a rate limit is no answer to keep: a retry with the same id runs again.
     void answer.then((a) => {
-      if (!a.ok && a.error === 'serverError' && this.answers.get(key)?.answer === answer) this.answers.delete(key);
+      const passing = !a.ok && (a.error === 'serverError' || a.error === 'rateLimited');
+      if (passing && this.answers.get(key)?.answer === answer) this.answers.delete(key);
     });
     return answer;
   }

@@ -1,0 +1,21 @@
+/** The public surface of this module: other code imports it only through this file. */
+export * from './calls';
+export * from './commands';
+export {
+  closeConversation,
+  type OrderConversationInput,
+  openOrderConversation,
+  postSystemMessage,
+  unreadTotal,
+} from './conversations';
+export {
+  CHAT_MESSAGES_PER_MINUTE,
+  type ChatServices,
+  chatUploadReaders,
+  chatUploadTag,
+  messagesPage,
+} from './messages';
+export * from './migrations/0016_chat';
+export * from './ops';
+export * from './support';
+export * from './topic';

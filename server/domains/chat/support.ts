@@ -1,0 +1,154 @@
+import type { Kysely } from 'kysely';
+import type { ChatConversation, ChatMessage } from '../../../protocol/chat';
+import { recordAudit } from '../../platform/audit';
+import type { Database } from '../../platform/db/schema';
+import { writeTransaction } from '../../platform/db/transaction';
+import { BusinessError } from '../../platform/errors';
+import { readSetting, writeSetting } from '../../platform/settings';
+import {
+  announce,
+  appendMessage,
+  type ConversationRow,
+  closeConversation,
+  conversationById,
+  conversationWire,
+  lockConversation,
+  messageWire,
+  operatorAuthor,
+  type Viewer,
+} from './conversations';
+import type { ChatServices } from './messages';
+
+/**
+ * The support side of customer-service chat: any operator with the support role reads every support conversation and
+ * answers as "support" (users see the operator's public name, never their account). Used by the console and the CLI.
+ */
+
+export interface SupportOperator {
+  id: number;
+  /** The name users see and the audit log records. */
+  name: string;
+}
+
+const operatorViewer = (operator: SupportOperator): Viewer => ({
+  kind: 'operator',
+  operatorId: operator.id,
+  name: operator.name,
+});
+
+/** A support conversation by id (`chatNotFound` for order chats: operators see those only through an appeal). */
+export async function supportConversation(db: Kysely<Database>, id: number): Promise<ConversationRow> {
+  const row = await conversationById(db, id);
+  if (row?.kind !== 'support') throw new BusinessError('chatNotFound', { field: 'id' });
+  return row;
+}
+
+/** The inbox: support conversations (open first by default), newest activity first, with unread counts for support. */
+export async function supportInbox(
+  db: Kysely<Database>,
+  operator: SupportOperator,
+  options: { state?: 'open' | 'closed'; limit?: number } = {},
+): Promise<ChatConversation[]> {
+  const rows = await db
+    .selectFrom('chat_conversations')
+    .selectAll()
+    .where('kind', '=', 'support')
+    .where('state', '=', options.state ?? 'open')
+    .orderBy('updated_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(Math.min(options.limit ?? 50, 200))
+    .execute();
+  const viewer = operatorViewer(operator);
+  return Promise.all(rows.map((row) => conversationWire(db, row, viewer)));
+}
+
+/** An operator answers a support conversation; the same client id twice posts once. */
+export async function sendAsOperator(
+  s: ChatServices,
+  operator: SupportOperator,
+  clientId: string,
+  input: { conversation_id: number; text: string },
+): Promise<ChatMessage> {
+  const author = operatorAuthor(operator.id);
+  await supportConversation(s.database.db, input.conversation_id);
+  const row = await writeTransaction(s.database, async (trx) => {
+    const locked = await lockConversation(trx, input.conversation_id);
+    const earlier = await trx
+      .selectFrom('chat_messages')
+      .selectAll()
+      .where('conversation_id', '=', locked.id)
+      .where('author', '=', author)
+      .where('client_id', '=', clientId)
+      .executeTakeFirst();
+    if (earlier) return earlier;
+    if (locked.state !== 'open') throw new BusinessError('chatClosed', { field: 'conversation_id' });
+    const { row } = await appendMessage(
+      trx,
+      locked,
+      { author, authorName: operator.name, clientId, kind: 'text', text: input.text, imageId: null },
+      s.now(),
+    );
+    return row;
+  });
+  return messageWire(row, operatorViewer(operator));
+}
+
+/** Support has read a conversation up to `seq` (the user sees the receipt). */
+export async function markReadAsOperator(s: ChatServices, id: number, seq: number): Promise<void> {
+  await supportConversation(s.database.db, id);
+  await writeTransaction(s.database, async (trx) => {
+    const locked = await lockConversation(trx, id);
+    const upTo = Math.min(seq, locked.last_seq);
+    if (upTo <= locked.support_read_seq) return;
+    await trx.updateTable('chat_conversations').set({ support_read_seq: upTo }).where('id', '=', id).execute();
+    await announce(trx, { ...locked, support_read_seq: upTo }, s.now(), null);
+  });
+}
+
+/** Closes a support conversation (audited); the user may start a new one. */
+export async function closeSupport(s: ChatServices, operator: SupportOperator, id: number): Promise<void> {
+  await supportConversation(s.database.db, id);
+  await writeTransaction(s.database, async (trx) => {
+    const at = s.now();
+    await closeConversation(trx, id, at);
+    await recordAudit(trx, {
+      action: 'support.close',
+      subjectType: 'chat_conversation',
+      subjectId: id,
+      operator: operator.name,
+      at,
+    });
+  });
+}
+
+export { operatorViewer };
+
+/** Where customer service lives (set/get_customer_url): the app's own chat unless an operator set an outside URL. */
+export const CUSTOMER_URL_KEY = 'support.customer_url';
+export const INTERNAL_CUSTOMER_URL = '/pages/help/center/chat';
+
+export async function customerUrl(db: Kysely<Database>): Promise<{ url: string; internal: boolean }> {
+  const outside = await readSetting(db, CUSTOMER_URL_KEY);
+  return outside ? { url: outside, internal: false } : { url: INTERNAL_CUSTOMER_URL, internal: true };
+}
+
+/** Sets (or with null clears) the outside customer-service URL; https only; audited. */
+export async function setCustomerUrl(db: Kysely<Database>, url: string | null, operator?: string): Promise<void> {
+  if (url !== null) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new Error('not a URL');
+    }
+    if (parsed.protocol !== 'https:') throw new Error('the customer-service URL must use https');
+  }
+  const previous = (await readSetting(db, CUSTOMER_URL_KEY)) ?? '';
+  await writeSetting(db, {
+    key: CUSTOMER_URL_KEY,
+    value: url ?? '',
+    action: 'support_url.set',
+    detail: { previous, value: url ?? '' },
+    operator,
+  });
+}
