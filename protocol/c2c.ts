@@ -140,7 +140,10 @@ export const c2cMarketsResponse = z.object({
   coins: z.array(z.string()),
   fiats: z.array(z.enum(C2C_FIATS)),
 });
-/** ctc/product/list: open ads, filtered, best price first. */
+/**
+ * ctc/product/list: open ads with coins left, filtered, best (lowest) price first. `next_before_id` is the last ad of
+ * the page: sent back as `before_id`, the next page starts after it in the same order.
+ */
 export const c2cAdListRequest = z.object({
   coin: coinField.optional(),
   fiat: z.enum(C2C_FIATS, { error: 'invalidInput' }).optional(),
@@ -154,7 +157,7 @@ export const c2cIdRequest = z.object({ id: recordIdField });
  * ctc/order/add: buy `quantity` coins from an ad with one of its payment methods. Checked in this order: quantity
  * given (`c2cQuantityRequired`), a plain decimal (`amountInvalid`), a pay type of the list (`c2cPayTypeInvalid`); the
  * server then checks the ad (`c2cAdNotFound`: missing or closed), the buyer is not its merchant (`c2cOwnAd`), the
- * coin's decimals (`amountTooPrecise`), the fiat amount within the limits (`c2cBelowMin`, `c2cAboveMax`), the ad
+ * coin's decimals (`amountTooPrecise`; zero: `amountNotPositive`), the fiat amount within the limits (`c2cBelowMin`, `c2cAboveMax`), the ad
  * offers the pay type (`c2cPayTypeInvalid`), one open order per buyer and ad (`c2cOrderOpen`) and the available
  * amount (`c2cSoldOut`).
  */
@@ -196,8 +199,11 @@ export const c2cMerchantResponse = z.object({
 /**
  * ctc/merchant/ad/save (merchants only; `c2cNotMerchant` otherwise): publish a new ad, or change an open one of
  * their own (`id`). `pay_methods` is a JSON array of {type, name, account, note}, at least one
- * (`c2cPayMethodsRequired`). The ad's amount must be in the merchant's coin account (`balanceInsufficient`): it is
- * held only order by order, so it stays the merchant's until a buyer orders.
+ * (`c2cPayMethodsRequired`; a method without name or account, or a type twice: `c2cPayMethodInvalid`), minimum not
+ * above maximum (`c2cLimitOrder`). The ad's amount must be in the merchant's coin account (`insufficientBalance`): it
+ * is held only order by order, so it stays the merchant's until a buyer orders. An edit keeps coin and fiat
+ * (`c2cAdCoinFixed`) and cannot go below what orders already took (`c2cAmountBelowOrdered`). Prices have at most 6
+ * decimals, limits 2 (protocol/rules/c2c.ts).
  */
 export const c2cAdSaveRequest = z.object({
   id: recordIdField.optional(),

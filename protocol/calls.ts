@@ -1,9 +1,11 @@
 import type { z } from 'zod';
 import { accountCalls } from './account';
 import { bankCardCalls } from './bank-cards';
+import { c2cCalls } from './c2c';
 import { chatCalls } from './chat';
 import { financeCalls } from './finance';
 import { fundingCalls } from './funding';
+import { helpCalls } from './help';
 import { identityCalls } from './identity';
 import { ieoCalls } from './ieo';
 import { leverCalls } from './lever';
@@ -38,6 +40,8 @@ export const calls = {
   ...fundingCalls,
   ...financeCalls,
   ...ieoCalls,
+  ...c2cCalls,
+  ...helpCalls,
   ...chatCalls,
 } as const;
 

@@ -15,13 +15,23 @@ import {
   PasswordHasher,
 } from './domains/account';
 import { bankCardHandlers } from './domains/bank-cards';
-import { chatHandlers, chatReadCommand, chatSendCommand, chatTopic, chatUploadReaders } from './domains/chat';
+import { appealsConsoleSection, c2cExpiryJob, c2cHandlers, c2cServices, c2cTopic } from './domains/c2c';
+import {
+  chatHandlers,
+  chatReadCommand,
+  chatSendCommand,
+  chatTopic,
+  chatUploadReaders,
+  supportConsoleSection,
+} from './domains/chat';
 import { accrualJob, financeHandlers } from './domains/finance';
 import { fundingHandlers } from './domains/funding';
+import { helpHandlers } from './domains/help';
 import { identityHandlers } from './domains/identity';
 import { ieoHandlers, ieoStepsJob, ieoTopic } from './domains/ieo';
 import { LeverEngine, leverHandlers, positionsTopic } from './domains/lever';
 import { marketHandlers, marketRealtime } from './domains/market';
+import { registerOpsConsole } from './domains/operators';
 import { OptionsEngine, optionHandlers, optionsTopic } from './domains/options';
 import { ordersTopic, SpotEngine, spotHandlers } from './domains/spot';
 import { registerUploadRoutes, UploadStore, uploadHandlers } from './domains/uploads';
@@ -86,6 +96,8 @@ export interface AppOptions {
   financeAccrualMs?: number;
   /** How often the IEO job looks for steps due (default 5 s). */
   ieoStepsMs?: number;
+  /** How often the C2C job cancels unpaid orders whose payment window ended (default 5 s). */
+  c2cExpiryMs?: number;
   /** The key that encrypts bank card data at rest (main.ts: DATA_KEY or DATA_DIR/data.key); tests may leave it out. */
   dataKey?: Uint8Array;
 }
@@ -194,6 +206,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   jobs.register(accrualJob(finance, options.financeAccrualMs));
   // IEO steps (allotment, lapse, listing, unlock) run at each project's times; a listing adds its coin to the market.
   jobs.register(ieoStepsJob(finance, options.ieoStepsMs));
+  // C2C: escrow per order; unpaid orders expire by the job (payment details sealed with the data key).
+  const c2c = c2cServices({ database: options.database, ledger, now, dataKey: options.dataKey });
+  jobs.register(c2cExpiryJob(c2c, options.c2cExpiryMs));
   // Chat (customer service, C2C order chats): members read a conversation's images too.
   const chat = { database: options.database, limiter, now };
   uploads.shareAttached(chatUploadReaders(db));
@@ -222,6 +237,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }),
     ...financeHandlers(finance),
     ...ieoHandlers(finance),
+    ...c2cHandlers(c2c),
+    ...helpHandlers({ database: options.database }),
     ...chatHandlers(chat),
     ...leverHandlers({
       database: options.database,
@@ -233,6 +250,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   };
   registerCalls(app, handlers, sessions);
   await registerUploadRoutes(app, { store: uploads, sessions, limiter });
+  // The support console's calls (/api/ops/...): their own scope, sessions and roles; a user's token opens nothing there.
+  await registerOpsConsole(app, {
+    database: options.database,
+    now,
+    limiter,
+    uploads,
+    hashCost: options.hashCost,
+    dataKey: options.dataKey,
+    log: app.log,
+    sections: [supportConsoleSection(chat), appealsConsoleSection(c2c)],
+  });
 
   const staticDir = options.staticDir ?? DEFAULT_DIST;
   if (staticDir && hasBuiltClient(staticDir)) await registerSpa(app, staticDir);
@@ -263,6 +291,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   channels.topic(optionsTopic(db));
   channels.topic(positionsTopic(db));
   channels.topic(ieoTopic(db));
+  channels.topic(c2cTopic(c2c));
   channels.topic(chatTopic(db));
   channels.command(chatSendCommand(chat));
   channels.command(chatReadCommand(chat));

@@ -6,6 +6,9 @@ import { openPostgresSchema } from './testing';
 
 const TABLES = [
   'bank_cards',
+  'c2c_ads',
+  'c2c_merchants',
+  'c2c_orders',
   'code_outbox',
   'deposit_addresses',
   'deposits',
@@ -13,6 +16,8 @@ const TABLES = [
   'finance_orders',
   'finance_products',
   'funding_coins',
+  'help_article_texts',
+  'help_articles',
   'identity_verifications',
   'ieo_projects',
   'ieo_subscriptions',
@@ -22,6 +27,8 @@ const TABLES = [
   'ledger_postings',
   'lever_positions',
   'listed_coins',
+  'operator_sessions',
+  'operators',
   'ops_audit',
   'option_contracts',
   'platform_settings',

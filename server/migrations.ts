@@ -1,11 +1,14 @@
 import { migration0001 } from './domains/account';
 import { migration0005, migration0008 } from './domains/bank-cards';
+import { migration0017 } from './domains/c2c';
 import { migration0016 } from './domains/chat';
 import { migration0013 } from './domains/finance';
 import { migration0007 } from './domains/funding';
+import { migration0018 } from './domains/help';
 import { migration0004 } from './domains/identity';
 import { migration0015 } from './domains/ieo';
 import { migration0012 } from './domains/lever';
+import { migration0019 } from './domains/operators';
 import { migration0011 } from './domains/options';
 import { migration0010 } from './domains/spot';
 import { migration0003 } from './ledger';
@@ -30,7 +33,10 @@ export const MIGRATIONS: readonly DomainMigration[] = [
   migration0013,
   migration0014,
   migration0015,
+  migration0018,
   migration0016,
+  migration0017,
+  migration0019,
 ];
 
 /** Brings the schema up to date; throws (with the failing migration's error) when one fails. */

@@ -18,64 +18,81 @@ import './app/theme.css';
 import './app/shell.css';
 import './components/components.css';
 
-const router = createAppRouter();
-
 declare module '@tanstack/react-router' {
   interface Register {
-    router: typeof router;
+    router: ReturnType<typeof createAppRouter>;
   }
 }
 
-setNavigator((target, replace) => {
-  void router.navigate({ to: target.to, search: target.search ?? {}, replace });
-});
+// The support console (/ops, for operators) is a separate part of the app: its code loads only there, as a chunk of
+// its own, and the user app below never starts in it (nor loads the console's code anywhere else).
+if (/^\/ops(\/|$)/.test(window.location.pathname)) {
+  import('./console/console-main')
+    .then((opsConsole) => opsConsole.startConsole())
+    .catch((err: unknown) => {
+      // No tables are loaded yet: the two offered languages, like index.html's noscript text.
+      console.error('console failed to start', err);
+      document.body.textContent = 'The console could not be loaded. / Die Konsole konnte nicht geladen werden.';
+    });
+} else {
+  startApp();
+}
 
-// core/api gets the session token and language from here, and the shell turns its events into toasts, the loading
-// bar and the logout on a dead session.
-connectApi();
+/** The user app: router, API and socket wiring, languages, then the first render. */
+function startApp(): void {
+  const router = createAppRouter();
 
-// The socket's handshake carries the session token; a login or logout reconnects it as the new user.
-configureRealtime({ token: () => session.token });
+  setNavigator((target, replace) => {
+    void router.navigate({ to: target.to, search: target.search ?? {}, replace });
+  });
 
-// While logged in, the user's account events keep the fetched data current (src/data/account-events.ts).
-let stopAccountEvents: (() => void) | null = null;
-const followSession = () => {
-  if (session.token && !stopAccountEvents) stopAccountEvents = invalidateOnAccountEvents();
-  else if (!session.token && stopAccountEvents) {
-    stopAccountEvents();
-    stopAccountEvents = null;
-  }
-};
-followSession();
-subscribeKey(session, 'token', () => {
-  refreshRealtimeAuth();
-  forgetUserData();
+  // core/api gets the session token and language from here, and the shell turns its events into toasts, the loading
+  // bar and the logout on a dead session.
+  connectApi();
+
+  // The socket's handshake carries the session token; a login or logout reconnects it as the new user.
+  configureRealtime({ token: () => session.token });
+
+  // While logged in, the user's account events keep the fetched data current (src/data/account-events.ts).
+  let stopAccountEvents: (() => void) | null = null;
+  const followSession = () => {
+    if (session.token && !stopAccountEvents) stopAccountEvents = invalidateOnAccountEvents();
+    else if (!session.token && stopAccountEvents) {
+      stopAccountEvents();
+      stopAccountEvents = null;
+    }
+  };
   followSession();
-});
+  subscribeKey(session, 'token', () => {
+    refreshRealtimeAuth();
+    forgetUserData();
+    followSession();
+  });
 
-applyTheme(settings.theme);
-// Keep lang and language-mark in storage from the first start on (SPEC 3).
-const lang = initialLang();
-storeLang(lang);
+  applyTheme(settings.theme);
+  // Keep lang and language-mark in storage from the first start on (SPEC 3).
+  const lang = initialLang();
+  storeLang(lang);
 
-const i18nReady = startI18n(lang);
+  const i18nReady = startI18n(lang);
 
-// The first page's module and its feature's strings load beside the shell's tables, not after the first render
-// (its route loads them again when it renders: the same requests, already done). A protected page is left to the
-// login guard when there is no session.
-const firstPage = pageAt(window.location.pathname);
-if (firstPage && (!firstPage.auth || isLoggedIn())) firstPage.load().catch(() => {});
+  // The first page's module and its feature's strings load beside the shell's tables, not after the first render
+  // (its route loads them again when it renders: the same requests, already done). A protected page is left to the
+  // login guard when there is no session.
+  const firstPage = pageAt(window.location.pathname);
+  if (firstPage && (!firstPage.auth || isLoggedIn())) firstPage.load().catch(() => {});
 
-i18nReady.then(() => {
-  const root = document.getElementById('root');
-  if (!root) throw new Error('index.html has no #root');
-  createRoot(root).render(
-    <StrictMode>
-      <QueryClientProvider client={queryClient}>
-        <I18nextProvider i18n={i18n}>
-          <RouterProvider router={router} />
-        </I18nextProvider>
-      </QueryClientProvider>
-    </StrictMode>,
-  );
-});
+  i18nReady.then(() => {
+    const root = document.getElementById('root');
+    if (!root) throw new Error('index.html has no #root');
+    createRoot(root).render(
+      <StrictMode>
+        <QueryClientProvider client={queryClient}>
+          <I18nextProvider i18n={i18n}>
+            <RouterProvider router={router} />
+          </I18nextProvider>
+        </QueryClientProvider>
+      </StrictMode>,
+    );
+  });
+}

@@ -70,6 +70,11 @@ export function sessionHeaders(): Record<string, string> {
   return { Authorization: token ?? '', [LANG_HEADER]: lang };
 }
 
+/** A request's own headers in place of the session headers (the support console's: never the user's token). */
+interface RequestContext {
+  headers?: Record<string, string>;
+}
+
 const http = ky.create({
   timeout: TIMEOUT_MS,
   retry: 0,
@@ -78,8 +83,9 @@ const http = ky.create({
   fetch: (input, init) => globalThis.fetch(input, init),
   hooks: {
     beforeRequest: [
-      (req) => {
-        for (const [name, value] of Object.entries(sessionHeaders())) req.headers.set(name, value);
+      (req, options) => {
+        const own = (options.context as RequestContext).headers;
+        for (const [name, value] of Object.entries(own ?? sessionHeaders())) req.headers.set(name, value);
       },
     ],
   },
@@ -133,6 +139,39 @@ export async function send(method: Method, path: string, body: object = {}, opts
   if (showLoading) apiEvents.emit('loadingBegin', { path });
   let outcome: Outcome;
   try {
+    outcome = await exchange(method, path, body, opts.signal);
+  } finally {
+    if (showLoading) apiEvents.emit('loadingEnd', { path });
+  }
+  reportOutcome(outcome, opts);
+  return outcome;
+}
+
+/**
+ * One call with `headers` in place of the user's session headers, for the support console (src/console/api.ts): its
+ * own token header, never the user's. The outcome only: no loading events, toasts or logout (the console has its own
+ * shell and says what happened itself).
+ */
+export function sendWithHeaders(
+  headers: Record<string, string>,
+  method: Method,
+  path: string,
+  body: object = {},
+  signal?: AbortSignal,
+): Promise<Outcome> {
+  return exchange(method, path, body, signal, headers);
+}
+
+/** The request and its envelope read by the SPEC 7 rules; never throws, no side effects beyond the clock. */
+async function exchange(
+  method: Method,
+  path: string,
+  body: object,
+  signal: AbortSignal | undefined,
+  headers?: Record<string, string>,
+): Promise<Outcome> {
+  let outcome: Outcome;
+  try {
     const form = toForm(body);
     const clock = config.clock;
     const sentAt = clock?.localNow() ?? 0;
@@ -140,7 +179,8 @@ export async function send(method: Method, path: string, body: object = {}, opts
       method,
       ...(method === 'GET' ? { searchParams: form } : { body: form }),
       headers: method === 'GET' ? {} : { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' },
-      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(signal ? { signal } : {}),
+      ...(headers ? { context: { headers } satisfies RequestContext } : {}),
     });
     clock?.observeHttpDate(res.headers.get('date'), sentAt);
     let raw: unknown = null;
@@ -156,12 +196,9 @@ export async function send(method: Method, path: string, body: object = {}, opts
     }
   } catch (err) {
     // A call the caller cancelled fails silently (the empty message is not toasted).
-    if (opts.signal?.aborted) return { kind: 'fail', message: '' };
+    if (signal?.aborted) return { kind: 'fail', message: '' };
     outcome = { kind: 'fail', message: apiText(isTimeoutError(err) ? 'timeout' : 'offline') };
-  } finally {
-    if (showLoading) apiEvents.emit('loadingEnd', { path });
   }
-  reportOutcome(outcome, opts);
   return outcome;
 }
 
@@ -186,16 +223,41 @@ export async function fetchBlob(
   search: Record<string, string>,
   signal?: AbortSignal,
 ): Promise<Blob | null> {
+  const got = await fetchBytes(path, search, signal);
+  if ('outcome' in got && got.outcome?.kind === 'expired') reportOutcome(got.outcome);
+  return 'blob' in got ? got.blob : null;
+}
+
+/** fetchBlob for the support console: its own headers, and the envelope of a refusal instead of any side effect. */
+export function fetchBlobWithHeaders(
+  headers: Record<string, string>,
+  path: string,
+  search: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<{ blob: Blob } | { outcome: Outcome | null }> {
+  return fetchBytes(path, search, signal, headers);
+}
+
+async function fetchBytes(
+  path: string,
+  search: Record<string, string>,
+  signal?: AbortSignal,
+  headers?: Record<string, string>,
+): Promise<{ blob: Blob } | { outcome: Outcome | null }> {
   try {
-    const res = await http(apiUrl(path), { method: 'GET', searchParams: search, ...(signal ? { signal } : {}) });
+    const res = await http(apiUrl(path), {
+      method: 'GET',
+      searchParams: search,
+      ...(signal ? { signal } : {}),
+      ...(headers ? { context: { headers } satisfies RequestContext } : {}),
+    });
     // A 999 comes as HTTP 200 with an envelope, so the type tells bytes from an answer.
-    if (res.ok && !res.headers.get('content-type')?.includes('json')) return await res.blob();
-    const env = anyEnvelope.safeParse(await res.json().catch(() => null));
-    const outcome = env.success ? interpret(env.data) : null;
-    if (outcome?.kind === 'expired') reportOutcome(outcome);
-    return null;
+    if (res.ok && !res.headers.get('content-type')?.includes('json')) return { blob: await res.blob() };
+    const raw: unknown = await res.json().catch(() => null);
+    const env = anyEnvelope.safeParse(raw);
+    return { outcome: env.success ? interpret(env.data, raw) : null };
   } catch {
-    return null;
+    return { outcome: null };
   }
 }
 

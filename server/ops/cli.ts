@@ -2,13 +2,16 @@ import type { Kysely } from 'kysely';
 import { readConfig } from '../config';
 import { accountOps } from '../domains/account';
 import { bankCardOps } from '../domains/bank-cards';
+import { c2cOps, c2cSealedData } from '../domains/c2c';
 import { chatOps } from '../domains/chat';
 import { financeOps } from '../domains/finance';
 import { fundingOps } from '../domains/funding';
+import { helpOps } from '../domains/help';
 import { identityOps } from '../domains/identity';
 import { ieoOps } from '../domains/ieo';
 import { leverOps } from '../domains/lever';
 import { marketOps } from '../domains/market';
+import { operatorOps, operatorSealedData } from '../domains/operators';
 import { optionOps } from '../domains/options';
 import { spotFeesOps } from '../domains/spot';
 import { isEntryPoint } from '../entry';
@@ -62,13 +65,16 @@ export const COMMANDS: readonly OpsCommand[] = [
     ...(fundingFees ? [{ word: null, command: fundingFees }] : []),
     { word: 'spot', command: spotFeesOps },
   ]),
-  ...bankCardOps,
+  ...bankCardOps([c2cSealedData, operatorSealedData]),
   ...marketOps,
   ...optionOps,
   ...leverOps,
   ...financeOps,
   ...ieoOps,
+  ...c2cOps,
+  ...helpOps,
   ...chatOps,
+  ...operatorOps,
   demoHelp,
 ];
 

@@ -5,8 +5,10 @@ import { buildApp } from '../app';
 import type { Config } from '../config';
 import { ensurePlatformInviteCode } from '../domains/account';
 import { loadDataKey } from '../domains/bank-cards';
+import { addMerchant } from '../domains/c2c';
 import { runFinanceCommand } from '../domains/finance';
 import { approveDeposit, setDepositAddress } from '../domains/funding';
+import { addSampleArticles } from '../domains/help';
 import { approveVerification } from '../domains/identity';
 import { runIeoCommand } from '../domains/ieo';
 import { uploadsDirOf } from '../domains/uploads';
@@ -123,6 +125,136 @@ async function demoProducts(database: DatabaseHandle, out: Out): Promise<void> {
   }
 }
 
+export const DEMO_MERCHANT_EMAIL = 'merchant@example.com';
+export const DEMO_MERCHANT_PASSWORD = 'demo-merchant';
+/** A valid Bitcoin (OMNI) address the demo's BTC deposit names when the operator has configured none. */
+const DEMO_BTC_ADDRESS = '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa';
+const DEMO_IBAN = 'DE02 1001 0010 0006 8201 01';
+
+/**
+ * On an install without C2C merchants: a second verified demo user, "Demo Merchant", funded with BTC and USDT through
+ * the same deposit-and-approve flow, marked a merchant by the operator's own command (audited), with two open ads
+ * (sample prices and sample payment details, not a real account).
+ */
+async function demoMerchant(door: Door, database: DatabaseHandle, invite: string, out: Out): Promise<void> {
+  const merchants = await database.db.selectFrom('c2c_merchants').select('user_id').limit(1).execute();
+  if (merchants.length > 0) return;
+  const existing = await database.db
+    .selectFrom('users')
+    .select('id')
+    .where('email', '=', DEMO_MERCHANT_EMAIL)
+    .executeTakeFirst();
+  let token: string;
+  if (existing) {
+    token = (
+      await door.call<{ token: string }>('user/login', {
+        account: DEMO_MERCHANT_EMAIL,
+        password: DEMO_MERCHANT_PASSWORD,
+      })
+    ).token;
+  } else {
+    await door.call('email_send', { email: DEMO_MERCHANT_EMAIL, scene: 'register' });
+    const code = await database.db
+      .selectFrom('code_outbox')
+      .select('code')
+      .where('address', '=', DEMO_MERCHANT_EMAIL)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    const session = await door.call<{ token: string }>('user/register', {
+      type: 'email',
+      email: DEMO_MERCHANT_EMAIL,
+      code: code.code,
+      password: DEMO_MERCHANT_PASSWORD,
+      repassword: DEMO_MERCHANT_PASSWORD,
+      invite_code: invite,
+      agree: '1',
+    });
+    token = session.token;
+    out(`registered ${DEMO_MERCHANT_EMAIL}`);
+  }
+  const userId = (await door.call<{ id: number }>('user/center', {}, token)).id;
+  const kyc = await door.call<{ basic: { state: string } }>('user/real_name_info', {}, token);
+  if (kyc.basic.state !== 'verified') {
+    const submitted = await door.call<{ id: number }>(
+      'user/real_name',
+      { country: 'DE', name: 'Demo Merchant', id_number: 'DEMO0002', address: 'Market Street 2, Berlin', consent: '1' },
+      token,
+    );
+    const review = await approveVerification(database.db, submitted.id, { operator: 'demo' });
+    if (!review.ok) throw new Error(`verification: ${review.problem}`);
+  }
+  const deposits = [
+    { coin: 'BTC', chain: 'OMNI', amount: '2', hash: randomBytes(32).toString('hex'), fallback: DEMO_BTC_ADDRESS },
+    {
+      coin: 'USDT',
+      chain: 'ERC20',
+      amount: '20000',
+      hash: `0x${randomBytes(32).toString('hex')}`,
+      fallback: DEMO_ADDRESS,
+    },
+  ] as const;
+  const ledger = new Ledger(database);
+  for (const d of deposits) {
+    const held = (await ledger.balances(userId)).find((b) => b.type === 'coin' && b.currency === d.coin);
+    if ((held?.balance ?? 0) > 0) continue;
+    await door.call('wallet/deposit_address', { coin: d.coin, chain: d.chain }, token).catch(async () => {
+      const set = await setDepositAddress(database.db, d.coin, d.chain, d.fallback, { operator: 'demo' });
+      if (!set.ok) throw new Error(`deposit address: ${set.problem}`);
+      out(`no ${d.coin} (${d.chain}) deposit address was configured: set ${d.fallback} for the demo`);
+    });
+    const proof = await door.upload(token);
+    const deposit = await door.call<{ id: number }>(
+      'wallet/charge_req',
+      {
+        method: 'crypto',
+        coin: d.coin,
+        chain: d.chain,
+        hash: d.hash,
+        amount: d.amount,
+        proof: String(proof),
+        request_id: `demo-${randomBytes(8).toString('hex')}`,
+      },
+      token,
+    );
+    const approved = await approveDeposit(database, deposit.id, { operator: 'demo' });
+    if (!approved.ok) throw new Error(`deposit: ${approved.problem}`);
+    out(`deposited ${d.amount} ${d.coin} for the demo merchant (deposit ${deposit.id}, approved)`);
+  }
+  const marked = await addMerchant(database.db, String(userId), 'Demo Merchant', { operator: 'demo' });
+  if (!marked.ok) throw new Error(`c2c merchant: ${marked.problem}`);
+  const sepa = { type: 'sepa', name: 'Demo Merchant', account: DEMO_IBAN, note: 'Demo Bank (sample details)' };
+  const ads = [
+    {
+      coin: 'BTC',
+      fiat: 'EUR',
+      price: '58500',
+      amount: '0.5',
+      min_fiat: '50',
+      max_fiat: '5000',
+      pay_methods: JSON.stringify([
+        sepa,
+        { type: 'paypal', name: 'Demo Merchant', account: DEMO_MERCHANT_EMAIL, note: '' },
+      ]),
+      note: 'A sample ad of the demo install: pay within 30 minutes and mark the order paid.',
+    },
+    {
+      coin: 'USDT',
+      fiat: 'EUR',
+      price: '0.93',
+      amount: '5000',
+      min_fiat: '20',
+      max_fiat: '2000',
+      pay_methods: JSON.stringify([
+        sepa,
+        { type: 'revolut', name: 'Demo Merchant', account: '@demomerchant', note: '' },
+      ]),
+      note: 'A sample ad of the demo install.',
+    },
+  ];
+  for (const ad of ads) await door.call('ctc/merchant/ad/save', ad, token);
+  out(`C2C merchant "Demo Merchant" with ${ads.length} ads: ${DEMO_MERCHANT_EMAIL} / ${DEMO_MERCHANT_PASSWORD}`);
+}
+
 export async function runDemo(config: Config, database: DatabaseHandle, out: Out): Promise<number> {
   const dataKey = loadDataKey({ dataKey: config.dataKey, dataDir: config.dataDir });
   const app = await buildApp({
@@ -217,6 +349,9 @@ export async function runDemo(config: Config, database: DatabaseHandle, out: Out
       out(`deposited ${DEMO_DEPOSIT} USDT to ${address.address} (deposit ${deposit.id}, approved)`);
     }
     await demoProducts(database, out);
+    await demoMerchant(door, database, invite, out);
+    const articles = await addSampleArticles(database.db, { operator: 'demo' });
+    if (articles > 0) out(`added ${articles} help articles (npm run ops -- help list)`);
     const balance = (await ledger.balances(userId)).find((b) => b.type === 'coin' && b.currency === 'USDT');
     out(
       `login: ${DEMO_EMAIL}  password: ${DEMO_PASSWORD}  (coin account: ${formatAmount('USDT', balance?.available ?? 0)} USDT)`,

@@ -110,6 +110,21 @@ export const PAGES: readonly PageDef[] = [
   page('assets/ieo/index', 'ieo', () => import('../features/ieo/pages/assets/ieo/index'), true),
   page('assets/ieo/orderList', 'ieo', () => import('../features/ieo/pages/assets/ieo/orderList'), true),
   page('assets/ieo/orderDetail', 'ieo', () => import('../features/ieo/pages/assets/ieo/orderDetail'), true),
+  // C2C: the ads are public (like the IEO projects); buying, orders and the merchant's pages need a login.
+  page('assets/c2c/index', 'c2c', () => import('../features/c2c/pages/assets/c2c/index')),
+  page('assets/c2c/buy', 'c2c', () => import('../features/c2c/pages/assets/c2c/buy'), true),
+  page('assets/c2c/orderList', 'c2c', () => import('../features/c2c/pages/assets/c2c/orderList'), true),
+  page('assets/c2c/orderDetail', 'c2c', () => import('../features/c2c/pages/assets/c2c/orderDetail'), true),
+  page('assets/c2c/merchant', 'c2c', () => import('../features/c2c/pages/assets/c2c/merchant'), true),
+  page('assets/c2c/adEdit', 'c2c', () => import('../features/c2c/pages/assets/c2c/adEdit'), true),
+  page('help/center/center', 'help', () => import('../features/help/pages/help/center/center')),
+  page('help/center/detail', 'help', () => import('../features/help/pages/help/center/detail')),
+  // Customer service and C2C order chats (the chat feature); a conversation is its members' only.
+  page('help/center/chat', 'chat', () => import('../features/chat/pages/help/center/chat'), true),
+  page('help/center/chat2', 'chat', () => import('../features/chat/pages/help/center/chat2'), true),
+  page('help/center/newchat', 'chat', () => import('../features/chat/pages/help/center/newchat'), true),
+  page('help/center/otcChat', 'chat', () => import('../features/chat/pages/help/center/otcChat'), true),
+  page('help/center/newotcChat', 'chat', () => import('../features/chat/pages/help/center/newotcChat'), true),
 ];
 
 const registered = new Set(PAGES.map((p) => p.path));

@@ -2,9 +2,13 @@ import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import type accountEn from '../../locales/en/account.json';
 import type appEn from '../../locales/en/app.json';
+import type c2cEn from '../../locales/en/c2c.json';
+import type chatEn from '../../locales/en/chat.json';
+import type consoleEn from '../../locales/en/console.json';
 import type errorsEn from '../../locales/en/errors.json';
 import type financeEn from '../../locales/en/finance.json';
 import type fundingEn from '../../locales/en/funding.json';
+import type helpEn from '../../locales/en/help.json';
 import type identityEn from '../../locales/en/identity.json';
 import type ieoEn from '../../locales/en/ieo.json';
 import type leverEn from '../../locales/en/lever.json';
@@ -35,6 +39,10 @@ export const FEATURE_NAMESPACES = [
   'leverdetail',
   'finance',
   'ieo',
+  'help',
+  'chat',
+  'c2c',
+  'console',
 ] as const;
 export type FeatureNamespace = (typeof FEATURE_NAMESPACES)[number];
 export type Namespace = (typeof SHELL_NAMESPACES)[number] | FeatureNamespace;
@@ -55,7 +63,11 @@ declare module 'i18next' {
         typeof leverEn &
         typeof leverdetailEn &
         typeof financeEn &
-        typeof ieoEn;
+        typeof helpEn &
+        typeof ieoEn &
+        typeof consoleEn &
+        typeof chatEn &
+        typeof c2cEn;
       errors: typeof errorsEn;
     };
   }

@@ -25,7 +25,20 @@ const USAGE = [
   'data-key check                   open every stored bank card with the current key (exit 1 on any failure)',
 ];
 
+/**
+ * Other modules' values sealed under the same data key (C2C payment details, operators' TOTP secrets): a rotation
+ * moves them in its one transaction, and the check opens them too.
+ */
+export interface SealedData {
+  /** What they are, for the output ("C2C payment detail(s)"). */
+  label: string;
+  reseal(trx: Kysely<Database>, from: CardVault, to: CardVault): Promise<number>;
+  check(db: Kysely<Database>, vault: CardVault): Promise<{ total: number; failed: string[] }>;
+}
+
 export interface DataKeyCommandOptions {
+  /** Sealed values of other modules that move with the bank cards. */
+  sealed?: readonly SealedData[];
   /** Where the current key is; by default the environment, read as the server reads it (DATA_KEY, DATA_DIR). */
   source?: DataKeySource;
   /** For the name of the replaced key file kept beside the new one. */
@@ -145,9 +158,12 @@ async function rotate(
         .where('id', '=', row.id)
         .execute();
     }
-    return rows.length;
+    const others: string[] = [];
+    for (const data of options.sealed ?? []) others.push(`${await data.reseal(trx, from, to)} ${data.label}`);
+    return { cards: rows.length, others };
   });
-  out(`re-encrypted ${count} bank card(s) under the new key`);
+  out(`re-encrypted ${count.cards} bank card(s) under the new key`);
+  for (const line of count.others) out(`re-encrypted ${line} under the new key`);
   if (current.origin === 'file' && current.file) {
     // Kept, not deleted: backups of the database from before the rotation still need it.
     const kept = `${current.file}.replaced-${new Date((options.now ?? Date.now)()).toISOString().replace(/[:.]/g, '-')}`;
@@ -190,17 +206,26 @@ async function check(database: DatabaseHandle, out: (line: string) => void, opti
     }
   }
   out(`${rows.length - failed} of ${rows.length} bank card(s) open with the current key`);
+  for (const data of options.sealed ?? []) {
+    const result = await data.check(database.db, vault);
+    for (const which of result.failed) out(`${which}: does not open with the current key`);
+    out(`${result.total - result.failed.length} of ${result.total} ${data.label} open with the current key`);
+    failed += result.failed.length;
+  }
   return failed === 0 ? 0 : 1;
 }
 
-/** The bank cards module's operator commands. */
-export const bankCardOps: OpsCommand[] = [
+/** The bank cards module's operator commands; `sealed`: other modules' values under the same key. */
+export const bankCardOps = (sealed: readonly SealedData[] = []): OpsCommand[] => [
   {
     name: 'data-key',
     help: [
-      ['data-key rotate <new key file>', 're-encrypt every bank card under the key in that file'],
+      [
+        'data-key rotate <new key file>',
+        're-encrypt every bank card (and C2C payment detail) under the key in that file',
+      ],
       ['data-key check', 'open every stored bank card with the current key (exit 1 on any failure)'],
     ],
-    run: (words, { db, out }) => runDataKeyCommand(handleOf(db), [...words], out),
+    run: (words, { db, out }) => runDataKeyCommand(handleOf(db), [...words], out, { sealed }),
   },
 ];

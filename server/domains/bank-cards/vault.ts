@@ -8,8 +8,17 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema';
 import { DATA_KEY_BYTES } from './data-key';
 
-/** The bank card columns kept encrypted; the name is part of each value's associated data. */
-export type SealedColumn = 'card_number' | 'bank_account' | 'iban';
+/**
+ * The columns kept encrypted (bank cards; C2C payment details; operators' TOTP secrets, sealed per operator id); the
+ * name is part of each value's associated data.
+ */
+export type SealedColumn =
+  | 'card_number'
+  | 'bank_account'
+  | 'iban'
+  | 'c2c_pay_methods'
+  | 'c2c_pay_info'
+  | 'operator_totp_secret';
 
 /** Format tag of a sealed value: XChaCha20-Poly1305, keys derived as below. A new scheme gets a new tag. */
 const TAG = 'xc1.';

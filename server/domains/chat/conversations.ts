@@ -1,4 +1,4 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import {
   CHAT_CONVERSATION_EVENT,
   CHAT_MESSAGE_EVENT,
@@ -298,15 +298,4 @@ export async function closeConversation(trx: Kysely<Database>, conversationId: n
     .where('id', '=', conversationId)
     .execute();
   await announce(trx, { ...locked, state: 'closed', closed_at: at, updated_at: at }, at, null);
-}
-
-/** Unread messages over all conversations of a user (the menu badge). */
-export async function unreadTotal(db: Kysely<Database>, userId: number): Promise<number> {
-  const row = await db
-    .selectFrom('chat_members as m')
-    .innerJoin('chat_conversations as c', 'c.id', 'm.conversation_id')
-    .select(sql<number>`coalesce(sum(c.last_seq - m.read_seq), 0)`.as('unread'))
-    .where('m.user_id', '=', userId)
-    .executeTakeFirst();
-  return Number(row?.unread ?? 0);
 }

@@ -1,12 +1,12 @@
 /** The public surface of this module: other code imports it only through this file. */
 export * from './calls';
 export * from './commands';
+export * from './console';
 export {
   closeConversation,
   type OrderConversationInput,
   openOrderConversation,
   postSystemMessage,
-  unreadTotal,
 } from './conversations';
 export {
   CHAT_MESSAGES_PER_MINUTE,

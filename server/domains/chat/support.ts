@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { ChatConversation, ChatMessage } from '../../../protocol/chat';
+import type { ChatConversation, ChatMessage, ChatMessagesPage } from '../../../protocol/chat';
 import { recordAudit } from '../../platform/audit';
 import type { Database } from '../../platform/db/schema';
 import { writeTransaction } from '../../platform/db/transaction';
@@ -17,7 +17,7 @@ import {
   operatorAuthor,
   type Viewer,
 } from './conversations';
-import type { ChatServices } from './messages';
+import { type ChatServices, messagesPage } from './messages';
 
 /**
  * The support side of customer-service chat: any operator with the support role reads every support conversation and
@@ -151,4 +151,19 @@ export async function setCustomerUrl(db: Kysely<Database>, url: string | null, o
     detail: { previous, value: url ?? '' },
     operator,
   });
+}
+
+/**
+ * A C2C order's chat as an operator deciding its appeal reads it (read-only; both sides are "user" by their names).
+ * `chatNotFound` when the order has no chat.
+ */
+export async function orderChatForOps(
+  db: Kysely<Database>,
+  operator: SupportOperator,
+  orderId: number,
+  page: { after_seq?: number | undefined; before_seq?: number | undefined; limit?: number | undefined },
+): Promise<ChatMessagesPage> {
+  const row = await db.selectFrom('chat_conversations').selectAll().where('order_id', '=', orderId).executeTakeFirst();
+  if (row?.kind !== 'order') throw new BusinessError('chatNotFound', { field: 'id' });
+  return messagesPage(db, row, operatorViewer(operator), page);
 }

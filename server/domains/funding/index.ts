@@ -2,4 +2,4 @@
 export * from './calls';
 export * from './migrations/0007_deposits_withdrawals';
 export * from './ops';
-export { approveDeposit } from './review';
+export { approveDeposit, approveWithdrawal, rejectDeposit, rejectWithdrawal } from './review';

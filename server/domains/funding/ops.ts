@@ -6,8 +6,19 @@ import { handleOf } from '../../platform/db/connect';
 import type { Database } from '../../platform/db/schema';
 import { writeTransaction } from '../../platform/db/transaction';
 import type { OpsCommand } from '../../platform/ops/commands';
-import { approveDeposit, approveWithdrawal, type ReviewResult, rejectDeposit, rejectWithdrawal } from './review';
+import {
+  approveDeposit,
+  approveWithdrawal,
+  listPendingDeposits,
+  listPendingWithdrawals,
+  type ReviewResult,
+  rejectDeposit,
+  rejectWithdrawal,
+} from './review';
 import { BANK_DETAILS_KEY, BANK_DETAILS_MAX } from './settings';
+
+// The review queues live with the decisions in review.ts (the console serves them too); named here as before.
+export { listPendingDeposits, listPendingWithdrawals, type PendingDeposit, type PendingWithdrawal } from './review';
 
 /**
  * Operator commands for deposits and withdrawals (`npm run ops -- deposits|withdrawals|deposit-address|
@@ -21,109 +32,6 @@ type Out = (line: string) => void;
 
 const parseId = (raw: string | undefined): number | null => (raw && /^[1-9]\d{0,11}$/.test(raw) ? Number(raw) : null);
 const when = (ms: number) => new Date(ms).toISOString();
-
-export interface PendingDeposit {
-  id: number;
-  userId: number;
-  username: string;
-  method: 'crypto' | 'bank';
-  coin: string;
-  chain: string | null;
-  amount: string;
-  hash: string | null;
-  cardLast4: string | null;
-  proof: number;
-  state: string;
-  createdAt: number;
-}
-
-/** Deposits waiting for a decision (and any left half-decided, to resume), oldest first. */
-export async function listPendingDeposits(db: Kysely<Database>): Promise<PendingDeposit[]> {
-  const rows = await db
-    .selectFrom('deposits as d')
-    .innerJoin('users as u', 'u.id', 'd.user_id')
-    .leftJoin('bank_cards as c', 'c.id', 'd.bank_card_id')
-    .select([
-      'd.id',
-      'd.user_id',
-      'u.username',
-      'd.method',
-      'd.coin',
-      'd.chain',
-      'd.amount',
-      'd.hash',
-      'c.card_last4 as card_number',
-      'd.proof_upload_id',
-      'd.state',
-      'd.created_at',
-    ])
-    .where('d.state', 'in', ['pending', 'approving', 'rejecting'])
-    .orderBy('d.id')
-    .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    userId: r.user_id,
-    username: r.username,
-    method: r.method,
-    coin: r.coin,
-    chain: r.chain,
-    amount: formatAmount(r.coin, r.amount),
-    hash: r.hash,
-    cardLast4: r.card_number ? r.card_number.slice(-4) : null,
-    proof: r.proof_upload_id,
-    state: r.state,
-    createdAt: r.created_at,
-  }));
-}
-
-export interface PendingWithdrawal {
-  id: number;
-  userId: number;
-  username: string;
-  coin: string;
-  chain: string;
-  address: string;
-  amount: string;
-  fee: string;
-  remark: string | null;
-  state: string;
-  createdAt: number;
-}
-
-export async function listPendingWithdrawals(db: Kysely<Database>): Promise<PendingWithdrawal[]> {
-  const rows = await db
-    .selectFrom('withdrawals as w')
-    .innerJoin('users as u', 'u.id', 'w.user_id')
-    .select([
-      'w.id',
-      'w.user_id',
-      'u.username',
-      'w.coin',
-      'w.chain',
-      'w.address',
-      'w.amount',
-      'w.fee',
-      'w.remark',
-      'w.state',
-      'w.created_at',
-    ])
-    .where('w.state', 'in', ['pending', 'approving', 'rejecting'])
-    .orderBy('w.id')
-    .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    userId: r.user_id,
-    username: r.username,
-    coin: r.coin,
-    chain: r.chain,
-    address: r.address,
-    amount: formatAmount(r.coin, r.amount),
-    fee: formatAmount(r.coin, r.fee),
-    remark: r.remark,
-    state: r.state,
-    createdAt: r.created_at,
-  }));
-}
 
 function report(result: ReviewResult, noun: string, id: number, out: Out): number {
   if (!result.ok) {

@@ -234,6 +234,37 @@ export interface OpsAuditTable {
   detail: string;
 }
 
+/** An operator of the support console (server/domains/operators): an account of its own, never a user. */
+export interface OperatorsTable {
+  id: Generated<number>;
+  /** Lower case, unique; the name the audit log records for the operator's actions. */
+  name: string;
+  /** argon2id (the account module's PasswordHasher). */
+  password_hash: string;
+  /** The TOTP secret (base32), sealed under the data key. */
+  totp_secret_enc: string;
+  /** The last TOTP time step a login used: a code of that step or an earlier one is refused. */
+  totp_last_step: number | null;
+  /** Comma-separated roles of support, reviewer, admin. */
+  roles: string;
+  disabled_at: number | null;
+  created_at: number;
+  last_login_at: number | null;
+}
+
+/** A console session of an operator; only sha256(token) is stored (like user sessions). */
+export interface OperatorSessionsTable {
+  id: Generated<number>;
+  operator_id: number;
+  token_hash: string;
+  created_at: number;
+  /** Renewed by requests: the session ends after a while without any (idle expiry). */
+  last_seen_at: number;
+  /** The session ends then whatever happens (absolute expiry). */
+  expires_at: number;
+  revoked_at: number | null;
+}
+
 /** A private event for one user, relayed to the sockets of that user. `payload` is JSON. */
 export interface UserEventsTable {
   id: Generated<number>;
@@ -612,6 +643,102 @@ export interface ChatMessagesTable {
   created_at: number;
 }
 
+/** A help centre article (server/domains/help); its title and body per language are rows of help_article_texts. */
+export interface HelpArticlesTable {
+  id: Generated<number>;
+  topic: 'account' | 'deposit' | 'withdrawal' | 'trading' | 'c2c' | 'security' | 'other';
+  sort_order: number;
+  /** 1 when readers see it (it then has a German and an English text), else 0. */
+  published: number;
+  published_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One language's text of a help article: plain text, paragraphs separated by blank lines. */
+export interface HelpArticleTextsTable {
+  article_id: number;
+  lang: 'de' | 'en';
+  title: string;
+  body: string;
+  /** Title and body lowercased with whitespace collapsed: what a search matches, the same on both databases. */
+  search: string;
+  updated_at: number;
+}
+
+/** A C2C merchant (server/domains/c2c): a user the operator marked as one; `active` 0 after removal. */
+export interface C2cMerchantsTable {
+  user_id: number;
+  nickname: string;
+  active: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A merchant's C2C ad: price in 10^-6 fiat units, amounts in the coin's minor units, limits in cents. */
+export interface C2cAdsTable {
+  id: Generated<number>;
+  merchant_id: number;
+  coin: string;
+  fiat: string;
+  price: number;
+  amount: number;
+  /** Quantities of its orders in status 1 to 4; available = amount − taken. */
+  taken: number;
+  /** Quantities of its completed orders (deal volume). */
+  sold: number;
+  min_fiat: number;
+  max_fiat: number;
+  /** Comma-separated pay types (plain: the lists show them). */
+  pay_types: string;
+  /** The payment methods with their details, sealed under the data key (JSON). */
+  pay_methods_enc: string;
+  note: string;
+  state: 'open' | 'closed';
+  created_at: number;
+  updated_at: number;
+  closed_at: number | null;
+}
+
+/** A C2C order: the ad's terms it was placed under; its quantity held in escrow from the merchant (hold_id). */
+export interface C2cOrdersTable {
+  id: Generated<number>;
+  ad_id: number;
+  merchant_id: number;
+  buyer_id: number;
+  coin: string;
+  fiat: string;
+  price: number;
+  quantity: number;
+  amount: number;
+  min_fiat: number;
+  max_fiat: number;
+  pay_type: string;
+  /** The chosen payment method's details, sealed under the data key (JSON). */
+  pay_info_enc: string;
+  merchant_nickname: string;
+  buyer_nickname: string;
+  /** 1 paying, 2 paid, 3 completed, 4 appeal, 5 cancelled. */
+  status: 1 | 2 | 3 | 4 | 5;
+  hold_id: number | null;
+  conversation_id: number | null;
+  request_id: string;
+  request_digest: string;
+  created_at: number;
+  pay_until: number;
+  paid_at: number | null;
+  completed_at: number | null;
+  cancelled_at: number | null;
+  cancel_reason: 'buyer' | 'expired' | 'appeal' | null;
+  appeal_by: 'buyer' | 'merchant' | null;
+  appeal_reason: string | null;
+  appeal_opened_at: number | null;
+  appeal_decision: 'release' | 'cancel' | null;
+  appeal_decision_reason: string | null;
+  appeal_decided_at: number | null;
+  updated_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -630,6 +757,8 @@ export interface Database {
   uploads: UploadsTable;
   identity_verifications: IdentityVerificationsTable;
   ops_audit: OpsAuditTable;
+  operators: OperatorsTable;
+  operator_sessions: OperatorSessionsTable;
   user_events: UserEventsTable;
   withdraw_addresses: WithdrawAddressesTable;
   bank_cards: BankCardsTable;
@@ -645,6 +774,11 @@ export interface Database {
   listed_coins: ListedCoinsTable;
   ieo_projects: IeoProjectsTable;
   ieo_subscriptions: IeoSubscriptionsTable;
+  c2c_merchants: C2cMerchantsTable;
+  c2c_ads: C2cAdsTable;
+  c2c_orders: C2cOrdersTable;
+  help_articles: HelpArticlesTable;
+  help_article_texts: HelpArticleTextsTable;
   chat_conversations: ChatConversationsTable;
   chat_members: ChatMembersTable;
   chat_messages: ChatMessagesTable;

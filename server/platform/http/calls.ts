@@ -56,7 +56,7 @@ function firstNumberPath(value: unknown, path: string): string | null {
  * so the exact text the client meant is gone and no rule could check it as it checks the same text in a form.
  * Anything that is not an object (a JSON array, a bare string) is no form.
  */
-function formFields(raw: unknown): { fields: Record<string, unknown> } | { problem: FormProblem } {
+export function formFields(raw: unknown): { fields: Record<string, unknown> } | { problem: FormProblem } {
   if (raw === undefined || raw === null) return { fields: {} };
   if (typeof raw !== 'object' || Array.isArray(raw)) return { problem: { key: 'bodyMalformed' } };
   const numberAt = firstNumberPath(raw, '');
@@ -69,7 +69,7 @@ function formFields(raw: unknown): { fields: Record<string, unknown> } | { probl
 }
 
 /** The first problem of a failed validation, as a message key and the field it concerns. */
-function firstIssue(error: z.ZodError): { key: string; field: string | undefined } {
+export function firstIssue(error: z.ZodError): { key: string; field: string | undefined } {
   const issue = error.issues[0];
   return { key: issue?.message ?? 'invalidInput', field: issue?.path.length ? issue.path.join('.') : undefined };
 }

@@ -20,26 +20,39 @@ export interface OpsCommand {
   name: string;
   /** Lines of the help text: `usage` then what it does, aligned by the help printer. */
   help: ReadonlyArray<readonly [usage: string, description: string]>;
-  run(words: readonly string[], ctx: OpsContext): Promise<number>;
+  /** The names of the string options the command takes (`['roles']` for `--roles`); any other option is a mistake. */
+  options?: readonly string[];
+  run(words: readonly string[], ctx: OpsContext, options?: CommandOptions): Promise<number>;
 }
+
+/** Options a command takes besides its words (`--roles a,b`), read by util.parseArgs: strings only. */
+export type CommandOptions = Readonly<Record<string, string | undefined>>;
 
 export type CommandLine =
   | { kind: 'help' }
-  | { kind: 'run'; command: string; words: string[] }
+  | { kind: 'run'; command: string; words: string[]; options?: CommandOptions }
   | { kind: 'mistake'; message: string };
 
 /**
  * Reads the command line with util.parseArgs: `-h`/`--help` anywhere asks for help; any other option is a mistake
  * (commands take words, not options); `--` ends options, so a rejection reason may start with a dash.
  */
-export function parseCommandLine(argv: readonly string[]): CommandLine {
-  let parsed: ReturnType<
-    typeof parseArgs<{ options: { help: { type: 'boolean'; short: 'h' } }; allowPositionals: true }>
-  >;
+export function parseCommandLine(
+  argv: readonly string[],
+  optionsOf: (command: string) => readonly string[] = () => [],
+): CommandLine {
+  // A command's own options (`operators add <name> --roles a,b`) are known once its name is: the first word.
+  const end = argv.indexOf('--');
+  const first = argv.slice(0, end === -1 ? argv.length : end).find((a) => !a.startsWith('-'));
+  const own = first === undefined ? [] : optionsOf(first).filter((name) => name !== 'help');
+  let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
   try {
     parsed = parseArgs({
       args: [...argv],
-      options: { help: { type: 'boolean', short: 'h' } },
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        ...Object.fromEntries(own.map((name) => [name, { type: 'string' as const }])),
+      },
       allowPositionals: true,
       strict: true,
     });
@@ -48,7 +61,12 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   }
   const [command, ...words] = parsed.positionals;
   if (parsed.values.help || command === undefined || command === 'help') return { kind: 'help' };
-  return { kind: 'run', command, words };
+  const options: Record<string, string> = {};
+  for (const name of own) {
+    const value = parsed.values[name];
+    if (typeof value === 'string') options[name] = value;
+  }
+  return own.length > 0 ? { kind: 'run', command, words, options } : { kind: 'run', command, words };
 }
 
 /** The help text of a set of commands. */
@@ -79,7 +97,7 @@ export async function runCommandLine(
   ctx: OpsContext,
   footer: string,
 ): Promise<number> {
-  const line = parseCommandLine(argv);
+  const line = parseCommandLine(argv, (name) => commands.find((c) => c.name === name)?.options ?? []);
   const help = helpText(commands, footer);
   if (line.kind === 'help') {
     ctx.out(help);
@@ -94,5 +112,5 @@ export async function runCommandLine(
     ctx.out(`unknown command: ${line.command}\n\n${help}`);
     return 2;
   }
-  return command.run(line.words, ctx);
+  return line.options ? command.run(line.words, ctx, line.options) : command.run(line.words, ctx);
 }

@@ -41,6 +41,8 @@ const ACTIONS: readonly Action[] = [
 
 /** New-coin subscriptions: their coins land in the spot account, locked until the project's unlock time. */
 const IEO_PATH = '/pages/assets/ieo/index';
+/** Buying coins from merchants with fiat (C2C). */
+const C2C_PATH = '/pages/assets/c2c/index';
 
 function RecordLink(): ReactElement {
   const { t } = useTranslation();
@@ -138,6 +140,18 @@ export default function AssetsPage(): ReactElement {
             <span className="asset-card-text">
               <span className="asset-card-name">{t('assets.ieo')}</span>
               <span className="asset-card-sub">{t('assets.ieoSub')}</span>
+            </span>
+            <Icon name="chevron" size={18} className="list-chevron" />
+          </Link>
+        ) : null}
+        {pageExists(C2C_PATH) ? (
+          <Link to={C2C_PATH} className="asset-card assets-ieo" data-testid="assets-c2c">
+            <span className="list-icon">
+              <Icon name="card" size={20} />
+            </span>
+            <span className="asset-card-text">
+              <span className="asset-card-name">{t('assets.c2c')}</span>
+              <span className="asset-card-sub">{t('assets.c2cSub')}</span>
             </span>
             <Icon name="chevron" size={18} className="list-chevron" />
           </Link>

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { C2C_PAY_TYPES } from './c2c';
+import { CHAT_PAGE_MAX, CHAT_TEXT_MAX, chatConversation, chatMessage, chatMessagesResponse } from './chat';
+import { recordIdField } from './fields';
+import { decimalString } from './market';
+import { opsCall, opsReasonField } from './ops-console';
+
+/**
+ * The support console's sections for customer service (role support) and C2C appeals (role reviewer): the inbox of
+ * support conversations with the user's messages, answers, read receipts and closing; open appeals with both sides'
+ * order chat, decided with a reason (audited). The console reads new messages by number like the app does
+ * (`after_seq`), polling the open conversation while it is on screen.
+ */
+
+const seqField = z
+  .string({ error: 'invalidInput' })
+  .regex(/^\d{1,12}$/, { error: 'invalidInput' })
+  .transform(Number);
+const pageLimit = z
+  .string({ error: 'invalidInput' })
+  .regex(/^\d{1,3}$/, { error: 'invalidInput' })
+  .transform(Number)
+  .pipe(z.number().int().min(1, { error: 'invalidInput' }).max(CHAT_PAGE_MAX, { error: 'invalidInput' }))
+  .optional();
+
+export const opsInboxRequest = z.object({
+  state: z.enum(['open', 'closed'], { error: 'invalidInput' }).optional(),
+});
+export const opsInboxResponse = z.object({ conversations: z.array(chatConversation) });
+export const opsMessagesRequest = z.object({
+  id: recordIdField,
+  after_seq: seqField.optional(),
+  before_seq: seqField.optional(),
+  limit: pageLimit,
+});
+export const opsSupportSendRequest = z.object({
+  id: recordIdField,
+  text: z
+    .string({ error: 'chatTextRequired' })
+    .trim()
+    .min(1, { error: 'chatTextRequired' })
+    .max(CHAT_TEXT_MAX, { error: 'tooLong' }),
+  /** The console's id of this message: a retry posts it once. */
+  client_id: z.string({ error: 'invalidInput' }).regex(/^[\x21-\x7e]{8,64}$/, { error: 'invalidInput' }),
+});
+export const opsReadRequest = z.object({ id: recordIdField, seq: seqField });
+const done = z.object({}).passthrough();
+
+export const opsAppeal = z.object({
+  id: z.number().int(),
+  sn: z.string(),
+  buyer_id: z.number().int(),
+  buyer_nickname: z.string(),
+  merchant_id: z.number().int(),
+  merchant_nickname: z.string(),
+  coin: z.string(),
+  quantity: decimalString,
+  fiat: z.string(),
+  amount: decimalString,
+  pay_type: z.enum(C2C_PAY_TYPES),
+  by: z.enum(['buyer', 'merchant']),
+  reason: z.string(),
+  created_at: z.number().int(),
+  paid_at: z.number().int().nullable(),
+  opened_at: z.number().int(),
+  conversation_id: z.number().int().nullable(),
+});
+export type OpsAppeal = z.infer<typeof opsAppeal>;
+export const opsResolveRequest = z.object({
+  id: recordIdField,
+  decision: z.enum(['release', 'cancel'], { error: 'invalidInput' }),
+  reason: opsReasonField,
+});
+
+export const opsSupportCalls = {
+  'ops/support/inbox': opsCall('GET', 'support', opsInboxRequest, opsInboxResponse),
+  'ops/support/messages': opsCall('GET', 'support', opsMessagesRequest, chatMessagesResponse),
+  'ops/support/send': opsCall('POST', 'support', opsSupportSendRequest, chatMessage),
+  'ops/support/read': opsCall('POST', 'support', opsReadRequest, done),
+  'ops/support/close': opsCall('POST', 'support', z.object({ id: recordIdField }), done),
+} as const;
+
+export const opsAppealCalls = {
+  'ops/c2c/appeals': opsCall('GET', 'reviewer', z.object({}), z.object({ items: z.array(opsAppeal) })),
+  /** The order's chat between buyer and merchant, read-only, for deciding the appeal. */
+  'ops/c2c/chat': opsCall('GET', 'reviewer', opsMessagesRequest, chatMessagesResponse),
+  'ops/c2c/resolve': opsCall('POST', 'reviewer', opsResolveRequest, done),
+} as const;

@@ -1,0 +1,32 @@
+import { C2C_FIAT_SCALE, type C2cPayType } from '../../../protocol/c2c';
+import { opsAppealCalls } from '../../../protocol/ops-support';
+import { fromUnits } from '../../../protocol/rules/spot';
+import { currencyScale } from '../../ledger';
+import { BusinessError } from '../../platform/errors';
+import { orderChatForOps } from '../chat';
+import { type OpsSection, opsSection, requireOperator } from '../operators';
+import { type C2cMoneyServices, listAppeals, resolveAppeal } from './transitions';
+
+/**
+ * The console's C2C appeals (role reviewer): the open appeals with both sides' order chat, decided (release the coins
+ * to the buyer, or cancel and return them to the merchant) with a reason, in the audit log under the operator's name.
+ */
+export function appealsConsoleSection(s: C2cMoneyServices): OpsSection {
+  const { db } = s.database;
+  return opsSection(opsAppealCalls, {
+    'ops/c2c/appeals': async () => ({
+      items: (await listAppeals(db)).map((a) => ({
+        ...a,
+        pay_type: a.pay_type as C2cPayType,
+        quantity: fromUnits(BigInt(a.quantity), currencyScale(a.coin)),
+        amount: fromUnits(BigInt(a.amount), C2C_FIAT_SCALE),
+      })),
+    }),
+    'ops/c2c/chat': async (input, ctx) => orderChatForOps(db, requireOperator(ctx).operator, input.id, input),
+    'ops/c2c/resolve': async (input, ctx) => {
+      const result = await resolveAppeal(s, input.id, input.decision, input.reason, requireOperator(ctx).operator.name);
+      if (!result.ok) throw new BusinessError('c2cWrongStatus', { field: 'id' });
+      return {};
+    },
+  });
+}

@@ -1,0 +1,10 @@
+/** The public surface of this module: other code imports it only through this file. */
+export * from './accounts';
+export * from './console';
+export * from './login';
+export * from './migrations/0019_operators';
+export * from './ops';
+export * from './register';
+export * from './secrets';
+export * from './sessions';
+export * from './totp';

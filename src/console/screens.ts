@@ -1,0 +1,67 @@
+import type { ComponentType } from 'react';
+import { hasOpsRole, type OpsRole } from '../../protocol/ops-console';
+import type { IconName } from '../components/Icon';
+import { AuditScreen } from './screens/AuditScreen';
+import { DepositsScreen } from './screens/DepositsScreen';
+import { KycScreen } from './screens/KycScreen';
+import { WithdrawalsScreen } from './screens/WithdrawalsScreen';
+
+/**
+ * The console's screens, grouped as the navigation shows them. A screen appears in the navigation only when it is
+ * listed here and the operator's roles allow it (admin sees every one); a group without a screen is not shown.
+ * Each screen is at /ops/<id>.
+ */
+export interface ConsoleScreen {
+  id: string;
+  role: OpsRole;
+  /** Its name in the navigation and its heading: a key of the `console` namespace. */
+  label: `console.nav.${string}`;
+  icon: IconName;
+  Component: ComponentType;
+}
+
+export interface ScreenGroup {
+  label: `console.navGroup.${string}`;
+  screens: readonly ConsoleScreen[];
+}
+
+export const SCREEN_GROUPS: readonly ScreenGroup[] = [
+  {
+    label: 'console.navGroup.review',
+    screens: [
+      { id: 'deposits', role: 'reviewer', label: 'console.nav.deposits', icon: 'assets', Component: DepositsScreen },
+      {
+        id: 'withdrawals',
+        role: 'reviewer',
+        label: 'console.nav.withdrawals',
+        icon: 'card',
+        Component: WithdrawalsScreen,
+      },
+      { id: 'kyc', role: 'reviewer', label: 'console.nav.kyc', icon: 'shield', Component: KycScreen },
+      // C2C appeals (role reviewer) go here once their screen exists.
+    ],
+  },
+  {
+    label: 'console.navGroup.support',
+    screens: [
+      // The support inbox and the help articles (role support) go here once their screens exist.
+    ],
+  },
+  {
+    label: 'console.navGroup.admin',
+    screens: [{ id: 'audit', role: 'admin', label: 'console.nav.audit', icon: 'document', Component: AuditScreen }],
+  },
+];
+
+/** The groups and screens an operator with `roles` may open, in navigation order. */
+export function screensFor(roles: readonly OpsRole[]): ScreenGroup[] {
+  return SCREEN_GROUPS.map((g) => ({ ...g, screens: g.screens.filter((s) => hasOpsRole(roles, s.role)) })).filter(
+    (g) => g.screens.length > 0,
+  );
+}
+
+/** The screen id of a console path (`/ops/kyc` → `kyc`; `/ops` → null). */
+export function screenIdOf(pathname: string): string | null {
+  const m = /^\/ops\/([a-z0-9-]+)\/?$/.exec(pathname);
+  return m?.[1] ?? null;
+}

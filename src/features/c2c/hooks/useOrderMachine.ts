@@ -1,0 +1,76 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useMachine } from '@xstate/react';
+import { useEffect, useMemo, useRef } from 'react';
+import { fromPromise } from 'xstate';
+import {
+  appealC2cOrder,
+  type C2cResult,
+  cancelC2cOrder,
+  fetchC2cOrder,
+  payC2cOrder,
+  releaseC2cOrder,
+} from '../../../../core/api/c2c';
+import { serverClock, serverNow } from '../../../../core/clock';
+import { c2cOrderMachine, c2cOrderView } from '../../../../machines/c2c/order.machine';
+import type { C2cOrder } from '../../../../protocol/c2c';
+import type { C2cOrderStream } from '../../../../streams/c2c/orders';
+import { keys } from '../../../data/keys';
+import { c2cKeys } from '../keys';
+
+/** A clock estimate that moved less than this is not worth setting the window's timer again for. */
+const CLOCK_STEP_MS = 250;
+
+/**
+ * One order's machine (machines/c2c/order.machine.ts), fed by the app: the real calls (ctc/order/pay, cancel,
+ * release, appeal, and ctc/order/info while the expiry is awaited), the tab's server clock as its time source, and
+ * every newer copy of the order (the one the page loaded, and the `c2c` stream's). An action refreshes what it
+ * touched: the order's views, the ad, and the balances.
+ */
+export function useOrderMachine(order: C2cOrder, stream: C2cOrderStream | null, now: number) {
+  const client = useQueryClient();
+  const machine = useMemo(() => {
+    const after = (call: (input: { id: number; reason: string }) => Promise<C2cResult>) =>
+      fromPromise(async ({ input }: { input: { id: number; reason: string } }) => {
+        const r = await call(input);
+        void client.invalidateQueries({ queryKey: c2cKeys.all });
+        void client.invalidateQueries({ queryKey: keys.wallet });
+        return r;
+      });
+    return c2cOrderMachine.provide({
+      actors: {
+        payOrder: after(({ id }) => payC2cOrder(id)),
+        cancelOrder: after(({ id }) => cancelC2cOrder(id)),
+        releaseOrder: after(({ id }) => releaseC2cOrder(id)),
+        appealOrder: after(({ id, reason }) => appealC2cOrder(id, reason)),
+        // Asked every few seconds while the expiry is awaited: quiet, a failure is simply asked again.
+        fetchOrder: fromPromise(({ input }: { input: { id: number } }) =>
+          fetchC2cOrder(input.id, { quiet: true, loading: false }),
+        ),
+      },
+    });
+  }, [client]);
+  const [snapshot, send] = useMachine(machine, { input: { order, now: serverNow } });
+
+  useEffect(() => {
+    send({ type: 'ORDER', order });
+  }, [order, send]);
+
+  useEffect(() => {
+    if (!stream) return;
+    const sub = stream.order$(order.id).subscribe((o) => send({ type: 'ORDER', order: o }));
+    return () => sub.unsubscribe();
+  }, [stream, order.id, send]);
+
+  const sentOffset = useRef(serverClock.offset());
+  useEffect(
+    () =>
+      serverClock.subscribe((offset) => {
+        if (Math.abs(offset - sentOffset.current) < CLOCK_STEP_MS) return;
+        sentOffset.current = offset;
+        send({ type: 'CLOCK' });
+      }),
+    [send],
+  );
+
+  return { view: c2cOrderView(snapshot, now), send, snapshot };
+}
