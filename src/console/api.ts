@@ -2,13 +2,8 @@ import { proxy } from 'valtio';
 import type { z } from 'zod';
 import { fetchBlobWithHeaders, sendWithHeaders } from '../../core/api/client';
 import { LANG_HEADER } from '../../protocol/envelope';
-import {
-  OPS_TOKEN_HEADER,
-  type OpsConsoleCalls,
-  type OpsConsolePath,
-  type OpsOperator,
-  opsConsoleCalls,
-} from '../../protocol/ops-console';
+import { OPS_TOKEN_HEADER, type OpsOperator, opsConsoleCalls } from '../../protocol/ops-console';
+import { opsAppealCalls, opsSupportCalls } from '../../protocol/ops-support';
 import { currentLang, errorText } from '../lib/i18n';
 
 /**
@@ -62,6 +57,11 @@ export function signedOut(reason: string | null = null): void {
 
 const headers = () => ({ [OPS_TOKEN_HEADER]: consoleSession.token ?? '', [LANG_HEADER]: currentLang() });
 
+/** Every console call the client makes: the console's own and the sections of other modules. */
+const calls = { ...opsConsoleCalls, ...opsSupportCalls, ...opsAppealCalls } as const;
+type OpsConsoleCalls = typeof calls;
+export type OpsConsolePath = keyof OpsConsoleCalls;
+
 export type OpsData<P extends OpsConsolePath> = z.output<OpsConsoleCalls[P]['response']>;
 export type OpsRequest<P extends OpsConsolePath> = z.input<OpsConsoleCalls[P]['request']>;
 
@@ -75,7 +75,7 @@ export async function opsCall<P extends OpsConsolePath>(
   body: OpsRequest<P>,
   signal?: AbortSignal,
 ): Promise<OpsResult<P>> {
-  const spec = opsConsoleCalls[path];
+  const spec = calls[path];
   const out = await sendWithHeaders(headers(), spec.method, path, body as object, signal);
   if (out.kind === 'expired') {
     signedOut(out.message);

@@ -1,9 +1,11 @@
 import type { ComponentType } from 'react';
 import { hasOpsRole, type OpsRole } from '../../protocol/ops-console';
 import type { IconName } from '../components/Icon';
+import { AppealsScreen } from './screens/AppealsScreen';
 import { AuditScreen } from './screens/AuditScreen';
 import { DepositsScreen } from './screens/DepositsScreen';
 import { KycScreen } from './screens/KycScreen';
+import { SupportScreen } from './screens/SupportScreen';
 import { WithdrawalsScreen } from './screens/WithdrawalsScreen';
 
 /**
@@ -38,13 +40,14 @@ export const SCREEN_GROUPS: readonly ScreenGroup[] = [
         Component: WithdrawalsScreen,
       },
       { id: 'kyc', role: 'reviewer', label: 'console.nav.kyc', icon: 'shield', Component: KycScreen },
-      // C2C appeals (role reviewer) go here once their screen exists.
+      { id: 'appeals', role: 'reviewer', label: 'console.nav.appeals', icon: 'alert', Component: AppealsScreen },
     ],
   },
   {
     label: 'console.navGroup.support',
     screens: [
-      // The support inbox and the help articles (role support) go here once their screens exist.
+      { id: 'support', role: 'support', label: 'console.nav.support', icon: 'mail', Component: SupportScreen },
+      // The help articles (role support) go here once their screen exists.
     ],
   },
   {

@@ -1,0 +1,256 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChatMessagesPage } from '../../protocol/chat';
+import { OPS_TOKEN_HEADER, type OpsRole } from '../../protocol/ops-console';
+import { opsAppealCalls, opsSupportCalls } from '../../protocol/ops-support';
+import { PasswordHasher } from '../../server/domains/account';
+import { CardVault } from '../../server/domains/bank-cards';
+import { addMerchant } from '../../server/domains/c2c';
+import { sendAsUser } from '../../server/domains/chat/messages';
+import { createOperator, type OperatorServices, totpCode } from '../../server/domains/operators';
+import { parseAmount } from '../../server/ledger/amounts';
+import { Ledger } from '../../server/ledger/ledger';
+import { translate } from '../../server/platform/i18n/messages';
+import { RateLimiter } from '../../server/platform/security/rate-limit';
+import { apiChecks } from './api-checks';
+import {
+  DATABASES,
+  type Envelope,
+  openTestDatabase,
+  startTestApp,
+  TEST_HASH_COST,
+  type TestApp,
+  type TestDatabase,
+  uniqueEmail,
+} from './harness';
+
+/**
+ * The console's support inbox and C2C appeals over the real app: support reads a user's conversation, answers (the
+ * user gets the answer as "support" with the operator's name), marks it read (the user sees the receipt) and closes it
+ * (audited); a reviewer decides an appeal with a reason (audited with the operator's name) after reading the order's
+ * chat. Each section refuses operators without its role and users' tokens altogether.
+ */
+const PASSWORD = 'correct horse battery';
+const calls = { ...opsSupportCalls, ...opsAppealCalls };
+type Path = keyof typeof calls;
+
+describe.each(DATABASES)('console support inbox and appeals on %s', (kind) => {
+  let database: TestDatabase;
+  let t: TestApp;
+  let s: OperatorServices;
+  const dataKey = new Uint8Array(randomBytes(32));
+  const { ok } = apiChecks(() => t);
+
+  beforeAll(async () => {
+    database = await openTestDatabase(kind);
+    t = await startTestApp(database.handle, { dataKey, c2cExpiryMs: 3_600_000 });
+    s = {
+      database: database.handle,
+      now: t.clock.now,
+      hasher: new PasswordHasher(TEST_HASH_COST),
+      vault: new CardVault(dataKey),
+    };
+  });
+  afterAll(async () => {
+    await t?.close();
+    await database?.close();
+  });
+
+  async function ops(path: Path, fields: Record<string, string>, token: string): Promise<Envelope> {
+    const { method } = calls[path];
+    const query = new URLSearchParams(fields).toString();
+    const response = await t.app.inject({
+      method,
+      url: method === 'GET' ? `/api/${path}?${query}` : `/api/${path}`,
+      headers: {
+        lang: 'en',
+        [OPS_TOKEN_HEADER]: token,
+        ...(method === 'GET' ? {} : { 'content-type': 'application/x-www-form-urlencoded' }),
+      },
+      ...(method === 'GET' ? {} : { payload: query }),
+    });
+    return response.json<Envelope>();
+  }
+
+  let serial = 0;
+  async function signedIn(roles: OpsRole[], name = `sup${++serial}-${kind}`) {
+    const created = await createOperator(s, { name, roles, password: PASSWORD });
+    if (!created.ok) throw new Error(created.problem);
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/ops/login',
+      headers: { lang: 'en', 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({
+        name,
+        password: PASSWORD,
+        code: totpCode(created.secret, t.clock.now()),
+      }).toString(),
+      remoteAddress: `10.9.${serial}.1`,
+    });
+    const body = response.json<Envelope>();
+    expect(body, JSON.stringify(body)).toMatchObject({ type: 'ok' });
+    return { token: (body.data as { token: string }).token, id: created.operator.id, name };
+  }
+
+  it('answers a user from the inbox, live for the user, with receipts, and closes the conversation', async () => {
+    const user = await t.registerByEmail(uniqueEmail('inbox'));
+    const conversation = await ok('chat/support/open', { topic: 'withdrawal' }, user.token);
+    // The user's message goes over the socket in the app; here through the service its command calls.
+    await sendAsUser(
+      { database: t.handle, limiter: new RateLimiter(t.handle, t.clock.now), now: t.clock.now },
+      user.user.id,
+      'u-1',
+      {
+        conversation_id: conversation.id,
+        text: 'Where is my withdrawal?',
+      },
+    );
+    const support = await signedIn(['support']);
+    const inbox = await ops('ops/support/inbox', {}, support.token);
+    const row = (inbox.data as { conversations: { id: number; unread: number; peer: string }[] }).conversations.find(
+      (c) => c.id === conversation.id,
+    );
+    expect(row).toMatchObject({ unread: 1, peer: user.user.username });
+    const page = (await ops('ops/support/messages', { id: String(conversation.id) }, support.token))
+      .data as ChatMessagesPage;
+    expect(page.messages.map((m) => [m.from, m.text])).toEqual([['user', 'Where is my withdrawal?']]);
+
+    // Support has read it: the user sees the receipt.
+    expect((await ops('ops/support/read', { id: String(conversation.id), seq: '1' }, support.token)).type).toBe('ok');
+    expect(await ok('chat/info', { id: String(conversation.id) }, user.token)).toMatchObject({ peer_read_seq: 1 });
+
+    const answer = await ops(
+      'ops/support/send',
+      { id: String(conversation.id), text: 'It is on its way.', client_id: 'console-answer-1' },
+      support.token,
+    );
+    expect(answer).toMatchObject({ type: 'ok', data: { from: 'self', seq: 2 } });
+    // A retry of the same answer posts nothing new.
+    const again = await ops(
+      'ops/support/send',
+      { id: String(conversation.id), text: 'It is on its way.', client_id: 'console-answer-1' },
+      support.token,
+    );
+    expect(again.data).toEqual(answer.data);
+
+    const seen = await ok('chat/messages', { id: String(conversation.id) }, user.token);
+    expect(seen.messages.map((m) => [m.from, m.author, m.text])).toEqual([
+      ['self', user.user.username, 'Where is my withdrawal?'],
+      ['support', support.name, 'It is on its way.'],
+    ]);
+    expect(seen.conversation).toMatchObject({ peer_read_seq: 2, unread: 1 });
+
+    expect((await ops('ops/support/close', { id: String(conversation.id) }, support.token)).type).toBe('ok');
+    expect((await ok('chat/info', { id: String(conversation.id) }, user.token)).state).toBe('closed');
+    const audit = await t.db.selectFrom('ops_audit').selectAll().where('action', '=', 'support.close').execute();
+    expect(audit.some((r) => r.subject_id === String(conversation.id) && r.operator === support.name)).toBe(true);
+    // Closed: no more answers.
+    const late = await ops(
+      'ops/support/send',
+      { id: String(conversation.id), text: 'One more thing', client_id: 'console-answer-2' },
+      support.token,
+    );
+    expect(late.message).toBe(translate('en', 'chatClosed'));
+  });
+
+  it('refuses each section to operators without its role and to user tokens', async () => {
+    const user = await t.registerByEmail(uniqueEmail('nosupport'));
+    const reviewer = await signedIn(['reviewer']);
+    const support = await signedIn(['support']);
+    for (const path of Object.keys(opsSupportCalls) as Path[]) {
+      const refused = await ops(path, { id: '1', seq: '1', text: 'x', client_id: 'abcdefgh1' }, reviewer.token);
+      expect({ path, refused }).toMatchObject({ refused: { message: translate('en', 'opsForbidden') } });
+      expect(refused.data).toBeUndefined();
+      expect((await ops(path, { id: '1' }, user.token)).type).toBe(999);
+    }
+    for (const path of Object.keys(opsAppealCalls) as Path[]) {
+      const refused = await ops(path, { id: '1', decision: 'release', reason: 'x' }, support.token);
+      expect({ path, refused }).toMatchObject({ refused: { message: translate('en', 'opsForbidden') } });
+      expect((await ops(path, { id: '1' }, user.token)).type).toBe(999);
+    }
+    // An order chat is not a support conversation: support cannot read it by id through the inbox.
+    expect((await ops('ops/support/messages', { id: '999999' }, support.token)).message).toBe(
+      translate('en', 'chatNotFound'),
+    );
+  });
+
+  it('decides a C2C appeal with a reason after reading the order chat, audited with the operator', async () => {
+    const merchant = await t.registerByEmail(uniqueEmail('appeal-m'));
+    const buyer = await t.registerByEmail(uniqueEmail('appeal-b'));
+    expect(
+      (await addMerchant(t.db, String(merchant.user.id), `Appeal Merchant ${kind}`, { operator: 'test' })).ok,
+    ).toBe(true);
+    const units = parseAmount('BTC', '1');
+    if (!units.ok) throw new Error(units.error);
+    const ledger = new Ledger(t.handle);
+    await ledger.credit({
+      userId: merchant.user.id,
+      requestId: `appeal-seed-${kind}`,
+      kind: 'deposit',
+      currency: 'BTC',
+      amount: units.units,
+      from: 'deposits_clearing',
+      to: 'coin',
+    });
+    const ad = await ok(
+      'ctc/merchant/ad/save',
+      {
+        coin: 'BTC',
+        fiat: 'EUR',
+        price: '60000',
+        amount: '0.5',
+        min_fiat: '10',
+        max_fiat: '50000',
+        pay_methods: JSON.stringify([{ type: 'sepa', name: 'M', account: 'DE89370400440532013000', note: '' }]),
+      },
+      merchant.token,
+    );
+    const order = await ok(
+      'ctc/order/add',
+      { ad_id: String(ad.id), quantity: '0.01', pay_type: 'sepa', request_id: `appeal-${kind}` },
+      buyer.token,
+    );
+    await ok('ctc/order/pay', { id: String(order.id) }, buyer.token);
+    await ok('ctc/order/appeal', { id: String(order.id), reason: 'Paid, nothing released' }, buyer.token);
+
+    const reviewer = await signedIn(['reviewer']);
+    const appeals = (await ops('ops/c2c/appeals', {}, reviewer.token)).data as { items: { id: number }[] };
+    expect(appeals.items.find((a) => a.id === order.id)).toMatchObject({
+      id: order.id,
+      quantity: '0.01000000',
+      amount: '600.00',
+      by: 'buyer',
+      reason: 'Paid, nothing released',
+    });
+    const chat = (await ops('ops/c2c/chat', { id: String(order.id) }, reviewer.token)).data as ChatMessagesPage;
+    expect(chat.messages.map((m) => m.text)).toEqual(['c2c.event.paid', 'c2c.event.appealed']);
+    // A decision needs a reason.
+    expect(
+      (await ops('ops/c2c/resolve', { id: String(order.id), decision: 'release', reason: ' ' }, reviewer.token)).type,
+    ).not.toBe('ok');
+    const resolved = await ops(
+      'ops/c2c/resolve',
+      { id: String(order.id), decision: 'release', reason: 'Bank statement shows the payment' },
+      reviewer.token,
+    );
+    expect(resolved.type).toBe('ok');
+    expect(await ok('ctc/order/info', { id: String(order.id) }, buyer.token)).toMatchObject({
+      status: 3,
+      appeal: { decision: 'release', decision_reason: 'Bank statement shows the payment' },
+    });
+    const buyerBtc = (await ledger.balances(buyer.user.id, 'real')).find(
+      (b) => b.currency === 'BTC' && b.type === 'coin',
+    );
+    expect(buyerBtc?.available).toBe(1_000_000);
+    const audit = await t.db.selectFrom('ops_audit').selectAll().where('subject_id', '=', String(order.id)).execute();
+    expect(audit.some((r) => r.operator === reviewer.name)).toBe(true);
+    // Decided once: a second decision is refused and changes nothing.
+    const twice = await ops(
+      'ops/c2c/resolve',
+      { id: String(order.id), decision: 'cancel', reason: 'Changed my mind' },
+      reviewer.token,
+    );
+    expect(twice.type).not.toBe('ok');
+    expect((await ok('ctc/order/info', { id: String(order.id) }, buyer.token)).status).toBe(3);
+  });
+});
