@@ -117,7 +117,7 @@ describe('c2c in the browser', () => {
     };
   });
 
-  it('buys from a merchant: order, pay, the merchant releases, the coins arrive (buyer de dark, merchant en light)', async () => {
+  it('buys from a merchant: order, pay, chat, the merchant releases, the coins arrive (buyer de dark, merchant en light)', async () => {
     const merchant = await openBrowser();
     try {
       const seller = await loggedInUser(server, merchant.page, 'c2c-merchant@example.com', { theme: 'light' });
@@ -163,6 +163,24 @@ describe('c2c in the browser', () => {
       await page.getByTestId('c2c-confirm').click();
       await expect.poll(() => view.getAttribute('data-status'), { timeout: 15_000 }).toBe('2');
       await shot(page, 'c2c-order-paid-dark-de');
+      const orderUrl = page.url();
+      const orderId = new URL(orderUrl).searchParams.get('id');
+
+      // The order's chat: the buyer writes from the order; the merchant reads it on their side and answers, live.
+      await page.getByTestId('c2c-chat').click();
+      await page.waitForURL(/help\/center\/otcChat/, { timeout: 15_000 });
+      await page.getByText('Der Käufer hat den Auftrag als bezahlt markiert.').waitFor({ timeout: 15_000 });
+      await page.getByRole('textbox', { name: 'Nachricht schreiben' }).fill('Die Überweisung ist unterwegs.');
+      await page.getByRole('button', { name: 'Senden', exact: true }).click();
+      await merchant.page.goto(`${server.url}/pages/help/center/newotcChat?id=${orderId}`);
+      await merchant.page.getByText('Die Überweisung ist unterwegs.').waitFor({ timeout: 15_000 });
+      await merchant.page.getByRole('textbox', { name: 'Write a message' }).fill('Received, releasing now.');
+      await merchant.page.getByRole('button', { name: 'Send', exact: true }).click();
+      await page.getByText('Received, releasing now.').waitFor({ timeout: 15_000 });
+      await shot(page, 'c2c-chat-dark-de');
+      await shot(merchant.page, 'c2c-chat-light-en');
+      await page.goto(orderUrl);
+      await expect.poll(() => view.getAttribute('data-status'), { timeout: 15_000 }).toBe('2');
 
       // The merchant sees the paid order live on their page and releases the coins.
       await merchant.page.goto(`${server.url}/pages/assets/c2c/merchant`);

@@ -56,9 +56,11 @@ export const CHART_ROUTE_BUDGET = 265 * KB;
  * tab (issue 11) also carries the positions worker's Comlink wrapper (about 1.6 KB; the worker's math is its own
  * file, outside the route): measured 239.1 KB, the option tab 239.0 KB. Issue 12's eleven page registrations grew the
  * shell by about 0.6 KB; the legal texts then left the shell's strings for the account pages that show them (3.6 KB
- * less on every route): the Lever tab measured 237.6 KB, the first route 207.7 KB.
+ * less on every route): the Lever tab measured 237.6 KB, the first route 207.7 KB. Issue 13's thirteen page
+ * registrations (C2C, help centre, chat), the console's branch at start and its header-taking request helpers grew the
+ * shell by 1.0 KB: the Lever tab measured 240.6 KB, the option tab 240.5 KB (budget raised by 3 KB).
  */
-export const MACHINE_ROUTE_BUDGET = 240 * KB;
+export const MACHINE_ROUTE_BUDGET = 243 * KB;
 const MACHINE_LIBRARY = /node_modules\/xstate\//;
 export const DEFAULT_LANG = 'de';
 /** The page module of the first route. */

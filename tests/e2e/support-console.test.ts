@@ -1,0 +1,98 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { PasswordHasher } from '../../server/domains/account';
+import { CardVault, loadDataKey } from '../../server/domains/bank-cards';
+import { createOperator, totpCode } from '../../server/domains/operators';
+import { type Browser, browserPerTest, openBrowser, type RunningServer, shot, startServer } from './harness';
+import { withServerDatabase } from './ledger-seed';
+import { text } from './locale';
+import { loggedInUser } from './users';
+
+/**
+ * Customer service end to end in two real browsers side by side against the real server: a user writes to support
+ * from the app; an operator signs in to the console (password and authenticator code), finds the conversation in the
+ * support inbox, answers, and the answer appears in the user's chat live; the user's reply reaches the console; the
+ * operator ends the conversation and the user's chat says so.
+ */
+let server: RunningServer;
+let page: Page;
+
+browserPerTest(
+  startServer,
+  (s) => {
+    server = s;
+  },
+  (b) => {
+    page = b.page;
+  },
+);
+
+const en = (key: string) => text('en', key);
+const PASSWORD = 'an operator password for e2e';
+const bubbles = (p: Page) => p.locator('.chat-bubble .chat-text').allTextContents();
+
+describe('support chat answered from the console', () => {
+  it('a user writes, an operator answers live from the console, and ends the conversation', async () => {
+    const user = await loggedInUser(server, page, 'support-e2e@example.com');
+    await page.goto(`${server.url}/pages/help/center/newchat`);
+    await page.getByText('Withdrawals').click();
+    await page.getByRole('button', { name: 'Start chat' }).click();
+    await page.waitForURL(/help\/center\/chat$/, { timeout: 15_000 });
+    await page.getByRole('textbox', { name: 'Write a message' }).fill('My withdrawal is still pending');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await expect.poll(() => bubbles(page), { timeout: 15_000 }).toEqual(['My withdrawal is still pending']);
+
+    const { key } = loadDataKey({ dataKey: process.env.DATA_KEY, dataDir: server.dataDir }, { create: false });
+    const operator = await withServerDatabase(server, async (handle) => {
+      const created = await createOperator(
+        { database: handle, now: Date.now, hasher: new PasswordHasher(), vault: new CardVault(key) },
+        { name: 'anna', roles: ['support'], password: PASSWORD },
+      );
+      if (!created.ok) throw new Error(created.problem);
+      return created;
+    });
+
+    // The operator's own browser.
+    const operatorBrowser: Browser = await openBrowser();
+    try {
+      const ops = operatorBrowser.page;
+      await ops.addInitScript(() => localStorage.setItem('lang', 'en'));
+      await ops.goto(`${server.url}/ops`);
+      await ops.getByLabel(en('console.login.name')).fill('anna');
+      await ops.getByLabel(en('console.login.password'), { exact: true }).fill(PASSWORD);
+      await ops.getByLabel(en('console.login.code')).fill(totpCode(operator.secret, Date.now()));
+      await ops.getByRole('button', { name: en('console.login.submit') }).click();
+      await ops.waitForURL((url) => url.pathname === '/ops/support', { timeout: 15_000 });
+      const row = ops.getByRole('button', { name: new RegExp(user.user.username) });
+      await row.waitFor({ timeout: 15_000 });
+      expect(await row.textContent()).toContain('1 unread');
+      await row.click();
+      await ops.getByText('My withdrawal is still pending').waitFor({ timeout: 15_000 });
+      await shot(ops, 'support-console-inbox');
+      await ops.getByLabel(en('console.support.answer')).fill('We are checking it now.');
+      await ops.getByRole('button', { name: en('console.support.send') }).click();
+
+      // The answer arrives in the user's chat without a reload, with the operator's name.
+      await expect
+        .poll(() => bubbles(page), { timeout: 15_000 })
+        .toEqual(['My withdrawal is still pending', 'We are checking it now.']);
+      expect(await page.locator('.chat-author').allTextContents()).toEqual(['anna · Support']);
+      // Support read the user's message: the receipt shows in the app.
+      await page.locator('.chat-read').waitFor({ timeout: 15_000 });
+      await shot(page, 'support-console-user-answered');
+
+      // The user's reply reaches the console while the conversation is open there.
+      await page.getByRole('textbox', { name: 'Write a message' }).fill('Thank you');
+      await page.getByRole('button', { name: 'Send', exact: true }).click();
+      await ops.getByText('Thank you').waitFor({ timeout: 15_000 });
+      await shot(ops, 'support-console-reply');
+
+      await ops.getByRole('button', { name: en('console.support.close') }).click();
+      await ops.getByText(en('console.support.closedNotice')).waitFor({ timeout: 15_000 });
+      await page.getByText('This conversation has ended.').waitFor({ timeout: 15_000 });
+      await shot(page, 'support-console-user-ended');
+    } finally {
+      await operatorBrowser.close();
+    }
+  });
+});
