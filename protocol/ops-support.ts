@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { C2C_PAY_TYPES } from './c2c';
 import { CHAT_PAGE_MAX, CHAT_TEXT_MAX, chatConversation, chatMessage, chatMessagesResponse } from './chat';
 import { recordIdField } from './fields';
+import { HELP_BODY_MAX, HELP_TITLE_MAX, HELP_TOPICS } from './help';
 import { decimalString } from './market';
 import { opsCall, opsReasonField } from './ops-console';
 
@@ -85,4 +86,46 @@ export const opsAppealCalls = {
   /** The order's chat between buyer and merchant, read-only, for deciding the appeal. */
   'ops/c2c/chat': opsCall('GET', 'reviewer', opsMessagesRequest, chatMessagesResponse),
   'ops/c2c/resolve': opsCall('POST', 'reviewer', opsResolveRequest, done),
+} as const;
+
+/** A help article as operators edit it: both offered languages' texts (either may be missing in a draft). */
+const opsArticleText = z.object({ title: z.string(), body: z.string(), updated_at: z.number().int() });
+export const opsArticle = z.object({
+  id: z.number().int(),
+  topic: z.enum(HELP_TOPICS),
+  sort_order: z.number().int(),
+  published: z.boolean(),
+  published_at: z.number().int().nullable(),
+  created_at: z.number().int(),
+  updated_at: z.number().int(),
+  texts: z.object({ de: opsArticleText.optional(), en: opsArticleText.optional() }),
+});
+export type OpsArticle = z.infer<typeof opsArticle>;
+const optionalText = (max: number) => z.string().max(max, { error: 'tooLong' }).optional();
+/**
+ * ops/help/save: a new article (no id) or changes to one; texts by language as `de.title`, `de.body`, `en.title`,
+ * `en.body` (the server checks them: a published article needs both languages).
+ */
+export const opsArticleSaveRequest = z.object({
+  id: recordIdField.optional(),
+  topic: z.enum(HELP_TOPICS, { error: 'helpTopicInvalid' }),
+  sort_order: z
+    .string({ error: 'helpOrderInvalid' })
+    .regex(/^\d{1,4}$/, { error: 'helpOrderInvalid' })
+    .transform(Number),
+  'de.title': optionalText(HELP_TITLE_MAX),
+  'de.body': optionalText(HELP_BODY_MAX),
+  'en.title': optionalText(HELP_TITLE_MAX),
+  'en.body': optionalText(HELP_BODY_MAX),
+});
+export const opsArticlePublishRequest = z.object({
+  id: recordIdField,
+  published: z.enum(['1', '0'], { error: 'invalidInput' }).transform((v) => v === '1'),
+});
+
+export const opsHelpCalls = {
+  'ops/help/articles': opsCall('GET', 'support', z.object({}), z.object({ items: z.array(opsArticle) })),
+  'ops/help/save': opsCall('POST', 'support', opsArticleSaveRequest, opsArticle),
+  'ops/help/publish': opsCall('POST', 'support', opsArticlePublishRequest, opsArticle),
+  'ops/help/delete': opsCall('POST', 'support', z.object({ id: recordIdField }), done),
 } as const;

@@ -26,7 +26,7 @@ import {
 } from './domains/chat';
 import { accrualJob, financeHandlers } from './domains/finance';
 import { fundingHandlers } from './domains/funding';
-import { helpHandlers } from './domains/help';
+import { helpConsoleSection, helpHandlers } from './domains/help';
 import { identityHandlers } from './domains/identity';
 import { ieoHandlers, ieoStepsJob, ieoTopic } from './domains/ieo';
 import { LeverEngine, leverHandlers, positionsTopic } from './domains/lever';
@@ -259,7 +259,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     hashCost: options.hashCost,
     dataKey: options.dataKey,
     log: app.log,
-    sections: [supportConsoleSection(chat), appealsConsoleSection(c2c)],
+    sections: [
+      supportConsoleSection(chat),
+      appealsConsoleSection(c2c),
+      helpConsoleSection({ database: options.database, now }),
+    ],
   });
 
   const staticDir = options.staticDir ?? DEFAULT_DIST;

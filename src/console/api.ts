@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { fetchBlobWithHeaders, sendWithHeaders } from '../../core/api/client';
 import { LANG_HEADER } from '../../protocol/envelope';
 import { OPS_TOKEN_HEADER, type OpsOperator, opsConsoleCalls } from '../../protocol/ops-console';
-import { opsAppealCalls, opsSupportCalls } from '../../protocol/ops-support';
+import { opsAppealCalls, opsHelpCalls, opsSupportCalls } from '../../protocol/ops-support';
 import { currentLang, errorText } from '../lib/i18n';
 
 /**
@@ -58,7 +58,7 @@ export function signedOut(reason: string | null = null): void {
 const headers = () => ({ [OPS_TOKEN_HEADER]: consoleSession.token ?? '', [LANG_HEADER]: currentLang() });
 
 /** Every console call the client makes: the console's own and the sections of other modules. */
-const calls = { ...opsConsoleCalls, ...opsSupportCalls, ...opsAppealCalls } as const;
+const calls = { ...opsConsoleCalls, ...opsSupportCalls, ...opsAppealCalls, ...opsHelpCalls } as const;
 type OpsConsoleCalls = typeof calls;
 export type OpsConsolePath = keyof OpsConsoleCalls;
 

@@ -4,6 +4,7 @@ import type { IconName } from '../components/Icon';
 import { AppealsScreen } from './screens/AppealsScreen';
 import { AuditScreen } from './screens/AuditScreen';
 import { DepositsScreen } from './screens/DepositsScreen';
+import { HelpArticlesScreen } from './screens/HelpArticlesScreen';
 import { KycScreen } from './screens/KycScreen';
 import { SupportScreen } from './screens/SupportScreen';
 import { WithdrawalsScreen } from './screens/WithdrawalsScreen';
@@ -47,7 +48,7 @@ export const SCREEN_GROUPS: readonly ScreenGroup[] = [
     label: 'console.navGroup.support',
     screens: [
       { id: 'support', role: 'support', label: 'console.nav.support', icon: 'mail', Component: SupportScreen },
-      // The help articles (role support) go here once their screen exists.
+      { id: 'help', role: 'support', label: 'console.nav.help', icon: 'info', Component: HelpArticlesScreen },
     ],
   },
   {

@@ -32,7 +32,7 @@ const PASSWORD = 'an operator password for e2e';
 const bubbles = (p: Page) => p.locator('.chat-bubble .chat-text').allTextContents();
 
 describe('support chat answered from the console', () => {
-  it('a user writes, an operator answers live from the console, and ends the conversation', async () => {
+  it('a user writes, an operator answers live from the console, ends the conversation, and publishes an article', async () => {
     const user = await loggedInUser(server, page, 'support-e2e@example.com');
     await page.goto(`${server.url}/pages/help/center/newchat`);
     await page.getByText('Withdrawals').click();
@@ -63,11 +63,11 @@ describe('support chat answered from the console', () => {
       await ops.getByLabel(en('console.login.code')).fill(totpCode(operator.secret, Date.now()));
       await ops.getByRole('button', { name: en('console.login.submit') }).click();
       await ops.waitForURL((url) => url.pathname === '/ops/support', { timeout: 15_000 });
-      const row = ops.getByRole('button', { name: new RegExp(user.user.username) });
+      const row = ops.getByRole('button', { name: new RegExp(String(user.user.username)) });
       await row.waitFor({ timeout: 15_000 });
       expect(await row.textContent()).toContain('1 unread');
       await row.click();
-      await ops.getByText('My withdrawal is still pending').waitFor({ timeout: 15_000 });
+      await ops.locator('.ops-chat').getByText('My withdrawal is still pending').waitFor({ timeout: 15_000 });
       await shot(ops, 'support-console-inbox');
       await ops.getByLabel(en('console.support.answer')).fill('We are checking it now.');
       await ops.getByRole('button', { name: en('console.support.send') }).click();
@@ -84,13 +84,30 @@ describe('support chat answered from the console', () => {
       // The user's reply reaches the console while the conversation is open there.
       await page.getByRole('textbox', { name: 'Write a message' }).fill('Thank you');
       await page.getByRole('button', { name: 'Send', exact: true }).click();
-      await ops.getByText('Thank you').waitFor({ timeout: 15_000 });
+      await ops.locator('.ops-chat').getByText('Thank you').waitFor({ timeout: 15_000 });
       await shot(ops, 'support-console-reply');
 
       await ops.getByRole('button', { name: en('console.support.close') }).click();
       await ops.getByText(en('console.support.closedNotice')).waitFor({ timeout: 15_000 });
       await page.getByText('This conversation has ended.').waitFor({ timeout: 15_000 });
       await shot(page, 'support-console-user-ended');
+
+      // Support also writes the help centre: a new article, published from the console, is in the app at once.
+      await ops.getByRole('link', { name: en('console.nav.help') }).click();
+      await ops.waitForURL((url) => url.pathname === '/ops/help', { timeout: 15_000 });
+      await ops.getByRole('button', { name: en('console.help.new') }).click();
+      await ops.getByLabel(en('console.help.topic')).selectOption('withdrawal');
+      await ops.getByLabel(en('console.help.title.de')).fill('Wann kommt meine Auszahlung an?');
+      await ops.getByLabel(en('console.help.body.de')).fill('Innerhalb von 48 Stunden.');
+      await ops.getByLabel(en('console.help.title.en')).fill('When does my withdrawal arrive?');
+      await ops.getByLabel(en('console.help.body.en')).fill('Within 48 hours.');
+      await ops.getByRole('button', { name: en('console.help.save') }).click();
+      const card = ops.getByRole('listitem').filter({ hasText: 'When does my withdrawal arrive?' });
+      await card.getByRole('button', { name: en('console.help.publish') }).click();
+      await card.getByText(en('console.help.published')).waitFor({ timeout: 15_000 });
+      await shot(ops, 'support-console-help');
+      await page.goto(`${server.url}/pages/help/center/center`);
+      await page.getByText('When does my withdrawal arrive?').waitFor({ timeout: 15_000 });
     } finally {
       await operatorBrowser.close();
     }

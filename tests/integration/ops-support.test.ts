@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessagesPage } from '../../protocol/chat';
 import { OPS_TOKEN_HEADER, type OpsRole } from '../../protocol/ops-console';
-import { opsAppealCalls, opsSupportCalls } from '../../protocol/ops-support';
+import { opsAppealCalls, opsHelpCalls, opsSupportCalls } from '../../protocol/ops-support';
 import { PasswordHasher } from '../../server/domains/account';
 import { CardVault } from '../../server/domains/bank-cards';
 import { addMerchant } from '../../server/domains/c2c';
@@ -31,7 +31,7 @@ import {
  * chat. Each section refuses operators without its role and users' tokens altogether.
  */
 const PASSWORD = 'correct horse battery';
-const calls = { ...opsSupportCalls, ...opsAppealCalls };
+const calls = { ...opsSupportCalls, ...opsAppealCalls, ...opsHelpCalls };
 type Path = keyof typeof calls;
 
 describe.each(DATABASES)('console support inbox and appeals on %s', (kind) => {
@@ -252,5 +252,34 @@ describe.each(DATABASES)('console support inbox and appeals on %s', (kind) => {
     );
     expect(twice.type).not.toBe('ok');
     expect((await ok('ctc/order/info', { id: String(order.id) }, buyer.token)).status).toBe(3);
+  });
+
+  it('writes, publishes and deletes help articles for support only, audited with the operator', async () => {
+    const support = await signedIn(['support']);
+    const reviewer = await signedIn(['reviewer']);
+    const fields = {
+      topic: 'deposit',
+      sort_order: '5',
+      'de.title': 'Einzahlung per SEPA',
+      'de.body': 'So geht es.',
+      'en.title': 'Deposits by SEPA',
+      'en.body': 'This is how.',
+    };
+    expect((await ops('ops/help/save', fields, reviewer.token)).message).toBe(translate('en', 'opsForbidden'));
+    const saved = await ops('ops/help/save', fields, support.token);
+    expect(saved).toMatchObject({ type: 'ok', data: { topic: 'deposit', published: false } });
+    const id = String((saved.data as { id: number }).id);
+    // A draft is not in the help centre; published, it is.
+    const listed = async () => (await ok('help/list', { q: 'SEPA' })).articles.map((a) => a.id);
+    expect(await listed()).not.toContain(Number(id));
+    expect((await ops('ops/help/publish', { id, published: '1' }, support.token)).type).toBe('ok');
+    expect(await listed()).toContain(Number(id));
+    // Bad input is refused in the envelope and changes nothing.
+    const bad = await ops('ops/help/save', { ...fields, id, topic: 'lottery' }, support.token);
+    expect(bad.message).toBe(translate('en', 'helpTopicInvalid'));
+    expect((await ops('ops/help/delete', { id }, support.token)).type).toBe('ok');
+    expect(await listed()).not.toContain(Number(id));
+    const audit = await t.db.selectFrom('ops_audit').selectAll().where('operator', '=', support.name).execute();
+    expect(audit.length).toBeGreaterThanOrEqual(3);
   });
 });

@@ -13,6 +13,7 @@ export {
   updateArticle,
 } from './articles';
 export { type HelpServices, helpHandlers } from './calls';
+export { helpConsoleSection } from './console';
 export * from './migrations/0018_help';
 export { helpOps, runHelpCommand } from './ops';
 export { addSampleArticles } from './samples';
