@@ -24,6 +24,11 @@ const pageLimit = z
   .pipe(z.number().int().min(1, { error: 'invalidInput' }).max(CHAT_PAGE_MAX, { error: 'invalidInput' }))
   .optional();
 
+/** A photo of a support conversation (`conversation`, `id`: the upload), to support. */
+export const OPS_SUPPORT_IMAGE_PATH = 'ops/support/image';
+/** A photo of an order chat whose appeal is open, to reviewers. */
+export const OPS_ORDER_IMAGE_PATH = 'ops/c2c/image';
+
 export const opsInboxRequest = z.object({
   state: z.enum(['open', 'closed'], { error: 'invalidInput' }).optional(),
 });

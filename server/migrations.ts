@@ -33,9 +33,9 @@ export const MIGRATIONS: readonly DomainMigration[] = [
   migration0013,
   migration0014,
   migration0015,
-  migration0018,
   migration0016,
   migration0017,
+  migration0018,
   migration0019,
 ];
 

@@ -351,7 +351,7 @@ export async function runDemo(config: Config, database: DatabaseHandle, out: Out
     await demoProducts(database, out);
     await demoMerchant(door, database, invite, out);
     const articles = await addSampleArticles(database.db, { operator: 'demo' });
-    if (articles > 0) out(`added ${articles} help articles (npm run ops -- help list)`);
+    if (articles > 0) out(`added ${articles} help articles (npm run ops -- articles list)`);
     const balance = (await ledger.balances(userId)).find((b) => b.type === 'coin' && b.currency === 'USDT');
     out(
       `login: ${DEMO_EMAIL}  password: ${DEMO_PASSWORD}  (coin account: ${formatAmount('USDT', balance?.available ?? 0)} USDT)`,

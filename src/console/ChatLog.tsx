@@ -1,10 +1,19 @@
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ChatMessage } from '../../protocol/chat';
-import { formatTime } from './parts';
+import { formatTime, ReviewImage } from './parts';
 
 /** A conversation's messages as an operator reads them: who wrote, when, the text as text (never HTML). */
-export function ChatLog({ messages, peerRead }: { messages: readonly ChatMessage[]; peerRead: number }): ReactElement {
+export function ChatLog({
+  messages,
+  peerRead,
+  imagePath,
+}: {
+  messages: readonly ChatMessage[];
+  peerRead: number;
+  /** Where the console reads this conversation's photos (support's or an appeal's route). */
+  imagePath: string;
+}): ReactElement {
   const { t } = useTranslation();
   if (messages.length === 0) return <p className="ops-muted">{t('console.support.noMessages')}</p>;
   return (
@@ -15,8 +24,12 @@ export function ChatLog({ messages, peerRead }: { messages: readonly ChatMessage
             {m.from === 'system' ? t('console.support.system') : m.author}
             {m.from === 'self' && m.seq <= peerRead ? ` · ${t('console.support.read')}` : ''}
           </span>
-          {m.kind === 'image' ? (
-            <span className="ops-msg-text">{t('console.support.photo')}</span>
+          {m.kind === 'image' && m.image_id !== null ? (
+            <ReviewImage
+              path={imagePath}
+              search={{ conversation: String(m.conversation_id), id: String(m.image_id) }}
+              alt={t('console.support.photo')}
+            />
           ) : (
             <span className="ops-msg-text">
               {m.kind === 'event' ? t('console.support.event', { key: m.text }) : m.text}

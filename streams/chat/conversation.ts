@@ -1,5 +1,6 @@
 import { BehaviorSubject, type Observable, type Subscription } from 'rxjs';
 import { fetchChatMessages } from '../../core/api/chat';
+import { newRequestId } from '../../core/ids';
 import {
   CHAT_READ_COMMAND,
   CHAT_SEND_COMMAND,
@@ -287,6 +288,6 @@ export function openConversation(id: number): ConversationFeed {
     topic$: socket.privateTopic(CHAT_TOPIC, chatTopicMessage),
     command: (name, args, options) => socket.command(name, args, options),
     fetchPage: (conversationId, page) => fetchChatMessages(conversationId, page),
-    newId: () => crypto.randomUUID(),
+    newId: newRequestId,
   });
 }

@@ -75,7 +75,7 @@ describe('customer-service chat in the browser', () => {
     // Support answers: it appears without a reload.
     await asSupport((s) => sendAsOperator(s, operator, 'e2e-answer-1', { conversation_id: id, text: 'Let me check.' }));
     await expect.poll(bubbles, { timeout: 15_000 }).toEqual(['My deposit has not arrived <b>yet</b>', 'Let me check.']);
-    await expect.poll(() => page.locator('.chat-author').allTextContents()).toEqual(['Anna · Support']);
+    await expect.poll(() => page.locator('.chat-author').allTextContents()).toEqual(['Support']);
     await shot(page, 'chat-live-dark-en');
 
     // The connection drops; support writes twice meanwhile; the user writes too (kept and sent on reconnect).

@@ -76,7 +76,7 @@ describe('support chat answered from the console', () => {
       await expect
         .poll(() => bubbles(page), { timeout: 15_000 })
         .toEqual(['My withdrawal is still pending', 'We are checking it now.']);
-      expect(await page.locator('.chat-author').allTextContents()).toEqual(['anna · Support']);
+      expect(await page.locator('.chat-author').allTextContents()).toEqual(['Support']);
       // Support read the user's message: the receipt shows in the app.
       await page.locator('.chat-read').waitFor({ timeout: 15_000 });
       await shot(page, 'support-console-user-answered');

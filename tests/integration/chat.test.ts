@@ -299,9 +299,10 @@ describe.each(DATABASES)('chat on %s', (kind) => {
     const answer = await sendAsOperator(services, operator, 'op-answer-1', { conversation_id: a.id, text: 'Looking' });
     expect(answer).toMatchObject({ from: 'self', seq: 2 });
     const page = await ok('chat/messages', { id: String(a.id) }, user.token);
+    // Users see "support", never the operator's name (it is their console login).
     expect(page.messages.map((m) => [m.from, m.author])).toEqual([
       ['self', user.user.username],
-      ['support', 'Anna (Support)'],
+      ['support', ''],
     ]);
     await closeSupport(services, operator, a.id);
     await expect(send(socket, `support-${kind}-2`, { conversation_id: a.id, text: 'still there?' })).resolves.toEqual({

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessagesPage } from '../../protocol/chat';
 import { OPS_TOKEN_HEADER, type OpsRole } from '../../protocol/ops-console';
-import { opsAppealCalls, opsHelpCalls, opsSupportCalls } from '../../protocol/ops-support';
+import { OPS_SUPPORT_IMAGE_PATH, opsAppealCalls, opsHelpCalls, opsSupportCalls } from '../../protocol/ops-support';
 import { PasswordHasher } from '../../server/domains/account';
 import { CardVault } from '../../server/domains/bank-cards';
 import { addMerchant } from '../../server/domains/c2c';
@@ -23,6 +23,7 @@ import {
   type TestDatabase,
   uniqueEmail,
 } from './harness';
+import { uploadedId } from './uploads-helpers';
 
 /**
  * The console's support inbox and C2C appeals over the real app: support reads a user's conversation, answers (the
@@ -136,7 +137,7 @@ describe.each(DATABASES)('console support inbox and appeals on %s', (kind) => {
     const seen = await ok('chat/messages', { id: String(conversation.id) }, user.token);
     expect(seen.messages.map((m) => [m.from, m.author, m.text])).toEqual([
       ['self', user.user.username, 'Where is my withdrawal?'],
-      ['support', support.name, 'It is on its way.'],
+      ['support', '', 'It is on its way.'],
     ]);
     expect(seen.conversation).toMatchObject({ peer_read_seq: 2, unread: 1 });
 
@@ -281,5 +282,34 @@ describe.each(DATABASES)('console support inbox and appeals on %s', (kind) => {
     expect(await listed()).not.toContain(Number(id));
     const audit = await t.db.selectFrom('ops_audit').selectAll().where('operator', '=', support.name).execute();
     expect(audit.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('shows support the photos of a support conversation, and nobody else', async () => {
+    const user = await t.registerByEmail(uniqueEmail('photo'));
+    const conversation = await ok('chat/support/open', { topic: 'deposit' }, user.token);
+    const image = await uploadedId(t, user.token);
+    await sendAsUser(
+      { database: t.handle, limiter: new RateLimiter(t.handle, t.clock.now), now: t.clock.now },
+      user.user.id,
+      'photo-1',
+      { conversation_id: conversation.id, image_id: image },
+    );
+    const support = await signedIn(['support']);
+    const reviewer = await signedIn(['reviewer']);
+    const fetchImage = (token: string, conversationId: number, id: number) =>
+      t.app.inject({
+        method: 'GET',
+        url: `/api/${OPS_SUPPORT_IMAGE_PATH}?conversation=${conversationId}&id=${id}`,
+        headers: { [OPS_TOKEN_HEADER]: token },
+      });
+    const shown = await fetchImage(support.token, conversation.id, image);
+    expect(shown.statusCode).toBe(200);
+    expect(shown.headers['content-type']).toBe('image/jpeg');
+    expect((await fetchImage(reviewer.token, conversation.id, image)).statusCode).toBe(403);
+    expect((await fetchImage(support.token, conversation.id + 1000, image)).statusCode).toBe(404);
+    // Another of the user's uploads, never sent in the chat, is not the console's to see.
+    const unsent = await uploadedId(t, user.token);
+    expect((await fetchImage(support.token, conversation.id, unsent)).statusCode).toBe(404);
+    expect((await fetchImage(user.token, conversation.id, image)).json()).toMatchObject({ type: 999 });
   });
 });

@@ -113,6 +113,8 @@ export async function saveAd(s: C2cServices, userId: number, input: C2cAdSaveInp
   const row = await writeTransaction(s.database, async (trx) => {
     // Sealed only under the database's data key (held shared on PostgreSQL, so a key rotation waits for this save).
     await assertDataKey(trx, s.vault, s.database.kind === 'postgres');
+    // Again inside the write: a removal that committed meanwhile closed the merchant's ads and must win.
+    if (!(await activeMerchant(trx, userId, s.database.kind === 'postgres'))) throw new BusinessError('c2cNotMerchant');
     let before: C2cAdRow | undefined;
     if (input.id !== undefined) {
       before = await lockedAd(s, trx, input.id);

@@ -1,4 +1,4 @@
-import { C2C_FIAT_SCALE, type C2cPayType } from '../../../protocol/c2c';
+import { C2C_FIAT_SCALE, C2C_STATUS, type C2cPayType } from '../../../protocol/c2c';
 import { opsAppealCalls } from '../../../protocol/ops-support';
 import { fromUnits } from '../../../protocol/rules/spot';
 import { currencyScale } from '../../ledger';
@@ -22,10 +22,18 @@ export function appealsConsoleSection(s: C2cMoneyServices): OpsSection {
         amount: fromUnits(BigInt(a.amount), C2C_FIAT_SCALE),
       })),
     }),
-    'ops/c2c/chat': async (input, ctx) => orderChatForOps(db, requireOperator(ctx).operator, input.id, input),
+    // Only an order under appeal: the console is no way to browse users' conversations.
+    'ops/c2c/chat': async (input, ctx) => {
+      const order = await db.selectFrom('c2c_orders').select('status').where('id', '=', input.id).executeTakeFirst();
+      if (order?.status !== C2C_STATUS.appeal) throw new BusinessError('c2cOrderNotFound', { field: 'id' });
+      return orderChatForOps(db, requireOperator(ctx).operator, input.id, input);
+    },
     'ops/c2c/resolve': async (input, ctx) => {
       const result = await resolveAppeal(s, input.id, input.decision, input.reason, requireOperator(ctx).operator.name);
-      if (!result.ok) throw new BusinessError('c2cWrongStatus', { field: 'id' });
+      if (!result.ok) {
+        const exists = await db.selectFrom('c2c_orders').select('id').where('id', '=', input.id).executeTakeFirst();
+        throw new BusinessError(exists ? 'c2cWrongStatus' : 'c2cOrderNotFound', { field: 'id' });
+      }
       return {};
     },
   });

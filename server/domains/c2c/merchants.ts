@@ -137,12 +137,16 @@ export async function listMerchants(db: Kysely<Database>) {
   }));
 }
 
-/** The caller's merchant row while they are a merchant. */
-export function activeMerchant(db: Kysely<Database>, userId: number) {
+/**
+ * The caller's merchant row while they are a merchant. `share` (PostgreSQL, inside a write): holds the row against a
+ * removal until the caller's transaction ends, so an ad is never published after its merchant was removed.
+ */
+export function activeMerchant(db: Kysely<Database>, userId: number, share = false) {
   return db
     .selectFrom('c2c_merchants')
     .selectAll()
     .where('user_id', '=', userId)
     .where('active', '=', 1)
+    .$if(share, (q) => q.forShare())
     .executeTakeFirst();
 }

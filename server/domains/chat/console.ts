@@ -1,9 +1,10 @@
-import { opsSupportCalls } from '../../../protocol/ops-support';
+import { OPS_ORDER_IMAGE_PATH, OPS_SUPPORT_IMAGE_PATH, opsSupportCalls } from '../../../protocol/ops-support';
 import { type OpsSection, opsSection, requireOperator } from '../operators';
 import type { ChatServices } from './messages';
 import { messagesPage } from './messages';
 import {
   closeSupport,
+  conversationImage,
   markReadAsOperator,
   operatorViewer,
   sendAsOperator,
@@ -14,24 +15,33 @@ import {
 /** The support console's inbox (role support): conversations, messages, answers, receipts, closing (audited). */
 export function supportConsoleSection(s: ChatServices): OpsSection {
   const { db } = s.database;
-  return opsSection(opsSupportCalls, {
-    'ops/support/inbox': async (input, ctx) => ({
-      conversations: await supportInbox(db, requireOperator(ctx).operator, { state: input.state ?? 'open' }),
-    }),
-    'ops/support/messages': async (input, ctx) =>
-      messagesPage(db, await supportConversation(db, input.id), operatorViewer(requireOperator(ctx).operator), input),
-    'ops/support/send': async (input, ctx) =>
-      sendAsOperator(s, requireOperator(ctx).operator, input.client_id, {
-        conversation_id: input.id,
-        text: input.text,
+  return opsSection(
+    opsSupportCalls,
+    {
+      'ops/support/inbox': async (input, ctx) => ({
+        conversations: await supportInbox(db, requireOperator(ctx).operator, { state: input.state ?? 'open' }),
       }),
-    'ops/support/read': async (input) => {
-      await markReadAsOperator(s, input.id, input.seq);
-      return {};
+      'ops/support/messages': async (input, ctx) =>
+        messagesPage(db, await supportConversation(db, input.id), operatorViewer(requireOperator(ctx).operator), input),
+      'ops/support/send': async (input, ctx) =>
+        sendAsOperator(s, requireOperator(ctx).operator, input.client_id, {
+          conversation_id: input.id,
+          text: input.text,
+        }),
+      'ops/support/read': async (input) => {
+        await markReadAsOperator(s, input.id, input.seq);
+        return {};
+      },
+      'ops/support/close': async (input, ctx) => {
+        await closeSupport(s, requireOperator(ctx).operator, input.id);
+        return {};
+      },
     },
-    'ops/support/close': async (input, ctx) => {
-      await closeSupport(s, requireOperator(ctx).operator, input.id);
-      return {};
-    },
-  });
+    [
+      // The photos users send in support conversations.
+      { path: OPS_SUPPORT_IMAGE_PATH, access: 'support', uploadId: (query) => conversationImage(db, 'support', query) },
+      // An order chat's photos, while its appeal is open.
+      { path: OPS_ORDER_IMAGE_PATH, access: 'reviewer', uploadId: (query) => conversationImage(db, 'order', query) },
+    ],
+  );
 }

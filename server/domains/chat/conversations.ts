@@ -40,7 +40,8 @@ export function messageWire(row: MessageRow, viewer: Viewer): ChatMessage {
     conversation_id: row.conversation_id,
     seq: row.seq,
     from,
-    author: row.author_name,
+    // Users see "Support", never an operator's name (it is their console login); operators see who answered.
+    author: from === 'support' && viewer.kind === 'user' ? '' : row.author_name,
     client_id: own ? row.client_id : null,
     kind: row.kind,
     text: row.text,
@@ -288,14 +289,15 @@ export async function postSystemMessage(
   );
 }
 
-/** Ends a conversation: no more messages (a closed support conversation stays readable as history). */
-export async function closeConversation(trx: Kysely<Database>, conversationId: number, at: number): Promise<void> {
+/** Ends a conversation: no more messages (a closed support conversation stays readable as history). False: it was. */
+export async function closeConversation(trx: Kysely<Database>, conversationId: number, at: number): Promise<boolean> {
   const locked = await lockConversation(trx, conversationId);
-  if (locked.state === 'closed') return;
+  if (locked.state === 'closed') return false;
   await trx
     .updateTable('chat_conversations')
     .set({ state: 'closed', closed_at: at, updated_at: at })
     .where('id', '=', conversationId)
     .execute();
   await announce(trx, { ...locked, state: 'closed', closed_at: at, updated_at: at }, at, null);
+  return true;
 }

@@ -110,7 +110,8 @@ export async function closeSupport(s: ChatServices, operator: SupportOperator, i
   await supportConversation(s.database.db, id);
   await writeTransaction(s.database, async (trx) => {
     const at = s.now();
-    await closeConversation(trx, id, at);
+    // Closing a closed conversation changes nothing and records nothing.
+    if (!(await closeConversation(trx, id, at))) return;
     await recordAudit(trx, {
       action: 'support.close',
       subjectType: 'chat_conversation',
@@ -166,4 +167,29 @@ export async function orderChatForOps(
   const row = await db.selectFrom('chat_conversations').selectAll().where('order_id', '=', orderId).executeTakeFirst();
   if (row?.kind !== 'order') throw new BusinessError('chatNotFound', { field: 'id' });
   return messagesPage(db, row, operatorViewer(operator), page);
+}
+
+/**
+ * The upload a console image query names (`conversation`, `id`) when it is an image of a conversation of `kind`
+ * (support photos to support; an order chat's photos to the reviewer of its appeal); null for anything else.
+ */
+export async function conversationImage(
+  db: Kysely<Database>,
+  kind: 'support' | 'order',
+  query: Record<string, unknown>,
+): Promise<number | null> {
+  const number = (v: unknown) => (typeof v === 'string' && /^[1-9]\d{0,11}$/.test(v) ? Number(v) : null);
+  const conversationId = number(query.conversation);
+  const uploadId = number(query.id);
+  if (conversationId === null || uploadId === null) return null;
+  const row = await db
+    .selectFrom('chat_messages as m')
+    .innerJoin('chat_conversations as c', 'c.id', 'm.conversation_id')
+    .select('m.image_id')
+    .where('m.conversation_id', '=', conversationId)
+    .where('m.image_id', '=', uploadId)
+    .where('c.kind', '=', kind)
+    .$if(kind === 'order', (q) => q.innerJoin('c2c_orders as o', 'o.conversation_id', 'c.id').where('o.status', '=', 4))
+    .executeTakeFirst();
+  return row?.image_id ?? null;
 }

@@ -9,6 +9,7 @@ import {
   type OpsAccess,
   type OpsCallSpec,
   type OpsCallTable,
+  type OpsRole,
 } from '../../../protocol/ops-console';
 import { firstIssue, formFields } from '../../platform/http/calls';
 import { errorBody, okBody } from '../../platform/http/envelope';
@@ -47,15 +48,31 @@ export type OpsHandler<S extends OpsCallSpec> = (
 /** One handler per call of a table: a call added to the table without a handler fails the type check. */
 export type OpsHandlers<T extends OpsCallTable> = { [P in keyof T]: OpsHandler<T[P]> };
 
-/** A module's console calls: its table (protocol/) and their handlers. */
+/** A module's console calls: its table (protocol/) and their handlers, and the images it shows operators. */
 export interface OpsSection {
   table: OpsCallTable;
   handlers: Readonly<Record<string, (input: unknown, ctx: OpsCallContext) => Promise<unknown>>>;
+  images?: readonly OpsImageRoute[];
 }
 
-export const opsSection = <T extends OpsCallTable>(table: T, handlers: OpsHandlers<T>): OpsSection => ({
+/**
+ * An image route of a section (GET /api/<path>): `uploadId` says which upload the query names, or null when it names
+ * none the role may see (answered like a missing one).
+ */
+export interface OpsImageRoute {
+  path: string;
+  access: OpsRole;
+  uploadId(query: Record<string, unknown>): Promise<number | null>;
+}
+
+export const opsSection = <T extends OpsCallTable>(
+  table: T,
+  handlers: OpsHandlers<T>,
+  images: readonly OpsImageRoute[] = [],
+): OpsSection => ({
   table,
   handlers: handlers as unknown as OpsSection['handlers'],
+  images,
 });
 
 /** The 999 envelope of the console (its own texts: the user's "log in" would send an operator to the wrong door). */

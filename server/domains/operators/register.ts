@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { DatabaseHandle } from '../../platform/db/connect';
+import { requestLang } from '../../platform/http/errors';
 import type { RateLimiter } from '../../platform/security/rate-limit';
 import { type HashCost, PasswordHasher } from '../account';
 import { CardVault, ephemeralDataKey } from '../bank-cards';
 import type { UploadStore } from '../uploads';
-import { type OpsSection, opsGate, registerOpsCalls } from './console';
+import { type OpsSection, opsGate, registerOpsCalls, sendImage } from './console';
 import { type ConsoleServices, DEFAULT_OPS_LOGIN_LIMITS, type OpsLoginLimits } from './login';
-import { consoleSection, registerReviewImages } from './reviews';
+import { consoleSection, registerReviewImages, uploadFile } from './reviews';
 import { DEFAULT_OPERATOR_SESSION_TIMES, OperatorSessions, type OperatorSessionTimes } from './sessions';
 
 export interface OpsConsoleOptions {
@@ -46,8 +47,16 @@ export async function registerOpsConsole(app: FastifyInstance, options: OpsConso
   };
   const gate = opsGate(services.sessions);
   await app.register(async (scope) => {
-    registerOpsCalls(scope, gate, [consoleSection(services), ...(options.sections ?? [])]);
+    const sections = [consoleSection(services), ...(options.sections ?? [])];
+    registerOpsCalls(scope, gate, sections);
     registerReviewImages(scope, gate, options.database.db, options.uploads);
+    for (const route of sections.flatMap((section) => section.images ?? [])) {
+      scope.get(`/api/${route.path}`, async (request, reply) => {
+        if (!(await gate(request, reply, route.access))) return reply;
+        const uploadId = await route.uploadId(request.query as Record<string, unknown>);
+        return sendImage(reply, requestLang(request), await uploadFile(options.database.db, options.uploads, uploadId));
+      });
+    }
   });
   return services;
 }

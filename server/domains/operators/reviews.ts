@@ -215,7 +215,7 @@ function parseDetail(text: string): Record<string, unknown> {
 }
 
 /** The file of an upload by id (not removed by its owner), or null. */
-async function uploadFile(db: Kysely<Database>, uploads: UploadStore, uploadId: number | null) {
+export async function uploadFile(db: Kysely<Database>, uploads: UploadStore, uploadId: number | null) {
   if (uploadId === null) return null;
   const row = await db
     .selectFrom('uploads')

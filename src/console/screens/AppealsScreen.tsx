@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactElement, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { OPS_REASON_MAX, opsReasonField } from '../../../protocol/ops-console';
-import type { OpsAppeal } from '../../../protocol/ops-support';
+import { OPS_ORDER_IMAGE_PATH, type OpsAppeal } from '../../../protocol/ops-support';
 import { Button } from '../../components/Button';
 import { Dialog } from '../../components/Dialog';
 import { errorText } from '../../lib/i18n';
@@ -80,7 +80,9 @@ function AppealCard({ appeal: a }: { appeal: OpsAppeal }): ReactElement {
           {showChat ? t('console.appeals.hideChat') : t('console.appeals.showChat')}
         </Button>
       ) : null}
-      {showChat && chat.data ? <ChatLog messages={chat.data.messages} peerRead={0} /> : null}
+      {showChat && chat.data ? (
+        <ChatLog messages={chat.data.messages} peerRead={0} imagePath={OPS_ORDER_IMAGE_PATH} />
+      ) : null}
       <AppealDecision appeal={a} what={what} />
     </li>
   );

@@ -1,8 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactElement, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ChatConversation, ChatMessage } from '../../../protocol/chat';
+import { newRequestId } from '../../../core/ids';
+import { CHAT_TEXT_MAX, type ChatConversation, type ChatMessage } from '../../../protocol/chat';
+import { OPS_SUPPORT_IMAGE_PATH } from '../../../protocol/ops-support';
 import { Button } from '../../components/Button';
+import { operatorActive } from '../activity';
 import { opsCall, opsQuery } from '../api';
 import { ChatLog } from '../ChatLog';
 import { formatTime, ListState, notify, ScreenHead } from '../parts';
@@ -23,7 +26,8 @@ export function SupportScreen(): ReactElement {
   const inbox = useQuery({
     queryKey: [...INBOX_KEY, state],
     queryFn: ({ signal }) => opsQuery('ops/support/inbox', { state }, signal).then((d) => d.conversations),
-    refetchInterval: POLL_MS,
+    // Only while the operator is at the console (a poll keeps the session alive).
+    refetchInterval: () => (operatorActive() ? POLL_MS : false),
   });
   const current = inbox.data?.find((c) => c.id === selected) ?? null;
   return (
@@ -118,6 +122,8 @@ function Conversation({
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const last = useRef(0);
+  // One id per draft: pressing Send again after a lost answer posts it once; a new id once it went through.
+  const draftId = useRef(newRequestId());
   const boxId = useId();
 
   // New messages by number: the first read takes the newest page, then only what follows the last number held.
@@ -142,7 +148,9 @@ function Conversation({
       }
     };
     void read();
-    const timer = setInterval(() => void read(), POLL_MS);
+    const timer = setInterval(() => {
+      if (operatorActive()) void read();
+    }, POLL_MS);
     return () => {
       stopped = true;
       clearInterval(timer);
@@ -155,9 +163,10 @@ function Conversation({
     if (!trimmed) return setError(t('console.support.textRequired'));
     setBusy(true);
     setError(null);
-    const r = await opsCall('ops/support/send', { id: String(id), text: trimmed, client_id: crypto.randomUUID() });
+    const r = await opsCall('ops/support/send', { id: String(id), text: trimmed, client_id: draftId.current });
     setBusy(false);
     if (!r.ok) return setError(r.message);
+    draftId.current = newRequestId();
     setText('');
     setMessages((held) => (held.some((m) => m.seq === r.data.seq) ? held : [...held, r.data]));
     last.current = Math.max(last.current, r.data.seq);
@@ -185,7 +194,7 @@ function Conversation({
           </Button>
         ) : null}
       </header>
-      <ChatLog messages={messages} peerRead={conversation?.peer_read_seq ?? 0} />
+      <ChatLog messages={messages} peerRead={conversation?.peer_read_seq ?? 0} imagePath={OPS_SUPPORT_IMAGE_PATH} />
       {open ? (
         <form className="ops-answer" onSubmit={(e) => void send(e)}>
           <label className="field-label" htmlFor={boxId}>
@@ -196,7 +205,7 @@ function Conversation({
             className="ops-textarea"
             rows={3}
             value={text}
-            maxLength={2000}
+            maxLength={CHAT_TEXT_MAX}
             onChange={(e) => setText(e.target.value)}
           />
           {error ? (

@@ -27,11 +27,7 @@ export function MessageBubble({ message, read }: { message: ChatMessage; read: b
   const { t, i18n } = useTranslation();
   if (message.kind === 'event') return <SystemNotice message={message} />;
   const own = message.from === 'self';
-  const author = own
-    ? t('chat.message.you')
-    : message.from === 'support'
-      ? `${message.author} · ${t('chat.message.support')}`
-      : message.author;
+  const author = own ? t('chat.message.you') : message.from === 'support' ? t('chat.message.support') : message.author;
   return (
     <div className={own ? 'chat-row chat-row-own' : 'chat-row'}>
       <div className={own ? 'chat-bubble chat-bubble-own' : 'chat-bubble'}>
