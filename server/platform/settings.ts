@@ -41,3 +41,49 @@ export async function writeSetting(db: Kysely<Database>, change: SettingChange):
     });
   });
 }
+
+/**
+ * A place the app links to that an operator may move outside (customer service, C2C): the app's own page unless an
+ * outside https address is set.
+ */
+export interface OutsideUrl {
+  key: string;
+  /** The app's own page. */
+  internal: string;
+  /** The audit action of a change. */
+  action: string;
+}
+
+export async function readOutsideUrl(
+  db: Kysely<Database>,
+  place: OutsideUrl,
+): Promise<{ url: string; internal: boolean }> {
+  const outside = await readSetting(db, place.key);
+  return outside ? { url: outside, internal: false } : { url: place.internal, internal: true };
+}
+
+/** Sets (or with null clears) the outside address of `place`: https only; audited with the previous value. */
+export async function writeOutsideUrl(
+  db: Kysely<Database>,
+  place: OutsideUrl,
+  url: string | null,
+  operator?: string,
+): Promise<void> {
+  if (url !== null) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new Error('not a URL');
+    }
+    if (parsed.protocol !== 'https:') throw new Error('the address must use https');
+  }
+  const previous = (await readSetting(db, place.key)) ?? '';
+  await writeSetting(db, {
+    key: place.key,
+    value: url ?? '',
+    action: place.action,
+    detail: { previous, value: url ?? '' },
+    operator,
+  });
+}

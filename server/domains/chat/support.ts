@@ -4,7 +4,7 @@ import { recordAudit } from '../../platform/audit';
 import type { Database } from '../../platform/db/schema';
 import { writeTransaction } from '../../platform/db/transaction';
 import { BusinessError } from '../../platform/errors';
-import { readSetting, writeSetting } from '../../platform/settings';
+import { type OutsideUrl, readOutsideUrl, writeOutsideUrl } from '../../platform/settings';
 import {
   announce,
   appendMessage,
@@ -127,32 +127,13 @@ export { operatorViewer };
 /** Where customer service lives (set/get_customer_url): the app's own chat unless an operator set an outside URL. */
 export const CUSTOMER_URL_KEY = 'support.customer_url';
 export const INTERNAL_CUSTOMER_URL = '/pages/help/center/chat';
+const CUSTOMER: OutsideUrl = { key: CUSTOMER_URL_KEY, internal: INTERNAL_CUSTOMER_URL, action: 'support_url.set' };
 
-export async function customerUrl(db: Kysely<Database>): Promise<{ url: string; internal: boolean }> {
-  const outside = await readSetting(db, CUSTOMER_URL_KEY);
-  return outside ? { url: outside, internal: false } : { url: INTERNAL_CUSTOMER_URL, internal: true };
-}
+export const customerUrl = (db: Kysely<Database>) => readOutsideUrl(db, CUSTOMER);
 
 /** Sets (or with null clears) the outside customer-service URL; https only; audited. */
-export async function setCustomerUrl(db: Kysely<Database>, url: string | null, operator?: string): Promise<void> {
-  if (url !== null) {
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      throw new Error('not a URL');
-    }
-    if (parsed.protocol !== 'https:') throw new Error('the customer-service URL must use https');
-  }
-  const previous = (await readSetting(db, CUSTOMER_URL_KEY)) ?? '';
-  await writeSetting(db, {
-    key: CUSTOMER_URL_KEY,
-    value: url ?? '',
-    action: 'support_url.set',
-    detail: { previous, value: url ?? '' },
-    operator,
-  });
-}
+export const setCustomerUrl = (db: Kysely<Database>, url: string | null, operator?: string) =>
+  writeOutsideUrl(db, CUSTOMER, url, operator);
 
 /**
  * A C2C order's chat as an operator deciding its appeal reads it (read-only; both sides are "user" by their names).

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { c2cOrderMachine } from '../../../machines/c2c/order.machine';
+import { eventName } from '../../../machines/graph';
 import type { C2cAd, C2cOrder, C2cStatus } from '../../../protocol/c2c';
 import { c2cFiatAmount, priceUnits } from '../../../protocol/rules/c2c';
 import { clockOf, formatC2cPrice, formatCoin, formatFiat } from './format';
-import { eventName, orderGraph } from './machine-graph';
+import { orderGraph } from './machine-graph';
 import { belongsTo, mergeOrders, statusesOf } from './orders';
 import { checkFiat, checkQuantity, figuresOf, maxQuantity, orderable } from './terms';
 

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { eventName } from '../../../machines/graph';
 import { SUBSCRIPTION_STEPS } from '../../../machines/ieo/subscription.machine';
 import { type IeoOrder, type IeoPhase, type IeoProject, IPO_STATUS_OF_PHASE } from '../../../protocol/ieo';
 import { formatCoin, formatShare, shareOfSupply, sharePercentForBar, splitDuration } from './format';
-import { eventName, subscriptionGraph } from './machine-graph';
+import { subscriptionGraph } from './machine-graph';
 import { countByLabel, mergeOrders } from './orders';
 import { checkQuantity, fullCost, projectStateAt } from './terms';
 import { timeline } from './timeline';
