@@ -9,7 +9,7 @@ import {
   type C2cStatus,
   c2cCalls,
 } from '../../protocol/c2c';
-import { apiText, areaApi, type CallOptions, FALLBACK_ERROR } from './client';
+import { areaApi, type CallOptions, unanswered } from './client';
 
 const { callApi, callApiResult } = areaApi(c2cCalls);
 
@@ -132,9 +132,6 @@ export type C2cAdResult = { ok: true; ad: C2cOwnAd } | C2cRefusal;
 export type C2cRefusal = { ok: false; message: string; field?: string; answered: boolean };
 
 /** The client's own texts for "no answer" (core/api/client.ts makes them when the request never got one). */
-const unanswered = (message: string) =>
-  message === apiText('offline') || message === apiText('timeout') || message === FALLBACK_ERROR || message === '';
-
 async function refusalOr<T>(
   call: Promise<{ ok: true; data: T } | { ok: false; message: string; field?: string }>,
 ): Promise<{ ok: true; data: T } | C2cRefusal> {

@@ -60,6 +60,13 @@ export function configureApi(options: Partial<ApiConfig>): void {
 }
 
 /** One of the client's own texts in the user's language (FALLBACK_ERROR when none is configured). */
+/**
+ * Whether a failure message is the client's own "no answer" (offline, timeout, a body that is no envelope): the
+ * server may still have acted, so a retry must carry the same request id.
+ */
+export const unanswered = (message: string): boolean =>
+  message === apiText('offline') || message === apiText('timeout') || message === FALLBACK_ERROR || message === '';
+
 export function apiText(key: ApiTextKey): string {
   return config.text(key) || FALLBACK_ERROR;
 }

@@ -10,7 +10,7 @@ import {
   type FinanceReport,
   financeCalls,
 } from '../../protocol/finance';
-import { apiText, areaApi, type CallOptions, FALLBACK_ERROR } from './client';
+import { areaApi, type CallOptions, unanswered } from './client';
 
 const { callApi, callApiResult } = areaApi(financeCalls);
 
@@ -93,9 +93,6 @@ export type FinanceResult =
   | { ok: false; message: string; field?: string; answered: boolean };
 
 /** The client's own texts for "no answer" (core/api/client.ts makes them when the request never got one). */
-const unanswered = (message: string) =>
-  message === apiText('offline') || message === apiText('timeout') || message === FALLBACK_ERROR || message === '';
-
 async function orderResult(call: ReturnType<typeof callApiResult<'lh/deposit'>>): Promise<FinanceResult> {
   const r = await call;
   if (r.ok) return { ok: true, order: r.data };

@@ -8,7 +8,7 @@ import {
   type SubmitLeverRequest,
 } from '../../protocol/lever';
 import type { SimulatorBalance } from '../../protocol/simulator';
-import { apiText, areaApi, type CallOptions, FALLBACK_ERROR } from './client';
+import { areaApi, type CallOptions, unanswered } from './client';
 
 const { callApi, callApiResult } = areaApi(leverCalls);
 
@@ -30,9 +30,6 @@ export type LeverResult =
   | { ok: false; message: string; field?: string; answered: boolean };
 
 /** The client's own texts for "no answer" (core/api/client.ts makes them when the request never got one). */
-const unanswered = (message: string) =>
-  message === apiText('offline') || message === apiText('timeout') || message === FALLBACK_ERROR || message === '';
-
 async function positionResult(call: ReturnType<typeof callApiResult<'lever/submit'>>): Promise<LeverResult> {
   const r = await call;
   if (r.ok) return { ok: true, position: r.data };

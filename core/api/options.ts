@@ -8,7 +8,7 @@ import {
   type SimulatorBalance,
   type SubmitOptionRequest,
 } from '../../protocol/options';
-import { apiText, areaApi, type CallOptions, FALLBACK_ERROR } from './client';
+import { areaApi, type CallOptions, unanswered } from './client';
 
 const { callApi, callApiResult } = areaApi(optionCalls);
 
@@ -33,9 +33,6 @@ export type OptionSubmitResult =
   | { ok: false; message: string; field?: string; answered: boolean };
 
 /** The client's own texts for "no answer" (core/api/client.ts makes them when the request never got one). */
-const unanswered = (message: string) =>
-  message === apiText('offline') || message === apiText('timeout') || message === FALLBACK_ERROR || message === '';
-
 /**
  * Buys a contract; send the same `request_id` again to retry the same purchase (the server applies one id once).
  * Quiet: the ticket shows the refusal beside its buttons instead of a toast.

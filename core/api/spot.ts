@@ -6,7 +6,7 @@ import {
   type SpotOrderPage,
   spotCalls,
 } from '../../protocol/spot';
-import { apiText, areaApi, type CallOptions, FALLBACK_ERROR } from './client';
+import { areaApi, type CallOptions, unanswered } from './client';
 
 const { callApi, callApiResult } = areaApi(spotCalls);
 
@@ -33,9 +33,6 @@ export type SpotOrderResult =
   | { ok: false; message: string; field?: string; answered: boolean };
 
 /** The client's own texts for "no answer" (core/api/client.ts makes them when the request never got one). */
-const unanswered = (message: string) =>
-  message === apiText('offline') || message === apiText('timeout') || message === FALLBACK_ERROR || message === '';
-
 async function orderResult(call: ReturnType<typeof callApiResult<'coin/trade'>>): Promise<SpotOrderResult> {
   const r = await call;
   if (r.ok) return { ok: true, order: r.data };

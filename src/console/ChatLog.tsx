@@ -14,7 +14,12 @@ export function ChatLog({
   /** Where the console reads this conversation's photos (support's or an appeal's route). */
   imagePath: string;
 }): ReactElement {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  // An order event's key from the server, in the operator's language (dots become underscores in the table).
+  const eventText = (key: string | null) => {
+    const full = `console.support.events.${(key ?? '').replaceAll('.', '_')}`;
+    return i18n.exists(full) ? t(full as 'console.support.events.unknown') : t('console.support.events.unknown');
+  };
   if (messages.length === 0) return <p className="ops-muted">{t('console.support.noMessages')}</p>;
   return (
     <ol className="ops-chat" aria-live="polite">
@@ -31,9 +36,7 @@ export function ChatLog({
               alt={t('console.support.photo')}
             />
           ) : (
-            <span className="ops-msg-text">
-              {m.kind === 'event' ? t('console.support.event', { key: m.text }) : m.text}
-            </span>
+            <span className="ops-msg-text">{m.kind === 'event' ? eventText(m.text) : m.text}</span>
           )}
           <time className="ops-msg-time" dateTime={new Date(m.at).toISOString()}>
             {formatTime(m.at)}

@@ -29,3 +29,7 @@ export function useQueryParam(name: string): string | undefined {
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   return undefined;
 }
+
+/** A record id from the link, as the server reads one; anything else names nothing. */
+export const recordId = (raw: string | undefined): number | null =>
+  raw && /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : null;

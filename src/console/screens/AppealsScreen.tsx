@@ -63,7 +63,7 @@ function AppealCard({ appeal: a }: { appeal: OpsAppeal }): ReactElement {
           [t('console.appeals.buyer'), `${a.buyer_nickname} (#${a.buyer_id})`],
           [t('console.appeals.merchant'), `${a.merchant_nickname} (#${a.merchant_id})`],
           [t('console.appeals.quantity'), <strong key="q">{`${a.quantity} ${a.coin}`}</strong>],
-          [t('console.appeals.amount'), `${a.amount} ${a.fiat} · ${a.pay_type}`],
+          [t('console.appeals.amount'), `${a.amount} ${a.fiat} · ${t(`console.appeals.payType.${a.pay_type}`)}`],
           [t('console.appeals.by'), t(`console.appeals.side.${a.by}`)],
           [t('console.appeals.reason'), a.reason],
           [t('console.appeals.paidAt'), a.paid_at ? formatTime(a.paid_at) : '–'],

@@ -22,6 +22,4 @@ export const useCustomerUrl = () =>
 export const useChatOrder = (id: number | null) =>
   useQuery({ queryKey: chatKeys.order(id ?? 0), queryFn: () => need(fetchC2cOrder(id ?? 0)), enabled: id !== null });
 
-/** A record id from the link, as the server reads one; anything else names nothing. */
-export const recordId = (raw: string | undefined): number | null =>
-  raw && /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : null;
+export { recordId } from '../../../hooks/hooks';

@@ -31,6 +31,4 @@ export const usePayBalance = (enabled: boolean) =>
     enabled,
   });
 
-/** A record id from the link, as the server reads one; anything else names nothing. */
-export const recordId = (raw: string | undefined): number | null =>
-  raw && /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : null;
+export { recordId } from '../../../hooks/hooks';
