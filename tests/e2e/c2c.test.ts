@@ -169,7 +169,7 @@ describe('c2c in the browser', () => {
       // The order's chat: the buyer writes from the order; the merchant reads it on their side and answers, live.
       await page.getByTestId('c2c-chat').click();
       await page.waitForURL(/help\/center\/otcChat/, { timeout: 15_000 });
-      await page.getByText('Der Käufer hat den Auftrag als bezahlt markiert.').waitFor({ timeout: 15_000 });
+      await page.getByText('Der Käufer hat die Order als bezahlt markiert.').waitFor({ timeout: 15_000 });
       await page.getByRole('textbox', { name: 'Nachricht schreiben' }).fill('Die Überweisung ist unterwegs.');
       await page.getByRole('button', { name: 'Senden', exact: true }).click();
       await merchant.page.goto(`${server.url}/pages/help/center/newotcChat?id=${orderId}`);
