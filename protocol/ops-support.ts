@@ -28,6 +28,8 @@ const pageLimit = z
 export const OPS_SUPPORT_IMAGE_PATH = 'ops/support/image';
 /** A photo of an order chat whose appeal is open, to reviewers. */
 export const OPS_ORDER_IMAGE_PATH = 'ops/c2c/image';
+/** A photo an operator sends (multipart `file`, role support); answered like upload/image: {id, size, mime}. */
+export const OPS_UPLOAD_PATH = 'ops/upload/image';
 
 export const opsInboxRequest = z.object({
   state: z.enum(['open', 'closed'], { error: 'invalidInput' }).optional(),
@@ -39,16 +41,19 @@ export const opsMessagesRequest = z.object({
   before_seq: seqField.optional(),
   limit: pageLimit,
 });
-export const opsSupportSendRequest = z.object({
-  id: recordIdField,
-  text: z
-    .string({ error: 'chatTextRequired' })
-    .trim()
-    .min(1, { error: 'chatTextRequired' })
-    .max(CHAT_TEXT_MAX, { error: 'tooLong' }),
-  /** The console's id of this message: a retry posts it once. */
-  client_id: z.string({ error: 'invalidInput' }).regex(/^[\x21-\x7e]{8,64}$/, { error: 'invalidInput' }),
-});
+/** ops/support/send: a text, or a photo the operator uploaded (`image_id`), with the console's id of the message. */
+export const opsSupportSendRequest = z
+  .object({
+    id: recordIdField,
+    text: z.string().trim().max(CHAT_TEXT_MAX, { error: 'tooLong' }).optional(),
+    image_id: recordIdField.optional(),
+    /** The console's id of this message: a retry posts it once. */
+    client_id: z.string({ error: 'invalidInput' }).regex(/^[\x21-\x7e]{8,64}$/, { error: 'invalidInput' }),
+  })
+  .refine((v) => (v.text !== undefined && v.text !== '') !== (v.image_id !== undefined), {
+    error: 'chatTextRequired',
+    path: ['text'],
+  });
 export const opsReadRequest = z.object({ id: recordIdField, seq: seqField });
 const done = z.object({}).passthrough();
 

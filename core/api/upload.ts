@@ -62,13 +62,28 @@ function outcomeOf(xhr: XMLHttpRequest): Outcome {
   return outcome.kind === 'fail' && !env.success ? { kind: 'fail', message: apiText('uploadFailed') } : outcome;
 }
 
+/**
+ * Another upload route with its own headers instead of the user's session (the support console's photo upload, with
+ * its operator token): the same checks and answer; a dead session is only reported back, never a user logout.
+ */
+export interface UploadTarget {
+  path: string;
+  headers: Record<string, string>;
+}
+
 /** Sends one image as multipart field `file`; `onProgress` gets 0..1 as the bytes go out. */
-export function uploadImage(file: Blob, onProgress: (fraction: number) => void, name = 'image'): UploadTask {
+export function uploadImage(
+  file: Blob,
+  onProgress: (fraction: number) => void,
+  name = 'image',
+  target?: UploadTarget,
+): UploadTask {
   const xhr = new XMLHttpRequest();
   const result = new Promise<UploadResult>((resolve) => {
     const failed = () => resolve({ ok: false, message: apiText('uploadFailed'), retryable: true });
-    xhr.open('POST', apiUrl(UPLOAD_IMAGE_PATH));
-    for (const [header, value] of Object.entries(sessionHeaders())) xhr.setRequestHeader(header, value);
+    xhr.open('POST', apiUrl(target?.path ?? UPLOAD_IMAGE_PATH));
+    for (const [header, value] of Object.entries(target?.headers ?? sessionHeaders()))
+      xhr.setRequestHeader(header, value);
     xhr.timeout = TIMEOUT_MS;
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable && e.total > 0) onProgress(e.loaded / e.total);
@@ -84,7 +99,7 @@ export function uploadImage(file: Blob, onProgress: (fraction: number) => void, 
         return;
       }
       if (outcome.kind === 'expired') {
-        reportOutcome(outcome);
+        if (!target) reportOutcome(outcome);
         resolve({ ok: false, message: outcome.message, retryable: false });
         return;
       }

@@ -55,7 +55,9 @@ export function signedOut(reason: string | null = null): void {
   consoleSession.ended = reason;
 }
 
-const headers = () => ({ [OPS_TOKEN_HEADER]: consoleSession.token ?? '', [LANG_HEADER]: currentLang() });
+/** The console's request headers: its own token and the language (never the user's Authorization). */
+export const consoleHeaders = () => ({ [OPS_TOKEN_HEADER]: consoleSession.token ?? '', [LANG_HEADER]: currentLang() });
+const headers = consoleHeaders;
 
 /** Every console call the client makes: the console's own and the sections of other modules. */
 const calls = { ...opsConsoleCalls, ...opsSupportCalls, ...opsAppealCalls, ...opsHelpCalls } as const;

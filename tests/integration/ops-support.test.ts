@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessagesPage } from '../../protocol/chat';
 import { OPS_TOKEN_HEADER, type OpsRole } from '../../protocol/ops-console';
-import { OPS_SUPPORT_IMAGE_PATH, opsAppealCalls, opsHelpCalls, opsSupportCalls } from '../../protocol/ops-support';
+import {
+  OPS_SUPPORT_IMAGE_PATH,
+  OPS_UPLOAD_PATH,
+  opsAppealCalls,
+  opsHelpCalls,
+  opsSupportCalls,
+} from '../../protocol/ops-support';
 import { PasswordHasher } from '../../server/domains/account';
 import { CardVault } from '../../server/domains/bank-cards';
 import { addMerchant } from '../../server/domains/c2c';
@@ -23,7 +29,7 @@ import {
   type TestDatabase,
   uniqueEmail,
 } from './harness';
-import { uploadedId } from './uploads-helpers';
+import { fakeJpeg, multipart, uploadedId } from './uploads-helpers';
 
 /**
  * The console's support inbox and C2C appeals over the real app: support reads a user's conversation, answers (the
@@ -311,5 +317,51 @@ describe.each(DATABASES)('console support inbox and appeals on %s', (kind) => {
     const unsent = await uploadedId(t, user.token);
     expect((await fetchImage(support.token, conversation.id, unsent)).statusCode).toBe(404);
     expect((await fetchImage(user.token, conversation.id, image)).json()).toMatchObject({ type: 999 });
+  });
+
+  it('lets support answer with a photo that only the conversation sees', async () => {
+    const user = await t.registerByEmail(uniqueEmail('photo-answer'));
+    const stranger = await t.registerByEmail(uniqueEmail('photo-stranger'));
+    const conversation = await ok('chat/support/open', { topic: 'account' }, user.token);
+    const support = await signedIn(['support']);
+    const reviewer = await signedIn(['reviewer']);
+    const uploadAs = (headers: Record<string, string>) => {
+      const form = multipart([{ name: 'file', filename: 'answer.jpg', type: 'image/jpeg', data: fakeJpeg() }]);
+      return t.app.inject({
+        method: 'POST',
+        url: `/api/${OPS_UPLOAD_PATH}`,
+        headers: { ...headers, 'content-type': form.contentType },
+        payload: form.body,
+      });
+    };
+    expect((await uploadAs({ [OPS_TOKEN_HEADER]: reviewer.token })).statusCode).toBe(403);
+    expect((await uploadAs({ authorization: user.token })).json()).toMatchObject({ type: 999 });
+    const uploaded = (await uploadAs({ [OPS_TOKEN_HEADER]: support.token })).json<Envelope>();
+    expect(uploaded).toMatchObject({ type: 'ok', data: { mime: 'image/jpeg' } });
+    const imageId = String((uploaded.data as { id: number }).id);
+    // Neither text nor photo, or both: refused.
+    expect(
+      (await ops('ops/support/send', { id: String(conversation.id), client_id: 'photo-answer-0' }, support.token)).type,
+    ).not.toBe('ok');
+    const sent = await ops(
+      'ops/support/send',
+      { id: String(conversation.id), image_id: imageId, client_id: 'photo-answer-1' },
+      support.token,
+    );
+    expect(sent).toMatchObject({ type: 'ok', data: { kind: 'image', from: 'self' } });
+    const seen = await ok('chat/messages', { id: String(conversation.id) }, user.token);
+    expect(seen.messages.map((m) => [m.from, m.kind, m.image_id])).toEqual([['support', 'image', Number(imageId)]]);
+    const fetchAs = (token: string) =>
+      t.app.inject({ method: 'GET', url: `/api/upload/file?id=${imageId}`, headers: { authorization: token } });
+    expect((await fetchAs(user.token)).statusCode).toBe(200);
+    expect((await fetchAs(stranger.token)).statusCode).toBe(404);
+    // The same photo cannot be sent into another conversation.
+    const other = await ok('chat/support/open', { topic: 'other' }, stranger.token);
+    const again = await ops(
+      'ops/support/send',
+      { id: String(other.id), image_id: imageId, client_id: 'photo-answer-2' },
+      support.token,
+    );
+    expect(again.message).toBe(translate('en', 'uploadNotFound'));
   });
 });

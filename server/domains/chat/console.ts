@@ -24,10 +24,14 @@ export function supportConsoleSection(s: ChatServices): OpsSection {
       'ops/support/messages': async (input, ctx) =>
         messagesPage(db, await supportConversation(db, input.id), operatorViewer(requireOperator(ctx).operator), input),
       'ops/support/send': async (input, ctx) =>
-        sendAsOperator(s, requireOperator(ctx).operator, input.client_id, {
-          conversation_id: input.id,
-          text: input.text,
-        }),
+        sendAsOperator(
+          s,
+          requireOperator(ctx).operator,
+          input.client_id,
+          input.image_id !== undefined
+            ? { conversation_id: input.id, image_id: input.image_id }
+            : { conversation_id: input.id, text: input.text ?? '' },
+        ),
       'ops/support/read': async (input) => {
         await markReadAsOperator(s, input.id, input.seq);
         return {};

@@ -1,10 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { ChatConversation, ChatMessage, ChatMessagesPage } from '../../../protocol/chat';
+import { platformPrincipalId } from '../../ledger';
 import { recordAudit } from '../../platform/audit';
 import type { Database } from '../../platform/db/schema';
 import { writeTransaction } from '../../platform/db/transaction';
 import { BusinessError } from '../../platform/errors';
 import { type OutsideUrl, readOutsideUrl, writeOutsideUrl } from '../../platform/settings';
+import { attachUploads } from '../uploads';
 import {
   announce,
   appendMessage,
@@ -17,7 +19,7 @@ import {
   operatorAuthor,
   type Viewer,
 } from './conversations';
-import { type ChatServices, messagesPage } from './messages';
+import { type ChatServices, chatUploadTag, messagesPage } from './messages';
 
 /**
  * The support side of customer-service chat: any operator with the support role reads every support conversation and
@@ -67,7 +69,7 @@ export async function sendAsOperator(
   s: ChatServices,
   operator: SupportOperator,
   clientId: string,
-  input: { conversation_id: number; text: string },
+  input: { conversation_id: number; text: string } | { conversation_id: number; image_id: number },
 ): Promise<ChatMessage> {
   const author = operatorAuthor(operator.id);
   await supportConversation(s.database.db, input.conversation_id);
@@ -82,10 +84,23 @@ export async function sendAsOperator(
       .executeTakeFirst();
     if (earlier) return earlier;
     if (locked.state !== 'open') throw new BusinessError('chatClosed', { field: 'conversation_id' });
+    const image = 'image_id' in input;
+    // An operator's photo belongs to the platform principal (operators own no user account) until attached here.
+    if (image) {
+      const owner = await platformPrincipalId(trx, s.now);
+      await attachUploads(trx, owner, { image_id: input.image_id }, chatUploadTag(locked.id));
+    }
     const { row } = await appendMessage(
       trx,
       locked,
-      { author, authorName: operator.name, clientId, kind: 'text', text: input.text, imageId: null },
+      {
+        author,
+        authorName: operator.name,
+        clientId,
+        kind: image ? 'image' : 'text',
+        text: image ? null : input.text,
+        imageId: image ? input.image_id : null,
+      },
       s.now(),
     );
     return row;

@@ -9,6 +9,7 @@ import { type OpsSection, opsGate, registerOpsCalls, sendImage } from './console
 import { type ConsoleServices, DEFAULT_OPS_LOGIN_LIMITS, type OpsLoginLimits } from './login';
 import { consoleSection, registerReviewImages, uploadFile } from './reviews';
 import { DEFAULT_OPERATOR_SESSION_TIMES, OperatorSessions, type OperatorSessionTimes } from './sessions';
+import { registerOperatorUpload } from './upload';
 
 export interface OpsConsoleOptions {
   database: DatabaseHandle;
@@ -50,6 +51,7 @@ export async function registerOpsConsole(app: FastifyInstance, options: OpsConso
     const sections = [consoleSection(services), ...(options.sections ?? [])];
     registerOpsCalls(scope, gate, sections);
     registerReviewImages(scope, gate, options.database.db, options.uploads);
+    await registerOperatorUpload(scope, gate, options);
     for (const route of sections.flatMap((section) => section.images ?? [])) {
       scope.get(`/api/${route.path}`, async (request, reply) => {
         if (!(await gate(request, reply, route.access))) return reply;

@@ -1,12 +1,14 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, type ReactElement, useEffect, useId, useRef, useState } from 'react';
+import { type ChangeEvent, type FormEvent, type ReactElement, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { precheckImage, uploadImage } from '../../../core/api/upload';
 import { newRequestId } from '../../../core/ids';
 import { CHAT_TEXT_MAX, type ChatConversation, type ChatMessage } from '../../../protocol/chat';
-import { OPS_SUPPORT_IMAGE_PATH } from '../../../protocol/ops-support';
+import { OPS_SUPPORT_IMAGE_PATH, OPS_UPLOAD_PATH } from '../../../protocol/ops-support';
 import { Button } from '../../components/Button';
+import { errorText } from '../../lib/i18n';
 import { operatorActive } from '../activity';
-import { opsCall, opsQuery } from '../api';
+import { consoleHeaders, opsCall, opsQuery } from '../api';
 import { ChatLog } from '../ChatLog';
 import { formatTime, ListState, notify, ScreenHead } from '../parts';
 
@@ -172,6 +174,36 @@ function Conversation({
     last.current = Math.max(last.current, r.data.seq);
   };
 
+  // A photo: uploaded first (as the console, never as a user), then sent as a message of its own.
+  const [progress, setProgress] = useState<number | null>(null);
+  const picker = useRef<HTMLInputElement>(null);
+  const sendPhoto = async (e: ChangeEvent<HTMLInputElement>) => {
+    const file = e.target.files?.[0];
+    e.target.value = '';
+    if (!file) return;
+    const problem = precheckImage(file);
+    if (problem) return setError(errorText(problem));
+    setError(null);
+    setProgress(0);
+    const up = await uploadImage(file, (f) => setProgress(Math.round(f * 100)), file.name, {
+      path: OPS_UPLOAD_PATH,
+      headers: consoleHeaders(),
+    }).result;
+    if (!up.ok) {
+      setProgress(null);
+      return setError(up.message);
+    }
+    const r = await opsCall('ops/support/send', {
+      id: String(id),
+      image_id: String(up.data.id),
+      client_id: newRequestId(),
+    });
+    setProgress(null);
+    if (!r.ok) return setError(r.message);
+    setMessages((held) => (held.some((m) => m.seq === r.data.seq) ? held : [...held, r.data]));
+    last.current = Math.max(last.current, r.data.seq);
+  };
+
   const close = async () => {
     const r = await opsCall('ops/support/close', { id: String(id) });
     if (!r.ok) return setError(r.message);
@@ -213,9 +245,25 @@ function Conversation({
               {error}
             </p>
           ) : null}
-          <Button type="submit" busy={busy}>
-            {t('console.support.send')}
-          </Button>
+          <div className="ops-decision">
+            <Button type="submit" busy={busy}>
+              {t('console.support.send')}
+            </Button>
+            <Button
+              variant="secondary"
+              onClick={() => picker.current?.click()}
+              busy={progress !== null}
+              aria-describedby={progress !== null ? `${boxId}-progress` : undefined}
+            >
+              {t('console.support.sendPhoto')}
+            </Button>
+            <input ref={picker} type="file" accept="image/*" hidden onChange={(e) => void sendPhoto(e)} />
+          </div>
+          {progress !== null ? (
+            <p className="ops-muted" id={`${boxId}-progress`} role="status">
+              {t('console.support.uploading', { percent: progress })}
+            </p>
+          ) : null}
         </form>
       ) : (
         <p className="ops-muted">{t('console.support.isClosed')}</p>
