@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type ReactElement, useCallback, useEffect, useState } from 'react';
+import { type ReactElement, Suspense, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import type { OpsOperator } from '../../protocol/ops-console';
@@ -134,7 +134,10 @@ function ConsoleShell({
         </nav>
         <main className="ops-main">
           {current ? (
-            <current.Component key={current.id} />
+            // Screens other than the review queues load on first use (their code and the chat's are a chunk each).
+            <Suspense fallback={<Spinner />}>
+              <current.Component key={current.id} />
+            </Suspense>
           ) : (
             <div className="ops-state">
               <p>{t('console.noScreens')}</p>

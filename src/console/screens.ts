@@ -1,12 +1,9 @@
-import type { ComponentType } from 'react';
+import { type ComponentType, lazy } from 'react';
 import { hasOpsRole, type OpsRole } from '../../protocol/ops-console';
 import type { IconName } from '../components/Icon';
-import { AppealsScreen } from './screens/AppealsScreen';
 import { AuditScreen } from './screens/AuditScreen';
 import { DepositsScreen } from './screens/DepositsScreen';
-import { HelpArticlesScreen } from './screens/HelpArticlesScreen';
 import { KycScreen } from './screens/KycScreen';
-import { SupportScreen } from './screens/SupportScreen';
 import { WithdrawalsScreen } from './screens/WithdrawalsScreen';
 
 /**
@@ -14,6 +11,13 @@ import { WithdrawalsScreen } from './screens/WithdrawalsScreen';
  * listed here and the operator's roles allow it (admin sees every one); a group without a screen is not shown.
  * Each screen is at /ops/<id>.
  */
+/** Screens loaded on first use: the console's first paint carries only the review queues. */
+const AppealsScreen = lazy(() => import('./screens/AppealsScreen').then((m) => ({ default: m.AppealsScreen })));
+const SupportScreen = lazy(() => import('./screens/SupportScreen').then((m) => ({ default: m.SupportScreen })));
+const HelpArticlesScreen = lazy(() =>
+  import('./screens/HelpArticlesScreen').then((m) => ({ default: m.HelpArticlesScreen })),
+);
+
 export interface ConsoleScreen {
   id: string;
   role: OpsRole;

@@ -70,7 +70,8 @@ export const CHART_PAGES = [/src\/features\/market\/pages\/trade\/kline\.tsx$/];
 const CHART_LIBRARY = /node_modules\/lightweight-charts\//;
 /**
  * The support console (/ops, operators only): src/main.tsx loads its chunk only there, so it is no user route's; it
- * is listed as a route of its own with its own budget (shell, the console and its strings: measured 209.7 KB).
+ * is listed as a route of its own with its own budget (shell, the console and its strings: measured 209.7 KB; with
+ * issue 13's inbox, appeals and articles loaded on first use, 215.0 KB).
  */
 export const CONSOLE_ENTRY = /src\/console\/console-main\.tsx$/;
 export const CONSOLE_BUDGET = 216 * KB;
