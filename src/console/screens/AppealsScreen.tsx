@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactElement, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { ChatMessage, ChatMessagesPage } from '../../../protocol/chat';
 import { OPS_REASON_MAX, opsReasonField } from '../../../protocol/ops-console';
 import { OPS_ORDER_IMAGE_PATH, type OpsAppeal } from '../../../protocol/ops-support';
 import { Button } from '../../components/Button';
@@ -80,9 +81,7 @@ function AppealCard({ appeal: a }: { appeal: OpsAppeal }): ReactElement {
           {showChat ? t('console.appeals.hideChat') : t('console.appeals.showChat')}
         </Button>
       ) : null}
-      {showChat && chat.data ? (
-        <ChatLog messages={chat.data.messages} peerRead={0} imagePath={OPS_ORDER_IMAGE_PATH} />
-      ) : null}
+      {showChat && chat.data ? <OrderChatLog orderId={a.id} first={chat.data} /> : null}
       <AppealDecision appeal={a} what={what} />
     </li>
   );
@@ -170,5 +169,34 @@ function AppealDecision({ appeal: a, what }: { appeal: OpsAppeal; what: string }
         </div>
       </Dialog>
     </div>
+  );
+}
+
+/** The order chat of an appeal: the newest page, and earlier pages on demand (the whole story may matter). */
+function OrderChatLog({ orderId, first }: { orderId: number; first: ChatMessagesPage }): ReactElement {
+  const { t } = useTranslation();
+  const [older, setOlder] = useState<ChatMessage[]>([]);
+  const [hasOlder, setHasOlder] = useState(first.has_older);
+  const [busy, setBusy] = useState(false);
+  const messages = [...older, ...first.messages];
+  const loadOlder = async () => {
+    const before = messages[0]?.seq;
+    if (before === undefined) return;
+    setBusy(true);
+    const r = await opsCall('ops/c2c/chat', { id: String(orderId), before_seq: String(before), limit: '100' });
+    setBusy(false);
+    if (!r.ok) return;
+    setOlder((held) => [...r.data.messages, ...held]);
+    setHasOlder(r.data.has_older);
+  };
+  return (
+    <>
+      {hasOlder ? (
+        <Button variant="secondary" className="btn-small" onClick={() => void loadOlder()} busy={busy}>
+          {t('console.appeals.olderMessages')}
+        </Button>
+      ) : null}
+      <ChatLog messages={messages} peerRead={0} imagePath={OPS_ORDER_IMAGE_PATH} />
+    </>
   );
 }
