@@ -291,6 +291,3 @@ export async function resetOperatorTotp(
   if (!result.ok) return result;
   return { ...result, secret, uri: totpUri(result.operator.name, secret) };
 }
-
-/** Whether the operator may use something that needs `role`. */
-export const mayUse = (operator: OperatorPrincipal, role: OpsRole): boolean => hasOpsRole(operator.roles, role);
