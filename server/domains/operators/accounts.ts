@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
-import { hasOpsRole, isOpsRole, OPS_NAME_RE, OPS_ROLES, type OpsRole } from '../../../protocol/ops-console';
+import { isOpsRole, OPS_NAME_RE, OPS_ROLES, type OpsRole } from '../../../protocol/ops-console';
 import { recordAudit } from '../../platform/audit';
 import type { DatabaseHandle } from '../../platform/db/connect';
 import type { Database, OperatorsTable } from '../../platform/db/schema';
