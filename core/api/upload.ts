@@ -71,6 +71,9 @@ export interface UploadTarget {
   headers: Record<string, string>;
 }
 
+/** The whole percent an upload has sent, for its progress bar (a display figure, never an amount). */
+export const uploadPercent = (fraction: number): number => Math.floor(fraction * 100);
+
 /** Sends one image as multipart field `file`; `onProgress` gets 0..1 as the bytes go out. */
 export function uploadImage(
   file: Blob,

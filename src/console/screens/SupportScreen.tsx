@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ChangeEvent, type FormEvent, type ReactElement, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { precheckImage, uploadImage } from '../../../core/api/upload';
+import { precheckImage, uploadImage, uploadPercent } from '../../../core/api/upload';
 import { newRequestId } from '../../../core/ids';
 import { CHAT_TEXT_MAX, type ChatConversation, type ChatMessage } from '../../../protocol/chat';
 import { OPS_SUPPORT_IMAGE_PATH, OPS_UPLOAD_PATH } from '../../../protocol/ops-support';
@@ -185,7 +185,7 @@ function Conversation({
     if (problem) return setError(errorText(problem));
     setError(null);
     setProgress(0);
-    const up = await uploadImage(file, (f) => setProgress(Math.round(f * 100)), file.name, {
+    const up = await uploadImage(file, (f) => setProgress(uploadPercent(f)), file.name, {
       path: OPS_UPLOAD_PATH,
       headers: consoleHeaders(),
     }).result;

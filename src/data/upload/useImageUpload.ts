@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { deleteUpload, fetchUpload, precheckImage, type UploadTask, uploadImage } from '../../../core/api/upload';
+import { deleteUpload, fetchUpload, precheckImage, type UploadTask, uploadImage, uploadPercent } from '../../../core/api/upload';
 import type { ImageUploadState, UploadPhase } from '../../components/upload/ImageUpload';
 import { errorText } from '../../lib/i18n';
 import { toast } from '../../state/toasts';
@@ -60,7 +60,7 @@ export function useImageUpload(value: number | null, onChange: (id: number | nul
       setPhase({ kind: 'uploading', percent: 0 });
       const started = uploadImage(
         file,
-        (fraction) => setPhase({ kind: 'uploading', percent: Math.floor(fraction * 100) }),
+        (fraction) => setPhase({ kind: 'uploading', percent: uploadPercent(fraction) }),
         file.name,
       );
       task.current = started;

@@ -1,6 +1,6 @@
 import { type ChangeEvent, type FormEvent, type ReactElement, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { precheckImage, uploadImage } from '../../../../core/api/upload';
+import { precheckImage, uploadImage, uploadPercent } from '../../../../core/api/upload';
 import { CHAT_TEXT_MAX } from '../../../../protocol/chat';
 import { Icon } from '../../../components/Icon';
 import { errorText } from '../../../lib/i18n';
@@ -40,7 +40,7 @@ export function Composer({
     const problem = precheckImage(file);
     if (problem) return toast(errorText(problem), 'error');
     setProgress(0);
-    const task = uploadImage(file, (fraction) => setProgress(Math.round(fraction * 100)), file.name);
+    const task = uploadImage(file, (fraction) => setProgress(uploadPercent(fraction)), file.name);
     const result = await task.result;
     setProgress(null);
     if (result.ok) onImage(result.data.id);
