@@ -182,7 +182,6 @@ export function Decision({
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const reasonId = useId();
 
   const close = () => {
     if (busy) return;
@@ -257,27 +256,44 @@ export function Decision({
           </>
         }
       >
-        <div className={`field${error ? ' has-error' : ''}`}>
-          <label className="field-label" htmlFor={reasonId}>
-            {t('console.common.reason')}
-          </label>
-          <textarea
-            id={reasonId}
-            className="ops-textarea"
-            rows={4}
-            maxLength={OPS_REASON_MAX}
-            value={reason}
-            onChange={(e) => setReason(e.target.value)}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${reasonId}-msg` : undefined}
-          />
-          {error ? (
-            <p className="field-msg field-error" id={`${reasonId}-msg`} role="alert">
-              {error}
-            </p>
-          ) : null}
-        </div>
+        <ReasonField value={reason} onChange={setReason} error={error} />
       </Dialog>
+    </div>
+  );
+}
+
+/** The reason of a decision (shown to the user, kept in the audit log), with the refusal under it. */
+export function ReasonField({
+  value,
+  onChange,
+  error,
+}: {
+  value: string;
+  onChange: (reason: string) => void;
+  error: string | null;
+}): ReactElement {
+  const { t } = useTranslation();
+  const id = useId();
+  return (
+    <div className={`field${error ? ' has-error' : ''}`}>
+      <label className="field-label" htmlFor={id}>
+        {t('console.common.reason')}
+      </label>
+      <textarea
+        id={id}
+        className="ops-textarea"
+        rows={4}
+        maxLength={OPS_REASON_MAX}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-msg` : undefined}
+      />
+      {error ? (
+        <p className="field-msg field-error" id={`${id}-msg`} role="alert">
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }

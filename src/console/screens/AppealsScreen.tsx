@@ -1,15 +1,15 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ReactElement, useId, useState } from 'react';
+import { type ReactElement, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ChatMessage, ChatMessagesPage } from '../../../protocol/chat';
-import { OPS_REASON_MAX, opsReasonField } from '../../../protocol/ops-console';
+import { opsReasonField } from '../../../protocol/ops-console';
 import { OPS_ORDER_IMAGE_PATH, type OpsAppeal } from '../../../protocol/ops-support';
 import { Button } from '../../components/Button';
 import { Dialog } from '../../components/Dialog';
 import { errorText } from '../../lib/i18n';
 import { opsCall, opsQuery } from '../api';
 import { ChatLog } from '../ChatLog';
-import { Facts, formatTime, ListState, notify, ScreenHead } from '../parts';
+import { Facts, formatTime, ListState, notify, ReasonField, ScreenHead } from '../parts';
 
 const QUERY_KEY = ['ops', 'c2c', 'appeals'] as const;
 
@@ -94,7 +94,6 @@ function AppealDecision({ appeal: a, what }: { appeal: OpsAppeal; what: string }
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const reasonId = useId();
   const close = () => {
     if (busy) return;
     setDecision(null);
@@ -148,25 +147,7 @@ function AppealDecision({ appeal: a, what }: { appeal: OpsAppeal; what: string }
             merchant: a.merchant_nickname,
           })}
         </p>
-        <div className={`field${error ? ' has-error' : ''}`}>
-          <label className="field-label" htmlFor={reasonId}>
-            {t('console.common.reason')}
-          </label>
-          <textarea
-            id={reasonId}
-            className="ops-textarea"
-            rows={4}
-            maxLength={OPS_REASON_MAX}
-            value={reason}
-            onChange={(e) => setReason(e.target.value)}
-            aria-invalid={error ? true : undefined}
-          />
-          {error ? (
-            <p className="field-msg field-error" role="alert">
-              {error}
-            </p>
-          ) : null}
-        </div>
+        <ReasonField value={reason} onChange={setReason} error={error} />
       </Dialog>
     </div>
   );
