@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useMachine } from '@xstate/react';
-import { useEffect, useMemo, useRef } from 'react';
+import { useCallback, useMemo } from 'react';
 import { fromPromise } from 'xstate';
 import {
   appealC2cOrder,
@@ -10,15 +10,13 @@ import {
   payC2cOrder,
   releaseC2cOrder,
 } from '../../../../core/api/c2c';
-import { serverClock, serverNow } from '../../../../core/clock';
+import { serverNow } from '../../../../core/clock';
 import { c2cOrderMachine, c2cOrderView } from '../../../../machines/c2c/order.machine';
 import type { C2cOrder } from '../../../../protocol/c2c';
 import type { C2cOrderStream } from '../../../../streams/c2c/orders';
 import { keys } from '../../../data/keys';
+import { useLiveOrder } from '../../../hooks/useLiveOrder';
 import { c2cKeys } from '../keys';
-
-/** A clock estimate that moved less than this is not worth setting the window's timer again for. */
-const CLOCK_STEP_MS = 250;
 
 /**
  * One order's machine (machines/c2c/order.machine.ts), fed by the app: the real calls (ctc/order/pay, cancel,
@@ -51,26 +49,9 @@ export function useOrderMachine(order: C2cOrder, stream: C2cOrderStream | null, 
   }, [client]);
   const [snapshot, send] = useMachine(machine, { input: { order, now: serverNow } });
 
-  useEffect(() => {
-    send({ type: 'ORDER', order });
-  }, [order, send]);
-
-  useEffect(() => {
-    if (!stream) return;
-    const sub = stream.order$(order.id).subscribe((o) => send({ type: 'ORDER', order: o }));
-    return () => sub.unsubscribe();
-  }, [stream, order.id, send]);
-
-  const sentOffset = useRef(serverClock.offset());
-  useEffect(
-    () =>
-      serverClock.subscribe((offset) => {
-        if (Math.abs(offset - sentOffset.current) < CLOCK_STEP_MS) return;
-        sentOffset.current = offset;
-        send({ type: 'CLOCK' });
-      }),
-    [send],
-  );
+  const onOrder = useCallback((o: typeof order) => send({ type: 'ORDER', order: o }), [send]);
+  const onClockStep = useCallback(() => send({ type: 'CLOCK' }), [send]);
+  useLiveOrder(order, stream, onOrder, onClockStep);
 
   return { view: c2cOrderView(snapshot, now), send, snapshot };
 }

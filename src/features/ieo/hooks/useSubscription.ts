@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useMachine } from '@xstate/react';
-import { useEffect, useMemo, useRef } from 'react';
+import { useCallback, useMemo } from 'react';
 import { fromPromise } from 'xstate';
 import { fetchIeoOrder, payIeoOrder } from '../../../../core/api/ieo';
 import { serverClock } from '../../../../core/clock';
@@ -8,10 +8,8 @@ import { ieoSubscriptionMachine, subscriptionView } from '../../../../machines/i
 import type { IeoOrder } from '../../../../protocol/ieo';
 import type { IeoOrderStream } from '../../../../streams/ieo/subscriptions';
 import { keys } from '../../../data/keys';
+import { useLiveOrder } from '../../../hooks/useLiveOrder';
 import { ieoKeys } from '../keys';
-
-/** A clock estimate that moved less than this is not worth setting the timers again for. */
-const CLOCK_STEP_MS = 250;
 
 /**
  * One subscription's machine (machines/ieo/subscription.machine.ts), fed by the app: the real calls (ieo/pay, and
@@ -42,26 +40,9 @@ export function useSubscription(order: IeoOrder, stream: IeoOrderStream | null, 
     input: { order, localNow: serverClock.localNow, offset: serverClock.offset() },
   });
 
-  useEffect(() => {
-    send({ type: 'ORDER', order });
-  }, [order, send]);
-
-  useEffect(() => {
-    if (!stream) return;
-    const sub = stream.order$(order.id).subscribe((o) => send({ type: 'ORDER', order: o }));
-    return () => sub.unsubscribe();
-  }, [stream, order.id, send]);
-
-  const sentOffset = useRef(serverClock.offset());
-  useEffect(
-    () =>
-      serverClock.subscribe((offset) => {
-        if (Math.abs(offset - sentOffset.current) < CLOCK_STEP_MS) return;
-        sentOffset.current = offset;
-        send({ type: 'CLOCK', offset });
-      }),
-    [send],
-  );
+  const onOrder = useCallback((o: typeof order) => send({ type: 'ORDER', order: o }), [send]);
+  const onClockStep = useCallback((offset: number) => send({ type: 'CLOCK', offset }), [send]);
+  useLiveOrder(order, stream, onOrder, onClockStep);
 
   return { view: subscriptionView(snapshot, now), send, snapshot };
 }
