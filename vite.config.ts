@@ -1,6 +1,19 @@
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 import { defineConfig } from 'vitest/config';
+import {
+  ASSET_CACHE,
+  ASSET_CACHE_ENTRIES,
+  featureOf,
+  precacheFiles,
+  tableChunk,
+  type ViteManifest,
+} from './src/pwa/precache.js';
+import { FIRST_ROUTE_PAGE, shellNamespaces } from './tests/size/route-budgets.js';
 
 /** Where `npm run dev` forwards /api and socket.io: the reference server started beside Vite. */
 const serverPort = Number(process.env.PORT ?? 8080);
@@ -10,8 +23,105 @@ const serverTarget = `http://127.0.0.1:${serverPort}`;
 const protocolDir = fileURLToPath(new URL('./protocol/', import.meta.url));
 const protocolModules = new RegExp(`^${protocolDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
 
+/** The build folder, as resolved (`vite build --outDir …` included): the precache is chosen from its manifest. */
+let outDir = resolve('dist');
+const outDirProbe: Plugin = {
+  name: 'tradewave:out-dir',
+  configResolved(config) {
+    outDir = resolve(config.root, config.build.outDir);
+  },
+};
+
+/** The colours of the two themes' page background (src/app/theme.css --bg); dark is the default. */
+const DARK_BACKGROUND = '#0b0f19';
+
+/**
+ * The installable app (issue 15, src/pwa/): the web manifest and a Workbox service worker (generateSW). Registration
+ * is the app's own (src/pwa/start.ts, after the first render, not in the support console), and an update waits for
+ * the user's "reload" (registerType 'prompt'). What is precached is chosen in src/pwa/precache.ts.
+ */
+const pwa = VitePWA({
+  registerType: 'prompt',
+  injectRegister: false,
+  includeAssets: ['favicon.svg', 'icons/apple-touch-icon-180.png'],
+  manifest: {
+    id: '/',
+    name: 'TradeWave',
+    short_name: 'TradeWave',
+    // Says what the app does; no promise of returns (DESIGN "Fair outcomes").
+    description: 'Live crypto and US stock prices, spot trading, options, lever and finance products, on your phone.',
+    lang: 'en',
+    start_url: '/',
+    scope: '/',
+    display: 'standalone',
+    background_color: DARK_BACKGROUND,
+    theme_color: DARK_BACKGROUND,
+    icons: [
+      { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+      { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+      { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+    ],
+  },
+  workbox: {
+    // The icons and the favicon come from the manifest and includeAssets.
+    globPatterns: ['index.html', 'assets/**/*.{js,css}'],
+    // Only the shell, the home tab and the German and English tables (src/pwa/precache.ts); the rest is cached on use.
+    manifestTransforms: [
+      (entries) => {
+        const manifest = JSON.parse(readFileSync(join(outDir, '.vite', 'manifest.json'), 'utf8')) as ViteManifest;
+        const home = featureOf(manifest, FIRST_ROUTE_PAGE);
+        if (!home) throw new Error('precache: the home page is not in the build manifest');
+        const namespaces = [...shellNamespaces(), home];
+        const keep = precacheFiles(manifest, {
+          chunks: [
+            /^index\.html$/,
+            FIRST_ROUTE_PAGE,
+            ...['de', 'en'].flatMap((l) => namespaces.map((ns) => tableChunk(l, ns))),
+          ],
+          withDynamicImports: [/^src\/pwa\/service-worker\.ts$/],
+        });
+        return {
+          manifest: entries.filter((e) => !e.url.startsWith('assets/') || keep.has(e.url)),
+          warnings: [],
+        };
+      },
+    ],
+    navigateFallback: 'index.html',
+    // Never answered with the shell: the server's calls and socket, and the support console (/ops), which works only
+    // with the server and always loads its latest version from it.
+    navigateFallbackDenylist: [/^\/api(\/|$)/, /^\/socket\.io(\/|$)/, /^\/ops(\/|$)/],
+    // The first install takes the open page at once, so what it loads from then on is cached for offline use. Updates
+    // still wait for the user's "reload" (no skipWaiting here).
+    clientsClaim: true,
+    cleanupOutdatedCaches: true,
+    // The only runtime route: content-hashed files under /assets/ (other pages, other languages), cache-first. Nothing
+    // else is ever cached: /api (user data and uploaded images, served by upload/file), socket.io and /ops go to the
+    // network as if there were no worker.
+    runtimeCaching: [
+      {
+        urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith('/assets/'),
+        handler: 'CacheFirst',
+        options: {
+          cacheName: ASSET_CACHE,
+          expiration: { maxEntries: ASSET_CACHE_ENTRIES, purgeOnQuotaError: true },
+          plugins: [
+            {
+              // The server answers a path without a file with index.html (history fallback): a chunk of an older
+              // version that is gone must not be stored as that page.
+              cacheWillUpdate: async ({ response }) =>
+                response.status === 200 && !(response.headers.get('content-type') ?? '').startsWith('text/html')
+                  ? response
+                  : null,
+            },
+          ],
+        },
+      },
+    ],
+  },
+});
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), outDirProbe, pwa],
   build: {
     outDir: 'dist',
     sourcemap: true,

@@ -29,6 +29,16 @@ export const contactType = z.enum(['mobile', 'email'], { error: 'invalidInput' }
 const byMobile = z.object({ type: z.literal('mobile'), area_code: areaCodeField, mobile: mobileField });
 const byEmail = z.object({ type: z.literal('email'), email: emailField });
 
+/**
+ * A phone number or e-mail address proved with the code sent to it for `register`: registration's, and a new
+ * wallet's (its account needs a contact for the codes that guard the fund password and withdrawal addresses).
+ */
+export const provedContact = z.discriminatedUnion(
+  'type',
+  [byMobile.extend({ code: codeField }), byEmail.extend({ code: codeField })],
+  { error: 'walletContactRequired' },
+);
+
 /** Passwords must match; reported on the repeat field. */
 const matching = <T extends { password: string; repassword: string }>(v: T, ctx: z.RefinementCtx) => {
   if (v.password !== v.repassword) ctx.addIssue({ code: 'custom', message: 'passwordMismatch', path: ['repassword'] });

@@ -8,14 +8,19 @@ import { fundingCalls } from './funding';
 import { helpCalls } from './help';
 import { identityCalls } from './identity';
 import { ieoCalls } from './ieo';
+import { inspectionCalls } from './inspection';
 import { leverCalls } from './lever';
 import { marketCalls } from './market';
+import { newsCalls } from './news';
 import { optionCalls } from './options';
+import { pollCalls } from './polls';
 import { priceRecordCalls } from './price-record';
+import { referralCalls } from './referral';
 import { spotCalls } from './spot';
 import { uploadCalls } from './uploads';
 import { walletCalls } from './wallet';
 import { addressCalls } from './wallet-addresses';
+import { walletLoginCalls } from './wallet-login';
 
 export { type CallSpec, type CallTable, call } from './call-spec';
 
@@ -27,6 +32,7 @@ export { type CallSpec, type CallTable, call } from './call-spec';
  */
 export const calls = {
   ...accountCalls,
+  ...walletLoginCalls,
   ...marketCalls,
   ...priceRecordCalls,
   ...spotCalls,
@@ -42,7 +48,11 @@ export const calls = {
   ...ieoCalls,
   ...c2cCalls,
   ...helpCalls,
+  ...pollCalls,
+  ...inspectionCalls,
+  ...newsCalls,
   ...chatCalls,
+  ...referralCalls,
 } as const;
 
 export type Calls = typeof calls;

@@ -49,12 +49,19 @@ export const tickedField = (key: string) =>
     .refine((v) => v === '1' || v === 'true', { error: key })
     .transform(() => true as const);
 
+/**
+ * The largest id a record can have: ids are `integer` columns, and PostgreSQL refuses to compare one with a larger
+ * number (an error, not "no row"), so a larger id is refused at the edge.
+ */
+export const RECORD_ID_MAX = 2_147_483_647;
+
 /** The id of one of the user's own records, as a form sends it. */
 export const recordIdField = z
   .string({ error: 'invalidInput' })
   .trim()
   .regex(/^[1-9]\d{0,9}$/, { error: 'invalidInput' })
-  .transform(Number);
+  .transform(Number)
+  .refine((id) => id <= RECORD_ID_MAX, { error: 'invalidInput' });
 
 /**
  * A trading call's client id for one submission (a spot order, an option contract), sent again on a retry so that it
@@ -85,6 +92,7 @@ export const listLimitField = z
 /** Cursor paging: the `next_before_id` of the previous page (stable while new rows arrive at the top). */
 export const beforeIdField = z
   .string({ error: 'invalidInput' })
-  .regex(/^[1-9]\d{0,15}$/, { error: 'invalidInput' })
+  .regex(/^[1-9]\d{0,9}$/, { error: 'invalidInput' })
   .transform(Number)
+  .refine((id) => id <= RECORD_ID_MAX, { error: 'invalidInput' })
   .optional();

@@ -2,6 +2,14 @@ import { z } from 'zod';
 import { call, none } from './call-spec';
 import { recordIdField } from './fields';
 import { type Lang, OFFERED_LANGS } from './lang';
+import {
+  pickTextLang,
+  TEXT_BODY_MAX,
+  TEXT_EXCERPT_MAX,
+  TEXT_TITLE_MAX,
+  textExcerpt,
+  textParagraphs,
+} from './published-texts';
 
 /**
  * The help centre's articles (SPEC 1 "help centre", 2 help/center/center and detail). Operators write them (the ops
@@ -24,39 +32,27 @@ export const isHelpTextLang = (v: unknown): v is HelpTextLang =>
   typeof v === 'string' && (HELP_TEXT_LANGS as readonly string[]).includes(v);
 
 /**
- * The text a reader in `lang` gets: German for German (and for a request without a known language, which the server
- * already reads as German), English for everyone else.
+ * The text a reader in `lang` gets (published-texts' fallback over German and English): German for German (and for a
+ * request without a known language, which the server already reads as German), English for everyone else.
  */
-export const helpTextLang = (lang: Lang): HelpTextLang => (lang === 'de' ? 'de' : 'en');
+export const helpTextLang = (lang: Lang): HelpTextLang => pickTextLang(lang, HELP_TEXT_LANGS) ?? 'en';
 
 /** Longest search text (after trimming). */
 export const HELP_QUERY_MAX = 100;
-export const HELP_TITLE_MAX = 120;
-export const HELP_BODY_MAX = 20_000;
+export const HELP_TITLE_MAX = TEXT_TITLE_MAX;
+export const HELP_BODY_MAX = TEXT_BODY_MAX;
 /** Sort order within a topic: 0 to this, smaller first. */
 export const HELP_ORDER_MAX = 9_999;
 /** Most articles one list answer holds (a help centre has dozens, not thousands). */
 export const HELP_LIST_MAX = 200;
 /** Longest excerpt of a body in the list. */
-export const HELP_EXCERPT_MAX = 160;
+export const HELP_EXCERPT_MAX = TEXT_EXCERPT_MAX;
 
-/** A body's paragraphs: split at blank lines (lines holding only spaces count as blank); line breaks inside stay. */
-export function helpParagraphs(body: string): string[] {
-  return body
-    .replace(/\r\n?/g, '\n')
-    .split(/\n[ \t]*\n/)
-    .map((p) => p.trim())
-    .filter((p) => p !== '');
-}
+/** A body's paragraphs (published-texts: split at blank lines). */
+export const helpParagraphs = textParagraphs;
 
-/** The list's preview of a body: its first paragraph on one line, cut at a word before HELP_EXCERPT_MAX with "…". */
-export function helpExcerpt(body: string, max = HELP_EXCERPT_MAX): string {
-  const first = (helpParagraphs(body)[0] ?? '').replace(/\s+/g, ' ').trim();
-  if (first.length <= max) return first;
-  const cut = first.slice(0, max - 1);
-  const space = cut.lastIndexOf(' ');
-  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s.,;:!?–-]+$/, '')}…`;
-}
+/** The list's preview of a body: its first paragraph on one line, cut at a word with "…". */
+export const helpExcerpt = textExcerpt;
 
 /** Optional form text: left out or empty reads as not given. */
 const topicField = z

@@ -12,8 +12,11 @@ import { beforeIdField, listLimitField, recordIdField } from './fields';
 /** The request header with the console session's token (never `Authorization`: that is the user's). */
 export const OPS_TOKEN_HEADER = 'x-ops-token';
 
-/** What an operator may do: support (inbox, help articles), reviewer (funding, identity, C2C appeals), admin (all). */
-export const OPS_ROLES = ['support', 'reviewer', 'admin'] as const;
+/**
+ * What an operator may do: support (inbox, help articles, news), reviewer (funding, identity, C2C appeals), qa (the
+ * order machines and their model-based test paths, read only), admin (all).
+ */
+export const OPS_ROLES = ['support', 'reviewer', 'qa', 'admin'] as const;
 export type OpsRole = (typeof OPS_ROLES)[number];
 export const isOpsRole = (v: unknown): v is OpsRole =>
   typeof v === 'string' && (OPS_ROLES as readonly string[]).includes(v);

@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { C2C_PAY_TYPES } from './c2c';
 import { CHAT_PAGE_MAX, CHAT_TEXT_MAX, chatConversation, chatMessage, chatMessagesResponse } from './chat';
 import { recordIdField } from './fields';
-import { HELP_BODY_MAX, HELP_TITLE_MAX, HELP_TOPICS } from './help';
+import { HELP_TEXT_LANGS, HELP_TOPICS } from './help';
 import { decimalString } from './market';
 import { opsCall, opsReasonField } from './ops-console';
+import { opsTexts, textFormFields } from './published-texts';
 
 /**
  * The support console's sections for customer service (role support) and C2C appeals (role reviewer): the inbox of
@@ -99,7 +100,6 @@ export const opsAppealCalls = {
 } as const;
 
 /** A help article as operators edit it: both offered languages' texts (either may be missing in a draft). */
-const opsArticleText = z.object({ title: z.string(), body: z.string(), updated_at: z.number().int() });
 export const opsArticle = z.object({
   id: z.number().int(),
   topic: z.enum(HELP_TOPICS),
@@ -108,10 +108,9 @@ export const opsArticle = z.object({
   published_at: z.number().int().nullable(),
   created_at: z.number().int(),
   updated_at: z.number().int(),
-  texts: z.object({ de: opsArticleText.optional(), en: opsArticleText.optional() }),
+  texts: opsTexts(HELP_TEXT_LANGS),
 });
 export type OpsArticle = z.infer<typeof opsArticle>;
-const optionalText = (max: number) => z.string().max(max, { error: 'tooLong' }).optional();
 /**
  * ops/help/save: a new article (no id) or changes to one; texts by language as `de.title`, `de.body`, `en.title`,
  * `en.body` (the server checks them: a published article needs both languages).
@@ -123,10 +122,7 @@ export const opsArticleSaveRequest = z.object({
     .string({ error: 'helpOrderInvalid' })
     .regex(/^\d{1,4}$/, { error: 'helpOrderInvalid' })
     .transform(Number),
-  'de.title': optionalText(HELP_TITLE_MAX),
-  'de.body': optionalText(HELP_BODY_MAX),
-  'en.title': optionalText(HELP_TITLE_MAX),
-  'en.body': optionalText(HELP_BODY_MAX),
+  ...textFormFields(HELP_TEXT_LANGS),
 });
 export const opsArticlePublishRequest = z.object({
   id: recordIdField,

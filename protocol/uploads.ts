@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { call, emptyResponse } from './call-spec';
+import { RECORD_ID_MAX } from './fields';
 
 /** Uploaded images (SPEC 5: ID photos, deposit proofs): the shared rules of both sides. */
 
@@ -25,7 +26,9 @@ export const uploadIdField = (key: string) =>
     .min(1, { error: key })
     .max(12, { error: 'invalidInput' })
     .regex(/^[1-9]\d*$/, { error: 'invalidInput' })
-    .transform(Number);
+    .transform(Number)
+    // A larger id names no upload (and PostgreSQL would refuse the comparison with an `integer` column).
+    .refine((id) => id <= RECORD_ID_MAX, { error: key });
 
 export const uploadDeleteRequest = z.object({ id: uploadIdField('uploadNotFound') });
 

@@ -18,6 +18,8 @@ export const ENTRY_KINDS = [
   'interest',
   /** IEO coins credited at listing (RULES "IEO"). */
   'ieo',
+  /** A referral rebate: part of an invitee's trading fee, from the fee account (RULES "Referral and partners"). */
+  'rebate',
   'hold_place',
   'hold_post',
   'hold_void',

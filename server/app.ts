@@ -29,14 +29,19 @@ import { fundingHandlers } from './domains/funding';
 import { helpConsoleSection, helpHandlers } from './domains/help';
 import { identityHandlers } from './domains/identity';
 import { ieoHandlers, ieoStepsJob, ieoTopic } from './domains/ieo';
+import { inspectionConsoleSection, inspectionHandlers, pruneTracesJob } from './domains/inspection';
 import { LeverEngine, leverHandlers, positionsTopic } from './domains/lever';
 import { marketHandlers, marketRealtime } from './domains/market';
+import { newsConsoleSection, newsHandlers } from './domains/news';
 import { registerOpsConsole } from './domains/operators';
 import { OptionsEngine, optionHandlers, optionsTopic } from './domains/options';
+import { pollHandlers } from './domains/polls';
+import { referralHandlers, referralRebatesJob } from './domains/referral';
 import { ordersTopic, SpotEngine, spotHandlers } from './domains/spot';
 import { registerUploadRoutes, UploadStore, uploadHandlers } from './domains/uploads';
 import { walletHandlers } from './domains/wallet';
 import { walletAddressHandlers } from './domains/wallet-addresses';
+import { walletLoginHandlers } from './domains/wallet-login';
 import { Ledger } from './ledger';
 import type { MarketFeed } from './market';
 import { ListingWatcher, PriceRecorder, type RecorderOptions } from './market';
@@ -98,8 +103,12 @@ export interface AppOptions {
   ieoStepsMs?: number;
   /** How often the C2C job cancels unpaid orders whose payment window ended (default 5 s). */
   c2cExpiryMs?: number;
+  /** How often the referral job pays the rebates of new trading fees (default 5 s). */
+  referralRebatesMs?: number;
   /** The key that encrypts bank card data at rest (main.ts: DATA_KEY or DATA_DIR/data.key); tests may leave it out. */
   dataKey?: Uint8Array;
+  /** PUBLIC_ORIGIN: the origins wallet login messages may name; none: loopback hosts only (README "Wallet login"). */
+  publicOrigins?: readonly string[];
 }
 
 export interface MarketOptions {
@@ -209,11 +218,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // C2C: escrow per order; unpaid orders expire by the job (payment details sealed with the data key).
   const c2c = c2cServices({ database: options.database, ledger, now, dataKey: options.dataKey });
   jobs.register(c2cExpiryJob(c2c, options.c2cExpiryMs));
+  // Referral rebates: a share of each referred user's trading fees, paid from the fee account by a cluster job.
+  const referral = { database: options.database, ledger, now };
+  jobs.register(referralRebatesJob(referral, options.referralRebatesMs));
   // Chat (customer service, C2C order chats): members read a conversation's images too.
   const chat = { database: options.database, limiter, now };
+  const inspection = { database: options.database, now };
+  jobs.register(pruneTracesJob(inspection));
   uploads.shareAttached(chatUploadReaders(db));
   const handlers: CallHandlers = {
     ...accountHandlers(account),
+    ...walletLoginHandlers({ account, publicOrigins: options.publicOrigins ?? [] }),
     ...marketHandlers({ feed, database: options.database, now }),
     ...walletAddressHandlers({ account, database: options.database }),
     ...bankCardHandlers({ database: options.database, now, dataKey: options.dataKey }),
@@ -239,7 +254,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...ieoHandlers(finance),
     ...c2cHandlers(c2c),
     ...helpHandlers({ database: options.database }),
+    ...newsHandlers({ database: options.database, now }),
+    ...pollHandlers({ database: options.database, now }),
+    ...inspectionHandlers(inspection),
     ...chatHandlers(chat),
+    ...referralHandlers(referral),
     ...leverHandlers({
       database: options.database,
       ledger,
@@ -263,6 +282,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       supportConsoleSection(chat),
       appealsConsoleSection(c2c),
       helpConsoleSection({ database: options.database, now }),
+      newsConsoleSection({ database: options.database, now }),
+      inspectionConsoleSection(inspection),
     ],
   });
 

@@ -15,7 +15,31 @@ describe('readConfig', () => {
       inviteCode: undefined,
       logLevel: 'info',
       trustProxy: false,
+      publicOrigins: [],
+      staticDir: undefined,
+      clockHook: false,
     });
+  });
+
+  it('reads CLOCK_HOOK as a switch and refuses anything else', () => {
+    expect(readConfig({ CLOCK_HOOK: '1' }).clockHook).toBe(true);
+    expect(readConfig({ CLOCK_HOOK: '0' }).clockHook).toBe(false);
+    expect(() => readConfig({ CLOCK_HOOK: 'yes' })).toThrow(/CLOCK_HOOK/);
+  });
+
+  it('reads STATIC_DIR as an absolute folder', () => {
+    expect(readConfig({ STATIC_DIR: 'build/e2e' }).staticDir).toBe(path.resolve('build/e2e'));
+    expect(readConfig({ STATIC_DIR: ' ' }).staticDir).toBeUndefined();
+  });
+
+  it('reads PUBLIC_ORIGIN as a list of origins and refuses anything else', () => {
+    expect(readConfig({ PUBLIC_ORIGIN: 'https://Trade.example.com, http://localhost:8080/' }).publicOrigins).toEqual([
+      'https://trade.example.com',
+      'http://localhost:8080',
+    ]);
+    expect(() => readConfig({ PUBLIC_ORIGIN: 'trade.example.com' })).toThrow(/PUBLIC_ORIGIN/);
+    expect(() => readConfig({ PUBLIC_ORIGIN: 'https://trade.example.com/app' })).toThrow(/PUBLIC_ORIGIN/);
+    expect(() => readConfig({ PUBLIC_ORIGIN: 'ftp://trade.example.com' })).toThrow(/PUBLIC_ORIGIN/);
   });
 
   it('reads TRUST_PROXY as a hop count, addresses or a yes/no, and refuses anything else', () => {

@@ -25,12 +25,23 @@ export interface Config {
    * domains/bank-cards/data-key.ts). Unset: the key file DATA_DIR/data.key, created on first start.
    */
   dataKey: string | undefined;
+  /** PUBLIC_ORIGIN: comma-separated origins the app is served at (wallet login names them in its messages). */
+  publicOrigins: string[];
+  /** STATIC_DIR: the built client to serve (default `dist`), so a test run can serve a build of its own. */
+  staticDir: string | undefined;
+  /**
+   * CLOCK_HOOK=1, for browser tests only: the server's clock and market are moved by the process that started it,
+   * over its IPC channel (server/platform/clock-hook.ts).
+   */
+  clockHook: boolean;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** Empty strings count as unset, so `FOO= npm start` behaves like leaving FOO out. */
 const optional = (v: string | undefined): string | undefined => (v?.trim() ? v.trim() : undefined);
+
+const resolved = (dir: string | undefined): string | undefined => (dir === undefined ? undefined : path.resolve(dir));
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(optional(env.PORT) ?? 8080);
@@ -49,7 +60,37 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     trustProxy: readTrustProxy(optional(env.TRUST_PROXY)),
     dataKey: optional(env.DATA_KEY),
+    publicOrigins: readPublicOrigins(optional(env.PUBLIC_ORIGIN)),
+    staticDir: resolved(optional(env.STATIC_DIR)),
+    clockHook: readFlag('CLOCK_HOOK', optional(env.CLOCK_HOOK)),
   };
+}
+
+/** A switch: `1` or `true` on, unset, `0` or `false` off; anything else is a mistake worth stopping for. */
+function readFlag(name: string, raw: string | undefined): boolean {
+  const value = raw?.toLowerCase();
+  if (value === undefined || value === '0' || value === 'false') return false;
+  if (value === '1' || value === 'true') return true;
+  throw new Error(`${name} must be 1 or 0, got ${raw}`);
+}
+
+/** `https://trade.example.com, https://www.example.com` → the origins, each checked and spelled as the URL parser does. */
+function readPublicOrigins(raw: string | undefined): string[] {
+  if (raw === undefined) return [];
+  return raw.split(',').map((part) => {
+    const text = part.trim();
+    let url: URL | undefined;
+    try {
+      url = new URL(text);
+    } catch {
+      url = undefined;
+    }
+    const bare = url && url.pathname === '/' && !url.search && !url.hash && !url.username;
+    if (!url || !bare || !['http:', 'https:'].includes(url.protocol)) {
+      throw new Error(`PUBLIC_ORIGIN must list origins such as https://trade.example.com, got ${text}`);
+    }
+    return url.origin;
+  });
 }
 
 function readTrustProxy(raw: string | undefined): boolean | number | string {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { type AppOptions, buildApp } from './app';
+import { type AppOptions, buildApp, type MarketOptions } from './app';
 import { type Config, readConfig } from './config';
 import { ensurePlatformInviteCode } from './domains/account';
 import { assertDataKey, CardVault, loadDataKey } from './domains/bank-cards';
@@ -23,7 +23,9 @@ import {
   type SimulatorOptions,
 } from './market';
 import { migrateToLatest } from './migrations';
+import { ClockHook, HookClock, listenForClockRequests, WatchedLeases } from './platform/clock-hook';
 import { openDatabase } from './platform/db/connect';
+import { LocalLeases } from './platform/jobs/leases';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -141,6 +143,39 @@ export function describeMarket({ seed, alwaysOpen, live }: MarketSettings): stri
 }
 
 /**
+ * CLOCK_HOOK=1 (browser tests only, server/platform/clock-hook.ts): one controllable clock for the app, the job
+ * leases, the simulator and the feed, which the driving process moves over IPC. The answers wait for these jobs.
+ */
+interface ClockHookSetup {
+  clock: HookClock;
+  leases: WatchedLeases;
+}
+
+const HOOK_ENGINES = ['options-engine', 'lever-engine', 'spot-engine'];
+const HOOK_RECORDER = 'price-record';
+
+function clockHookSetup(config: Config, settings: MarketSettings | undefined): ClockHookSetup | undefined {
+  if (!config.clockHook) return undefined;
+  // One process with its own simulator: a shared or live market has times the hook cannot move.
+  if (config.redisUrl || !settings || settings.live) {
+    throw new Error('CLOCK_HOOK=1 needs the embedded simulator in one process (no REDIS_URL, MARKET_SOURCE=simulator)');
+  }
+  const clock = new HookClock();
+  return { clock, leases: new WatchedLeases(new LocalLeases(clock.now)) };
+}
+
+/** The market on the hook's clock: the simulator steps on the market's time, the feed reads the server's. */
+function hookedMarket(
+  hook: ClockHookSetup,
+  settings: MarketSettings,
+  logger: MarketLogger,
+  startSeqs: ReadonlyMap<string, number> | undefined,
+): { feed: MarketFeed; simulator: MarketSimulator } {
+  const { source, simulator } = createPriceSource(settings, logger, { now: hook.clock.marketNow }, startSeqs);
+  return { feed: new MarketFeed(source, hook.clock.now), simulator };
+}
+
+/**
  * Starts the server from its configuration: opens (and on first start creates) the database, migrates it,
  * makes sure the platform invite code exists, and listens.
  */
@@ -160,6 +195,7 @@ export async function startServer(
     // A wrong key (another DATA_KEY, a forgotten rotation) stops the start instead of failing every card call.
     await assertDataKey(database.db, new CardVault(dataKey.key));
     const settings = overrides.market ? undefined : readMarketSettings();
+    const hook = clockHookSetup(config, settings);
     // Coins listed at run time (IEO listings), before the feed is built: its simulator walks them from their listing
     // with the static instruments, and the ledger keeps them as currencies. Later listings come by the app's poll.
     await loadListedCoins(database.db);
@@ -172,11 +208,17 @@ export async function startServer(
           allInstruments().map((i) => i.symbol),
         )
       : undefined;
-    const market = overrides.market ?? {
-      feed: config.redisUrl
-        ? await createSharedMarketFeed(config.redisUrl, settings, marketLogger, startSeqs)
-        : createMarketFeed(settings, marketLogger, startSeqs),
-    };
+    const hooked =
+      hook && settings && !overrides.market ? hookedMarket(hook, settings, marketLogger, startSeqs) : undefined;
+    const market: MarketOptions =
+      overrides.market ??
+      (hooked
+        ? { feed: hooked.feed }
+        : {
+            feed: config.redisUrl
+              ? await createSharedMarketFeed(config.redisUrl, settings, marketLogger, startSeqs)
+              : createMarketFeed(settings, marketLogger, startSeqs),
+          });
     feed = market.feed;
     const app = await buildApp({
       database,
@@ -186,6 +228,9 @@ export async function startServer(
       trustProxy: proxyTrust(config.trustProxy),
       uploadsDir: uploadsDirOf(config.dataDir),
       dataKey: dataKey.key,
+      publicOrigins: config.publicOrigins,
+      ...(config.staticDir ? { staticDir: config.staticDir } : {}),
+      ...(hook ? { now: hook.clock.now, leases: hook.leases } : {}),
       ...overrides,
       market,
     });
@@ -201,9 +246,29 @@ export async function startServer(
     if (!config.smtpUrl) app.log.info('no SMTP_URL: verification codes go to the code_outbox table');
     app.log.info(`Platform invite code: ${await ensurePlatformInviteCode(database.db, config.inviteCode)}`);
 
+    if (hook) {
+      // Node stamps every answer's Date header with the real time, and clients read it as the server's time
+      // (core/clock.ts): under the hook it must be the hook's time, or a client's samples contradict each other.
+      app.server.prependListener('request', (_req, res) =>
+        res.setHeader('date', new Date(hook.clock.now()).toUTCString()),
+      );
+    }
     await app.listen({ host: config.host, port: config.port });
     market.feed.start();
     if (settings) app.log.info(describeMarket(settings));
+    if (hook && hooked) {
+      const clockHook = new ClockHook({
+        clock: hook.clock,
+        market: hooked.simulator,
+        leases: hook.leases,
+        engines: HOOK_ENGINES,
+        recorder: HOOK_RECORDER,
+      });
+      const listening = listenForClockRequests(clockHook);
+      app.log.warn(
+        `CLOCK_HOOK=1: the server's clock and market are moved by the process that started it${listening ? '' : ' (no IPC channel: nothing can move them)'}; for tests only, never in production`,
+      );
+    }
     if (market.feed.source instanceof RedisTickSource) {
       const role = market.feed.source.isLeader ? 'leads (runs the prices)' : "follows the leader's ticks";
       app.log.info(`market: shared by the server processes over REDIS_URL; this one ${role}`);

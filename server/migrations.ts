@@ -7,10 +7,15 @@ import { migration0007 } from './domains/funding';
 import { migration0018 } from './domains/help';
 import { migration0004 } from './domains/identity';
 import { migration0015 } from './domains/ieo';
+import { migration0024 } from './domains/inspection';
 import { migration0012 } from './domains/lever';
+import { migration0021 } from './domains/news';
 import { migration0019 } from './domains/operators';
 import { migration0011 } from './domains/options';
+import { migration0023 } from './domains/polls';
+import { migration0020 } from './domains/referral';
 import { migration0010 } from './domains/spot';
+import { migration0022 } from './domains/wallet-login';
 import { migration0003 } from './ledger';
 import { migration0002, migration0009, migration0014 } from './market';
 import type { DatabaseHandle } from './platform/db/connect';
@@ -37,6 +42,11 @@ export const MIGRATIONS: readonly DomainMigration[] = [
   migration0017,
   migration0018,
   migration0019,
+  migration0020,
+  migration0021,
+  migration0022,
+  migration0023,
+  migration0024,
 ];
 
 /** Brings the schema up to date; throws (with the failing migration's error) when one fails. */

@@ -12,6 +12,7 @@ import { createAppRouter } from './app/router';
 import { invalidateOnAccountEvents } from './data/account-events';
 import { forgetUserData, queryClient } from './data/query';
 import { i18n, startI18n } from './lib/i18n';
+import { startServiceWorker } from './pwa/start';
 import { isLoggedIn, session } from './state/session';
 import { applyTheme, initialLang, settings, storeLang } from './state/settings';
 import './app/theme.css';
@@ -94,5 +95,7 @@ function startApp(): void {
         </QueryClientProvider>
       </StrictMode>,
     );
+    // The installable app's worker (src/pwa/): after the first render and the page's load, in a chunk of its own.
+    startServiceWorker();
   });
 }

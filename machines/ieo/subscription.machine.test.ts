@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { getShortestPaths, getSimplePaths } from 'xstate/graph';
-import { type IeoOrder, type IeoPhase, IPO_STATUS_OF_PHASE } from '../../protocol/ieo';
+import type { IeoOrder } from '../../protocol/ieo';
 import {
   ieoSubscriptionMachine,
   MAX_TIMER_MS,
@@ -14,6 +14,19 @@ import {
   stepOf,
   subscriptionView,
 } from './subscription.machine';
+import {
+  ALLOT,
+  DAY,
+  fetched,
+  LISTING,
+  MIN,
+  order,
+  PAY_UNTIL,
+  payAnswer,
+  SERVER_NOW,
+  UNLOCK,
+  ieoSubscriptionWalks as walks,
+} from './subscription.model';
 
 /**
  * Model-based: every shortest path and every simple path through the subscription machine (states serialised by
@@ -22,86 +35,6 @@ import {
  * and that the live actor is where the model is. Then the timers on a driven server clock (fake timers, a device
  * clock minutes off), the payment, and the far unlock time.
  */
-
-const MIN = 60_000;
-const HOUR = 60 * MIN;
-const DAY = 24 * HOUR;
-
-/** The server's clock in the model: fixed, before every step of the project. */
-const SERVER_NOW = 1_700_000_000_000;
-const ALLOT = SERVER_NOW + 10 * MIN;
-const PAY_UNTIL = SERVER_NOW + 20 * MIN;
-const LISTING = PAY_UNTIL;
-const UNLOCK = SERVER_NOW + HOUR;
-
-const order = (phase: IeoPhase, extra: Partial<IeoOrder> = {}): IeoOrder => {
-  const allotted = phase !== 'subscribed';
-  const got = allotted && phase !== 'failed';
-  const paid = phase === 'paid' || phase === 'locked' || phase === 'unlocked';
-  return {
-    id: 7,
-    sn: 'I00000007',
-    project_id: 3,
-    coin: 'DEMO',
-    name: 'Demo Token',
-    description: 'A demo project',
-    scale: 8,
-    listing_price: '0.08',
-    ieo_price: '0.05',
-    total_supply: '100000000',
-    circulating_supply: '20000000',
-    quantity: '5000.00000000',
-    allotment_quantity: allotted ? (got ? '1234.56789012' : '0.00000000') : null,
-    pending_quantity: allotted ? (got ? '3765.43210988' : '5000.00000000') : null,
-    payment: got ? '61.728395' : null,
-    success_pay: paid ? '61.728395' : null,
-    ipo_status: IPO_STATUS_OF_PHASE[phase],
-    phase,
-    apply_time: SERVER_NOW - MIN,
-    allotment_date: ALLOT,
-    pay_date: PAY_UNTIL,
-    listing_date: LISTING,
-    lock_date: UNLOCK,
-    paid_at: paid ? SERVER_NOW + 12 * MIN : null,
-    request_id: 'req-1',
-    ...extra,
-  };
-};
-
-/** The delayed transitions' events: what the timers deliver (the model delivers them like any other event). */
-const after = (delay: string, state: SubscriptionStep) => ({ type: `xstate.after.${delay}.ieoSubscription.${state}` });
-const fetched = (o: IeoOrder | false) => ({ type: 'xstate.done.actor.fetchOrder', output: o });
-const payAnswer = (output: PayCallResult) => ({ type: 'xstate.done.actor.payOrder', output });
-
-const EVENTS = {
-  allotmentTime: after('untilAllotment', 'waitingForAllotment'),
-  payDeadline: after('untilPayDeadline', 'allotted'),
-  listingTime: after('untilListing', 'paid'),
-  unlockTime: after('untilUnlock', 'locked'),
-  recheckAllotting: after('recheck', 'allotting'),
-  recheckLapsing: after('recheck', 'lapsing'),
-  recheckListing: after('recheck', 'listing'),
-  recheckUnlocking: after('recheck', 'unlocking'),
-  repeat: { type: 'ORDER', order: order('subscribed') },
-  allotted: { type: 'ORDER', order: order('allotted') },
-  failed: { type: 'ORDER', order: order('failed') },
-  paidElsewhere: { type: 'ORDER', order: order('paid') },
-  lapsed: { type: 'ORDER', order: order('lapsed') },
-  locked: { type: 'ORDER', order: order('locked') },
-  unlocked: { type: 'ORDER', order: order('unlocked') },
-  fetchedSame: fetched(order('subscribed')),
-  fetchedAllotted: fetched(order('allotted')),
-  fetchedLapsed: fetched(order('lapsed')),
-  fetchedLocked: fetched(order('locked')),
-  fetchedUnlocked: fetched(order('unlocked')),
-  pay: { type: 'PAY' },
-  payDone: payAnswer({ ok: true, order: order('paid') }),
-  payRefused: payAnswer({ ok: false, message: 'Insufficient balance', field: 'id', answered: true }),
-  payLost: { type: 'xstate.error.actor.payOrder', error: new Error('offline') },
-  clock: { type: 'CLOCK', offset: 0 },
-} as const;
-
-type ModelEvent = SubscriptionEvent | (typeof EVENTS)[keyof typeof EVENTS];
 
 /** What each state shows, whatever path led there. */
 const EXPECTED: Record<
@@ -159,15 +92,6 @@ function assertView(snapshot: SubscriptionSnapshot): void {
   if (step === 'allotted' && snapshot.context.error) expect(['Insufficient balance', NO_ANSWER]).toContain(view.error);
 }
 
-// The path generators walk the graph the machine declares (they do not run the invoked calls or the timers). A final
-// state (failed, lapsed, unlocked) ends the actor: a live one takes no more events, so the walk sends it none.
-const traversal = {
-  input: { order: order('subscribed'), localNow: () => SERVER_NOW, offset: 0 },
-  events: (snapshot: SubscriptionSnapshot) =>
-    snapshot.status === 'done' ? [] : (Object.values(EVENTS) as unknown as ModelEvent[]),
-  serializeState: (snapshot: SubscriptionSnapshot) => JSON.stringify(snapshot.value),
-} as never;
-
 interface Calls {
   pays: unknown[];
   fetches: unknown[];
@@ -224,8 +148,9 @@ function replay(path: Path) {
 }
 
 describe('IEO subscription machine (model-based)', () => {
-  const shortest = getShortestPaths(ieoSubscriptionMachine, traversal) as unknown as Path[];
-  const simple = getSimplePaths(ieoSubscriptionMachine, traversal) as unknown as Path[];
+  // One walk (subscription.model.ts), generated two ways: its shortest paths and all its simple paths.
+  const shortest = getShortestPaths(ieoSubscriptionMachine, walks.shortest) as unknown as Path[];
+  const simple = getSimplePaths(ieoSubscriptionMachine, walks.shortest) as unknown as Path[];
 
   it('reaches every step of the subscription', () => {
     const reached = new Set(shortest.map((p) => p.state.value));

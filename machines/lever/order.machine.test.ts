@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { getShortestPaths, getSimplePaths } from 'xstate/graph';
-import { type LeverPhase, type LeverPosition, type LeverStatus, STATUS_OF_PHASE } from '../../protocol/lever';
+import type { LeverPosition, LeverStatus } from '../../protocol/lever';
 import {
   type LeverCallResult,
-  type LeverOrderDraft,
   type LeverOrderEvent,
   type LeverOrderPhase,
   type LeverOrderSnapshot,
@@ -12,6 +11,18 @@ import {
   leverOrderView,
   NO_ANSWER,
 } from './order.machine';
+import {
+  closedBy,
+  done,
+  draft,
+  EVENTS,
+  leverOrderWalks,
+  liquidatedAt,
+  MODEL_ID,
+  type ModelEvent,
+  nodeKey,
+  position,
+} from './order.model';
 
 /**
  * Model-based: every shortest path and every simple path through the lever order machine (states serialised by
@@ -20,145 +31,6 @@ import {
  * actor is where the model is. Then the rules one at a time: retries keep their id, the stale gate, late news,
  * liquidation, cancellation, rows.
  */
-
-const draft: LeverOrderDraft = {
-  symbol: 'BTC',
-  side: 'long',
-  type: 'limit',
-  margin_mode: 'isolated',
-  lots: '2',
-  leverage: '10',
-  price: '50000',
-  account: 'simulator',
-};
-
-const tick = (seq: number, price: string) => ({ symbol: 'BTC', seq, ts: seq * 100, price });
-
-/** A position as the server would send it in `phase`; the model's server times follow the lifecycle. */
-const position = (phase: LeverPhase, updatedAt: number, extra: Partial<LeverPosition> = {}): LeverPosition => {
-  const opened = phase === 'holding' || phase === 'closing' || phase === 'closed';
-  return {
-    id: 7,
-    order_no: 'L000007',
-    symbol: 'BTC',
-    direction: 'long',
-    type: 'limit',
-    margin_mode: 'isolated',
-    account_type: 'simulator',
-    status: STATUS_OF_PHASE[phase],
-    phase,
-    lots: 2,
-    quantity: '0.02',
-    contract_size: '0.01',
-    leverage: 10,
-    mmr: '0.005',
-    fee_rate: '0.0005',
-    limit_price: '50000',
-    entry_price: opened ? '50000' : null,
-    close_offset_price: null,
-    profit_take_price: null,
-    stop_loss_price: null,
-    initial_margin: opened ? '100' : null,
-    additional_margin: '0',
-    amount: opened ? '1000' : null,
-    commission: opened ? '0.5' : '0',
-    Liquidation_Price: opened ? '45226.13' : null,
-    Liquidation_Time: null,
-    floating_profit_or_loss: phase === 'holding' ? '0' : null,
-    unrealized_pnl_percent: phase === 'holding' ? '0' : null,
-    realized_pnl: null,
-    realized_pnl_percent: null,
-    total_profit_or_loss: null,
-    insurance: null,
-    close_reason: null,
-    cancel_reason: null,
-    entry: opened ? tick(40, '50000') : null,
-    exit: null,
-    mark: opened ? tick(41, '50000') : null,
-    open_position_time: opened ? 4_000 : null,
-    time_to_close_position: null,
-    // The model's ids come from a counter; updates match by position id once the submission answered.
-    request_id: 'req-1',
-    created_at: 1_000,
-    updated_at: updatedAt,
-    ...extra,
-  };
-};
-
-const closedBy = (reason: LeverPosition['close_reason'], updatedAt = 7_000, extra: Partial<LeverPosition> = {}) =>
-  position('closed', updatedAt, {
-    close_reason: reason,
-    exit: tick(60, '51000'),
-    close_offset_price: '51000',
-    realized_pnl: '20',
-    total_profit_or_loss: '19',
-    time_to_close_position: 6_900,
-    ...extra,
-  });
-
-const liquidatedAt = (updatedAt = 7_000) =>
-  closedBy('liquidation', updatedAt, {
-    exit: tick(61, '45200'),
-    close_offset_price: '45200',
-    realized_pnl: '-96',
-    total_profit_or_loss: '-96.5',
-    insurance: '0.2',
-    Liquidation_Time: 6_950,
-  });
-
-const done = (actor: string, output: LeverCallResult) => ({ type: `xstate.done.actor.${actor}`, output }) as const;
-const broke = (actor: string) => ({ type: `xstate.error.actor.${actor}`, error: new Error('offline') }) as const;
-const refused = (message: string, field?: string) =>
-  ({ ok: false, message, answered: true, ...(field ? { field } : {}) }) as const;
-
-/**
- * The events the model may take. Done and error events of the invoked calls stand for the server's answers; the
- * server times follow the lifecycle (waiting 1 s, pending 2 s, cancelled 3 s, holding 4 s, …), so a copy from an
- * earlier phase is late news wherever the walk is.
- */
-const EVENTS = {
-  submit: { type: 'SUBMIT', draft },
-  accepted: done('submitOrder', { ok: true, position: position('waiting', 1_000) }),
-  refused: done('submitOrder', refused('Insufficient balance', 'lots')),
-  verify: done('submitOrder', { ...refused('Account not authenticated'), verifyRequired: true }),
-  lost: broke('submitOrder'),
-  dismiss: { type: 'DISMISS' },
-  rests: { type: 'POSITION', position: position('pending', 2_000) },
-  noTick: { type: 'POSITION', position: position('cancelled', 3_000, { cancel_reason: 'no_tick' }) },
-  opened: { type: 'POSITION', position: position('holding', 4_000) },
-  markMoved: { type: 'POSITION', position: position('holding', 5_000, { floating_profit_or_loss: '4' }) },
-  closeStarted: { type: 'POSITION', position: position('closing', 6_000) },
-  closedByUser: { type: 'POSITION', position: closedBy('user') },
-  takeProfit: { type: 'POSITION', position: closedBy('take_profit') },
-  liquidation: { type: 'POSITION', position: liquidatedAt() },
-  cancel: { type: 'CANCEL' },
-  cancelled: done('cancelOrder', { ok: true, position: position('cancelled', 3_000, { cancel_reason: 'user' }) }),
-  cancelRefused: done('cancelOrder', refused('This order can no longer be cancelled')),
-  cancelLost: broke('cancelOrder'),
-  close: { type: 'CLOSE' },
-  closeAccepted: done('closePosition', { ok: true, position: position('closing', 6_000) }),
-  closeRefused: done('closePosition', refused('This position can no longer be closed')),
-  closeLost: broke('closePosition'),
-  setStop: { type: 'SET_STOP', stops: { take_profit: '52000', stop_loss: '48000' } },
-  stopSet: done('setStops', {
-    ok: true,
-    position: position('holding', 5_000, { profit_take_price: '52000', stop_loss_price: '48000' }),
-  }),
-  stopRefused: done('setStops', refused('The stop-loss must be above the liquidation price', 'stop_loss')),
-  stopLost: broke('setStops'),
-  addMargin: { type: 'ADD_MARGIN', amount: '50' },
-  marginAdded: done('addMargin', {
-    ok: true,
-    position: position('holding', 5_000, { additional_margin: '50', Liquidation_Price: '42964.82' }),
-  }),
-  marginRefused: done('addMargin', refused('Insufficient balance', 'amount')),
-  marginLost: broke('addMargin'),
-  newOrder: { type: 'NEW_ORDER' },
-  stale: { type: 'PRICES_STALE' },
-  fresh: { type: 'PRICES_FRESH' },
-} as const;
-
-type ModelEvent = LeverOrderEvent | (typeof EVENTS)[keyof typeof EVENTS];
 
 type Offer = 'submit' | 'cancel' | 'close' | 'setStop' | 'addMargin';
 
@@ -229,39 +101,6 @@ function counter(): () => string {
   return () => `req-${++n}`;
 }
 
-/**
- * The model's request id is always `req-1` (the positions it sends carry it): the walk and each replay then agree on
- * which updates are news of the submission. Ids across retries are tested on their own below.
- */
-const MODEL_ID = () => 'req-1';
-
-/**
- * A node of the walk: the state and the phase of the position held. The phase decides where an answer or a failure
- * goes (cancelling returns to waiting or pending), so two nodes with one state value but different phases must not
- * be merged, or a path would be stitched from steps that do not follow each other. Both are finite, so the walk ends.
- */
-const nodeKey = (snapshot: LeverOrderSnapshot) =>
-  JSON.stringify({ ...(snapshot.value as object), phase: snapshot.context.position?.phase ?? null });
-
-// createTestModel refuses machines that invoke; the path generators walk the same graph without that check.
-const traversal = {
-  input: { makeId: MODEL_ID },
-  events: Object.values(EVENTS) as unknown as ModelEvent[],
-  serializeState: nodeKey,
-} as never;
-
-/**
- * The simple paths walk the lifecycle with prices going fresh once and staying so: with the gate toggling at every
- * step they run to hundreds of thousands. The gate is walked by the shortest paths (every node in both price states)
- * and by the focused tests below.
- */
-const lifecycle = {
-  ...(traversal as object),
-  events: Object.entries(EVENTS)
-    .filter(([name]) => name !== 'stale')
-    .map(([, event]) => event),
-} as never;
-
 type Calls = Record<'submitOrder' | 'cancelOrder' | 'closePosition' | 'setStops' | 'addMargin', unknown[]>;
 
 /** A live actor whose calls never settle by themselves (the test delivers their answers), recording their inputs. */
@@ -309,8 +148,8 @@ function replay(path: Path) {
 }
 
 describe('lever order machine (model-based)', () => {
-  const shortest = getShortestPaths(leverOrderMachine, traversal) as unknown as Path[];
-  const simple = getSimplePaths(leverOrderMachine, lifecycle) as unknown as Path[];
+  const shortest = getShortestPaths(leverOrderMachine, leverOrderWalks.shortest) as unknown as Path[];
+  const simple = getSimplePaths(leverOrderMachine, leverOrderWalks.lifecycle) as unknown as Path[];
 
   it('reaches every state of the lifecycle, in both price states', () => {
     const reached = new Set(shortest.map((p) => JSON.stringify(p.state.value)));

@@ -4,7 +4,6 @@ import { getShortestPaths, getSimplePaths } from 'xstate/graph';
 import { createServerClock } from '../../core/clock';
 import type { OptionContract } from '../../protocol/options';
 import {
-  type ContractDraft,
   type ContractEvent,
   type ContractPhase,
   type ContractSnapshot,
@@ -14,6 +13,17 @@ import {
   type SubmitCallResult,
   standingAt,
 } from './contract.machine';
+import {
+  contract,
+  counter,
+  draft,
+  ENTRY_TS,
+  EXPIRED,
+  EXPIRY,
+  exitTick,
+  SERVER_NOW,
+  optionContractWalks as walks,
+} from './contract.model';
 
 /**
  * Model-based: every shortest path and every simple path through the contract machine (states serialised by value,
@@ -21,76 +31,6 @@ import {
  * (contractView: status line, up/down enabled, the verification prompt, the countdown) and that the live actor is
  * where the model is. Then the countdown on server time with a device clock minutes off.
  */
-
-const draft: ContractDraft = { symbol: 'BTC', direction: 'up', seconds: '30', stake: '10', account: 'simulator' };
-
-/** The server's clock in the model: fixed, 10 s after the entry tick (20 s of the 30 s left). */
-const ENTRY_TS = 100_000;
-const SERVER_NOW = ENTRY_TS + 10_000;
-const EXPIRY = ENTRY_TS + 30_000;
-
-const contract = (state: OptionContract['state'], updatedAt: number, extra: Partial<OptionContract> = {}) =>
-  ({
-    id: 7,
-    symbol: 'BTC',
-    direction: 'up',
-    seconds: 30,
-    ratio: '0.80',
-    currency: 'USDT',
-    stake: '10',
-    account: 'simulator',
-    state,
-    entry: state === 'waiting' || state === 'cancelled' ? null : { symbol: 'BTC', seq: 41, ts: ENTRY_TS, price: '100' },
-    expiry_ts: state === 'waiting' || state === 'cancelled' ? null : EXPIRY,
-    exit: null,
-    payout: null,
-    request_id: 'req-1',
-    created_at: ENTRY_TS - 200,
-    updated_at: updatedAt,
-    settled_at: null,
-    ...extra,
-  }) satisfies OptionContract;
-
-const exitTick = { symbol: 'BTC', seq: 99, ts: EXPIRY - 100, price: '101' };
-
-/** The delayed transition's event: what the timer delivers at E (the test delivers it like any other). */
-const EXPIRED = 'xstate.after.untilExpiry.optionContract.contract.running';
-
-const EVENTS = {
-  submit: { type: 'SUBMIT', draft },
-  accepted: { type: 'xstate.done.actor.submitContract', output: { ok: true, contract: contract('waiting', 1) } },
-  refused: {
-    type: 'xstate.done.actor.submitContract',
-    output: { ok: false, message: 'Insufficient balance', field: 'stake', answered: true },
-  },
-  verify: {
-    type: 'xstate.done.actor.submitContract',
-    output: { ok: false, message: 'Account not authenticated', answered: true, verifyRequired: true },
-  },
-  lost: { type: 'xstate.error.actor.submitContract', error: new Error('offline') },
-  dismiss: { type: 'DISMISS' },
-  entered: { type: 'CONTRACT_UPDATE', contract: contract('running', 2) },
-  expired: { type: EXPIRED },
-  won: {
-    type: 'CONTRACT_UPDATE',
-    contract: contract('won', 3, { exit: exitTick, payout: '18', settled_at: EXPIRY + 500 }),
-  },
-  lostBet: {
-    type: 'CONTRACT_UPDATE',
-    contract: contract('lost', 3, { exit: { ...exitTick, price: '99' }, payout: '0', settled_at: EXPIRY + 500 }),
-  },
-  flat: {
-    type: 'CONTRACT_UPDATE',
-    contract: contract('flat', 3, { exit: { ...exitTick, price: '100' }, payout: '10', settled_at: EXPIRY + 500 }),
-  },
-  refunded: { type: 'CONTRACT_UPDATE', contract: contract('refunded', 3, { payout: '10', settled_at: EXPIRY + 500 }) },
-  noTick: { type: 'CONTRACT_UPDATE', contract: contract('cancelled', 3, { payout: '10', settled_at: 11_000 }) },
-  newContract: { type: 'NEW_CONTRACT' },
-  stale: { type: 'PRICES_STALE' },
-  fresh: { type: 'PRICES_FRESH' },
-} as const;
-
-type ModelEvent = ContractEvent | (typeof EVENTS)[keyof typeof EVENTS];
 
 /** What each state shows, whatever path led there. */
 const EXPECTED: Record<
@@ -128,18 +68,6 @@ function assertView(snapshot: ContractSnapshot): void {
   if (value.contract === 'choosing' && snapshot.context.error)
     expect(['Insufficient balance', NO_ANSWER]).toContain(view.error);
 }
-
-function counter(): () => string {
-  let n = 0;
-  return () => `req-${++n}`;
-}
-
-// createTestModel refuses machines that invoke; the path generators walk the same graph without that check.
-const traversal = {
-  input: { makeId: counter(), serverNow: () => SERVER_NOW },
-  events: Object.values(EVENTS) as unknown as ModelEvent[],
-  serializeState: (snapshot: ContractSnapshot) => JSON.stringify(snapshot.value),
-} as never;
 
 /** A live actor whose call never settles by itself and whose timers never fire (the test delivers both). */
 function liveActor(serverNow: () => number = () => SERVER_NOW, start?: OptionContract) {
@@ -182,8 +110,9 @@ function replay(path: Path) {
 }
 
 describe('option contract machine (model-based)', () => {
-  const shortest = getShortestPaths(optionContractMachine, traversal) as unknown as Path[];
-  const simple = getSimplePaths(optionContractMachine, traversal) as unknown as Path[];
+  // One walk (contract.model.ts), generated two ways: its shortest paths and all its simple paths.
+  const shortest = getShortestPaths(optionContractMachine, walks.shortest) as unknown as Path[];
+  const simple = getSimplePaths(optionContractMachine, walks.shortest) as unknown as Path[];
 
   it('reaches every state of the lifecycle, in both price states', () => {
     const reached = new Set(shortest.map((p) => JSON.stringify(p.state.value)));

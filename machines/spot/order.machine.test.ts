@@ -5,82 +5,19 @@ import type { SpotOrder } from '../../protocol/spot';
 import {
   NO_ANSWER,
   type OrderCallResult,
-  type OrderDraft,
   type OrderEvent,
   type OrderPhase,
   type OrderSnapshot,
   orderView,
   spotOrderMachine,
 } from './order.machine';
+import { counter, draft, filled, order, spotOrderWalks as walks } from './order.model';
 
 /**
  * Model-based: every shortest path and every simple path through the order machine (states serialised by value, so
  * the walk ends), replayed on a live actor whose calls the test answers, asserting at each step what the user sees
  * (orderView: status line, whether submit and cancel are enabled) and that the live actor is where the model is.
  */
-
-const draft: OrderDraft = { symbol: 'BTC', side: 'buy', type: 'limit', mode: 'quantity', qty: '0.01', price: '50000' };
-
-const order = (state: SpotOrder['state'], updatedAt: number, extra: Partial<SpotOrder> = {}): SpotOrder => ({
-  id: 7,
-  symbol: 'BTC',
-  side: 'buy',
-  type: 'limit',
-  mode: 'quantity',
-  qty: '0.01',
-  amount: null,
-  price: '50000',
-  fee_rate: '0.001',
-  held: state === 'waiting' || state === 'pending' ? '500.5' : '0',
-  state,
-  cancel_reason: null,
-  fill: null,
-  // The model's ids come from a counter; updates match by order id once the placement answered.
-  request_id: 'req-1',
-  created_at: 1_000,
-  updated_at: updatedAt,
-  ...extra,
-});
-
-const filled = order('completed', 3_000, {
-  fill: {
-    tick: { symbol: 'BTC', seq: 42, ts: 2_900, price: '49990' },
-    qty: '0.01',
-    price: '49990',
-    value: '499.9',
-    fee: '0.4999',
-    total: '500.3999',
-    at: 2_900,
-  },
-});
-
-/** The events the model may take. Done events of the invoked calls stand for the server's answers. */
-const EVENTS = {
-  submit: { type: 'SUBMIT', draft },
-  accepted: { type: 'xstate.done.actor.placeOrder', output: { ok: true, order: order('waiting', 1_000) } },
-  refused: {
-    type: 'xstate.done.actor.placeOrder',
-    output: { ok: false, message: 'Insufficient balance', field: 'qty', answered: true },
-  },
-  lost: { type: 'xstate.error.actor.placeOrder', error: new Error('offline') },
-  rests: { type: 'ORDER_UPDATE', order: order('pending', 2_000) },
-  fills: { type: 'ORDER_UPDATE', order: filled },
-  noTick: { type: 'ORDER_UPDATE', order: order('cancelled', 11_000, { cancel_reason: 'no_tick' }) },
-  cancel: { type: 'CANCEL' },
-  cancelled: {
-    type: 'xstate.done.actor.cancelOrder',
-    output: { ok: true, order: order('cancelled', 4_000, { cancel_reason: 'user' }) },
-  },
-  cancelRefused: {
-    type: 'xstate.done.actor.cancelOrder',
-    output: { ok: false, message: 'This order can no longer be cancelled', answered: true },
-  },
-  newOrder: { type: 'NEW_ORDER' },
-  stale: { type: 'PRICES_STALE' },
-  fresh: { type: 'PRICES_FRESH' },
-} as const;
-
-type ModelEvent = OrderEvent | (typeof EVENTS)[keyof typeof EVENTS];
 
 /** What each state shows, whatever path led there. */
 const EXPECTED: Record<OrderPhase, { cancel: boolean; submitWhenFresh: boolean; busy: boolean }> = {
@@ -108,18 +45,6 @@ function assertView(snapshot: OrderSnapshot): void {
   if (value.order === 'completed') expect(view.order?.fill?.tick.seq).toBe(42);
   if (value.order === 'entering' && snapshot.context.error)
     expect(['Insufficient balance', NO_ANSWER]).toContain(view.error);
-}
-
-// createTestModel refuses machines that invoke; the path generators walk the same graph without that check.
-const traversal = {
-  input: { makeId: counter() },
-  events: Object.values(EVENTS) as unknown as ModelEvent[],
-  serializeState: (snapshot: OrderSnapshot) => JSON.stringify(snapshot.value),
-} as never;
-
-function counter(): () => string {
-  let n = 0;
-  return () => `req-${++n}`;
 }
 
 /** A live actor of the machine whose calls never settle by themselves: the test delivers their answers. */
@@ -164,8 +89,9 @@ async function replay(path: Path) {
 }
 
 describe('spot order machine (model-based)', () => {
-  const shortest = getShortestPaths(spotOrderMachine, traversal) as unknown as Path[];
-  const simple = getSimplePaths(spotOrderMachine, traversal) as unknown as Path[];
+  // One walk (order.model.ts), generated two ways: its shortest paths and all its simple paths.
+  const shortest = getShortestPaths(spotOrderMachine, walks.shortest) as unknown as Path[];
+  const simple = getSimplePaths(spotOrderMachine, walks.shortest) as unknown as Path[];
 
   it('reaches every state of the lifecycle, in both price states', () => {
     const reached = new Set(shortest.map((p) => JSON.stringify(p.state.value)));

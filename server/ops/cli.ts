@@ -11,8 +11,11 @@ import { identityOps } from '../domains/identity';
 import { ieoOps } from '../domains/ieo';
 import { leverOps } from '../domains/lever';
 import { marketOps } from '../domains/market';
+import { newsOps } from '../domains/news';
 import { operatorOps, operatorSealedData } from '../domains/operators';
 import { optionOps } from '../domains/options';
+import { pollOps } from '../domains/polls';
+import { referralOps } from '../domains/referral';
 import { spotFeesOps } from '../domains/spot';
 import { isEntryPoint } from '../entry';
 import { ledgerOps } from '../ledger';
@@ -73,7 +76,10 @@ export const COMMANDS: readonly OpsCommand[] = [
   ...ieoOps,
   ...c2cOps,
   ...helpOps,
+  ...newsOps,
+  ...pollOps,
   ...chatOps,
+  ...referralOps,
   ...operatorOps,
   demoHelp,
 ];

@@ -11,6 +11,8 @@ import { approveDeposit, setDepositAddress } from '../domains/funding';
 import { addSampleArticles } from '../domains/help';
 import { approveVerification } from '../domains/identity';
 import { runIeoCommand } from '../domains/ieo';
+import { addSampleNews } from '../domains/news';
+import { addSamplePoll } from '../domains/polls';
 import { uploadsDirOf } from '../domains/uploads';
 import { formatAmount, Ledger } from '../ledger';
 import type { DatabaseHandle } from '../platform/db/connect';
@@ -352,6 +354,10 @@ export async function runDemo(config: Config, database: DatabaseHandle, out: Out
     await demoMerchant(door, database, invite, out);
     const articles = await addSampleArticles(database.db, { operator: 'demo' });
     if (articles > 0) out(`added ${articles} help articles (npm run ops -- articles list)`);
+    const news = await addSampleNews(database.db, { operator: 'demo' });
+    if (news > 0) out(`added ${news} news and announcements (npm run ops -- news list)`);
+    const poll = await addSamplePoll(database.db, { operator: 'demo' });
+    if (poll !== null) out(`opened listing poll ${poll} for 14 days (npm run ops -- polls list)`);
     const balance = (await ledger.balances(userId)).find((b) => b.type === 'coin' && b.currency === 'USDT');
     out(
       `login: ${DEMO_EMAIL}  password: ${DEMO_PASSWORD}  (coin account: ${formatAmount('USDT', balance?.available ?? 0)} USDT)`,

@@ -1,8 +1,9 @@
 import { Outlet, useRouter } from '@tanstack/react-router';
-import { type ReactElement, useEffect } from 'react';
+import { type ReactElement, useEffect, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PwaBar } from '../pwa/PwaBar';
 import { toast } from '../state/toasts';
-import { installExitGuard, isStandalone } from './back';
+import { installExitGuard, isStandalone, onDisplayModeChange } from './back';
 import { LoadingBar } from './LoadingBar';
 import { SideMenu } from './SideMenu';
 import { TabBar } from './TabBar';
@@ -16,13 +17,18 @@ const atHomeRoot = (): boolean => {
   return (path === '/' || path === HOME_PATH) && index === 0;
 };
 
+const followDisplayMode = (changed: () => void) => onDisplayModeChange(window, changed);
+
 /** The app frame: centred column of at most 450px with the bars, menu, toasts and loading indicator. */
 export function Shell(): ReactElement {
   const { t } = useTranslation();
   const router = useRouter();
 
+  // Standalone can begin while the page is open (installed from this tab), so it is followed, not read once.
+  const standalone = useSyncExternalStore(followDisplayMode, () => isStandalone());
+
   useEffect(() => {
-    if (!isStandalone()) return;
+    if (!standalone) return;
     const guard = installExitGuard(window, { atHomeRoot, ask: () => toast(t('app.pressAgainToExit')) });
     guard.arm();
     const unsubscribe = router.subscribe('onResolved', () => guard.arm());
@@ -30,7 +36,7 @@ export function Shell(): ReactElement {
       unsubscribe();
       guard.dispose();
     };
-  }, [router, t]);
+  }, [router, t, standalone]);
 
   return (
     <div className="app-frame">
@@ -38,6 +44,7 @@ export function Shell(): ReactElement {
       <Outlet />
       <TabBar />
       <SideMenu />
+      <PwaBar />
       <Toasts />
     </div>
   );

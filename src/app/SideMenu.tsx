@@ -3,6 +3,7 @@ import { type ReactElement, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { Icon } from '../components/Icon';
+import { keepFocusInside } from '../components/modalFocus';
 import { isLoggedIn, session } from '../state/session';
 import { setMenuOpen, ui } from '../state/ui';
 import { visibleMenu } from './menu';
@@ -22,12 +23,18 @@ export function SideMenu(): ReactElement | null {
   useEffect(() => close(), [pathname]);
   useEffect(() => {
     if (!menuOpen) return;
+    // Like a dialog: focus moves in, Tab keeps it there, and it goes back to the menu button when the menu closes.
+    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     panel.current?.focus();
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') close();
+      else if (panel.current) keepFocusInside(panel.current, e);
     };
     document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      if (before?.isConnected) before.focus();
+    };
   }, [menuOpen]);
 
   if (!menuOpen) return null;

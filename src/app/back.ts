@@ -32,10 +32,25 @@ export function createExitGuard(now: () => number = () => Date.now(), windowMs =
   };
 }
 
+/** The display mode of the installed app (the web manifest's `display`, vite.config.ts). */
+const STANDALONE_QUERY = '(display-mode: standalone)';
+
 /** The installed (home-screen) app: display-mode standalone, or iOS's navigator.standalone. */
 export function isStandalone(win: Window = window): boolean {
   const nav = win.navigator as Navigator & { standalone?: boolean };
-  return nav.standalone === true || win.matchMedia?.('(display-mode: standalone)').matches === true;
+  return nav.standalone === true || win.matchMedia?.(STANDALONE_QUERY).matches === true;
+}
+
+/**
+ * Calls `listener` when the display mode changes. A page does not always start in the mode it ends in: installing
+ * the app from an open tab moves that very page into the app's own window without reloading it (desktop Chrome),
+ * and its back button must then start asking before it exits.
+ */
+export function onDisplayModeChange(win: Window, listener: () => void): () => void {
+  const query = win.matchMedia?.(STANDALONE_QUERY);
+  if (!query) return () => {};
+  query.addEventListener('change', listener);
+  return () => query.removeEventListener('change', listener);
 }
 
 const MARK = '__twExitGuard';

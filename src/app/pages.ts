@@ -97,6 +97,8 @@ export const PAGES: readonly PageDef[] = [
   page('assets/record', 'wallet', () => import('../features/wallet/pages/assets/record'), true),
   page('assets/transfer/index', 'wallet', () => import('../features/wallet/pages/assets/transfer/index'), true),
   page('assets/transfer/record', 'wallet', () => import('../features/wallet/pages/assets/transfer/record'), true),
+  // The valuation method (left menu): public; a logged-in user also sees the prices behind their own valuation.
+  page('assets/valuation', 'wallet', () => import('../features/wallet/pages/assets/valuation')),
   // The Finance tab and the rules are public (products and rules are for everyone); buying and orders need a login.
   page('template/index', 'finance', () => import('../features/finance/pages/template/index')),
   page('finance/index', 'finance', () => import('../features/finance/pages/finance/index'), true),
@@ -107,6 +109,8 @@ export const PAGES: readonly PageDef[] = [
   page('publication/index', 'ieo', () => import('../features/ieo/pages/publication/index')),
   page('publication/details', 'ieo', () => import('../features/ieo/pages/publication/details')),
   page('publication/purchase', 'ieo', () => import('../features/ieo/pages/publication/purchase'), true),
+  // The listing polls (an addition to SPEC 2, our reading of `vote/set`): results are public, voting needs a login.
+  page('publication/vote', 'vote', () => import('../features/vote/pages/publication/vote')),
   page('assets/ieo/index', 'ieo', () => import('../features/ieo/pages/assets/ieo/index'), true),
   page('assets/ieo/orderList', 'ieo', () => import('../features/ieo/pages/assets/ieo/orderList'), true),
   page('assets/ieo/orderDetail', 'ieo', () => import('../features/ieo/pages/assets/ieo/orderDetail'), true),
@@ -117,6 +121,8 @@ export const PAGES: readonly PageDef[] = [
   page('assets/c2c/orderDetail', 'c2c', () => import('../features/c2c/pages/assets/c2c/orderDetail'), true),
   page('assets/c2c/merchant', 'c2c', () => import('../features/c2c/pages/assets/c2c/merchant'), true),
   page('assets/c2c/adEdit', 'c2c', () => import('../features/c2c/pages/assets/c2c/adEdit'), true),
+  page('notice/index', 'notice', () => import('../features/notice/pages/notice/index')),
+  page('index/notice/notice', 'notice', () => import('../features/notice/pages/index/notice/notice')),
   page('help/center/center', 'help', () => import('../features/help/pages/help/center/center')),
   page('help/center/detail', 'help', () => import('../features/help/pages/help/center/detail')),
   // Customer service and C2C order chats (the chat feature); a conversation is its members' only.
@@ -125,6 +131,7 @@ export const PAGES: readonly PageDef[] = [
   page('help/center/newchat', 'chat', () => import('../features/chat/pages/help/center/newchat'), true),
   page('help/center/otcChat', 'chat', () => import('../features/chat/pages/help/center/otcChat'), true),
   page('help/center/newotcChat', 'chat', () => import('../features/chat/pages/help/center/newotcChat'), true),
+  page('promotion/index', 'promotion', () => import('../features/promotion/pages/promotion/index'), true),
 ];
 
 const registered = new Set(PAGES.map((p) => p.path));

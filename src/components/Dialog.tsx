@@ -1,6 +1,7 @@
 import { type ReactElement, type ReactNode, useEffect, useId, useRef } from 'react';
+import { keepFocusInside } from './modalFocus';
 
-/** A modal dialog: focus moves in, Escape and the backdrop close it. */
+/** A modal dialog: focus moves in and Tab keeps it there, Escape and the backdrop close it, focus goes back after. */
 export function Dialog({
   open,
   title,
@@ -16,19 +17,24 @@ export function Dialog({
 }): ReactElement | null {
   const titleId = useId();
   const ref = useRef<HTMLDivElement>(null);
+  // The newest onClose, read when a key comes: callers pass a new function on every render (a page with live prices
+  // renders many times a second), and opening again on each one took focus back to the dialog while the user typed.
+  const close = useRef(onClose);
+  close.current = onClose;
   useEffect(() => {
     if (!open) return;
     const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     ref.current?.focus();
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') onClose();
+      if (e.key === 'Escape') close.current();
+      else if (ref.current) keepFocusInside(ref.current, e);
     };
     document.addEventListener('keydown', onKey);
     return () => {
       document.removeEventListener('keydown', onKey);
       before?.focus();
     };
-  }, [open, onClose]);
+  }, [open]);
   if (!open) return null;
   return (
     <div className="dialog-layer">

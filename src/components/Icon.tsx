@@ -45,6 +45,7 @@ const PATHS = {
   sort: 'M8 4v16M4 8l4-4 4 4M16 20V4M12 16l4 4 4-4',
   pulse: 'M2 12h4l3-8 6 16 3-8h4',
   plus: 'M12 5v14M5 12h14',
+  minus: 'M5 12h14',
   card: 'M3 6h18v12H3zM3 10h18M7 15h4',
 } as const;
 

@@ -3,6 +3,8 @@ import type { z } from 'zod';
 import { fetchBlobWithHeaders, sendWithHeaders } from '../../core/api/client';
 import { LANG_HEADER } from '../../protocol/envelope';
 import { OPS_TOKEN_HEADER, type OpsOperator, opsConsoleCalls } from '../../protocol/ops-console';
+import { opsInspectionCalls } from '../../protocol/ops-inspection';
+import { opsNewsCalls } from '../../protocol/ops-news';
 import { opsAppealCalls, opsHelpCalls, opsSupportCalls } from '../../protocol/ops-support';
 import { currentLang, errorText } from '../lib/i18n';
 
@@ -60,7 +62,14 @@ export const consoleHeaders = () => ({ [OPS_TOKEN_HEADER]: consoleSession.token 
 const headers = consoleHeaders;
 
 /** Every console call the client makes: the console's own and the sections of other modules. */
-const calls = { ...opsConsoleCalls, ...opsSupportCalls, ...opsAppealCalls, ...opsHelpCalls } as const;
+const calls = {
+  ...opsConsoleCalls,
+  ...opsSupportCalls,
+  ...opsAppealCalls,
+  ...opsHelpCalls,
+  ...opsNewsCalls,
+  ...opsInspectionCalls,
+} as const;
 type OpsConsoleCalls = typeof calls;
 export type OpsConsolePath = keyof OpsConsoleCalls;
 

@@ -17,6 +17,13 @@ const SupportScreen = lazy(() => import('./screens/SupportScreen').then((m) => (
 const HelpArticlesScreen = lazy(() =>
   import('./screens/HelpArticlesScreen').then((m) => ({ default: m.HelpArticlesScreen })),
 );
+const NewsScreen = lazy(() => import('./screens/NewsScreen').then((m) => ({ default: m.NewsScreen })));
+/** The order machines with their test paths: the drawings and paths load only with it (and never the machines). */
+const MachinesScreen = lazy(() => import('./screens/MachinesScreen').then((m) => ({ default: m.MachinesScreen })));
+/** Orders followed live on their machines, as the app's actors report them. */
+const LiveOrdersScreen = lazy(() =>
+  import('./screens/LiveOrdersScreen').then((m) => ({ default: m.LiveOrdersScreen })),
+);
 
 export interface ConsoleScreen {
   id: string;
@@ -53,6 +60,14 @@ export const SCREEN_GROUPS: readonly ScreenGroup[] = [
     screens: [
       { id: 'support', role: 'support', label: 'console.nav.support', icon: 'mail', Component: SupportScreen },
       { id: 'help', role: 'support', label: 'console.nav.help', icon: 'info', Component: HelpArticlesScreen },
+      { id: 'news', role: 'support', label: 'console.nav.news', icon: 'document', Component: NewsScreen },
+    ],
+  },
+  {
+    label: 'console.navGroup.qa',
+    screens: [
+      { id: 'machines', role: 'qa', label: 'console.nav.machines', icon: 'layers', Component: MachinesScreen },
+      { id: 'live', role: 'qa', label: 'console.nav.liveOrders', icon: 'pulse', Component: LiveOrdersScreen },
     ],
   },
   {

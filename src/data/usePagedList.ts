@@ -2,9 +2,10 @@ import { type InfiniteData, type QueryKey, useInfiniteQuery, useQueryClient } fr
 import { useCallback, useMemo } from 'react';
 import { need } from './query';
 
-export interface Paged<T> {
+/** A page and where the next one starts (`before_id` numbers, or another cursor such as news/list's string). */
+export interface Paged<T, C = number> {
   items: T[];
-  next_before_id: number | null;
+  next_before_id: C | null;
 }
 
 export interface PagedList<T> {
@@ -23,22 +24,23 @@ export interface PagedList<T> {
  * filter) is another list, a socket event that invalidates the key refreshes it. A refresh that fails keeps the list
  * shown; an answer that arrives after a newer refresh is dropped by the query layer.
  */
-export function usePagedList<T>(
+export function usePagedList<T, C = number>(
   queryKey: QueryKey,
-  fetchPage: (beforeId: number | null) => Promise<Paged<T> | false>,
+  fetchPage: (beforeId: C | null) => Promise<Paged<T, C> | false>,
 ): PagedList<T> {
   const client = useQueryClient();
   const q = useInfiniteQuery({
     queryKey,
-    queryFn: ({ pageParam }) => need(fetchPage(pageParam)),
-    initialPageParam: null as number | null,
+    // The page params are this list's own: null, then each page's next_before_id.
+    queryFn: ({ pageParam }) => need(fetchPage(pageParam as C | null)),
+    initialPageParam: null as C | null,
     getNextPageParam: (last) => last.next_before_id,
   });
   const { data, refetch, fetchNextPage, hasNextPage, isFetchingNextPage, isError } = q;
 
   const reload = useCallback(async () => {
     // A refresh starts over from the newest page, as the first load did (older pages come with "load more").
-    client.setQueryData<InfiniteData<Paged<T>, number | null>>(queryKey, (old) =>
+    client.setQueryData<InfiniteData<Paged<T, C>, C | null>>(queryKey, (old) =>
       old ? { pages: old.pages.slice(0, 1), pageParams: old.pageParams.slice(0, 1) } : old,
     );
     await refetch();

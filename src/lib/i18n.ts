@@ -14,8 +14,11 @@ import type ieoEn from '../../locales/en/ieo.json';
 import type leverEn from '../../locales/en/lever.json';
 import type leverdetailEn from '../../locales/en/leverdetail.json';
 import type marketEn from '../../locales/en/market.json';
+import type noticeEn from '../../locales/en/notice.json';
 import type optionsEn from '../../locales/en/options.json';
+import type promotionEn from '../../locales/en/promotion.json';
 import type spotEn from '../../locales/en/spot.json';
+import type voteEn from '../../locales/en/vote.json';
 import type walletEn from '../../locales/en/wallet.json';
 import { ALL_LANGS, DEFAULT_LANG, isLang, type Lang } from '../../protocol/lang';
 
@@ -40,9 +43,12 @@ export const FEATURE_NAMESPACES = [
   'finance',
   'ieo',
   'help',
+  'notice',
   'chat',
   'c2c',
   'console',
+  'vote',
+  'promotion',
 ] as const;
 export type FeatureNamespace = (typeof FEATURE_NAMESPACES)[number];
 export type Namespace = (typeof SHELL_NAMESPACES)[number] | FeatureNamespace;
@@ -64,10 +70,13 @@ declare module 'i18next' {
         typeof leverdetailEn &
         typeof financeEn &
         typeof helpEn &
+        typeof noticeEn &
         typeof ieoEn &
         typeof consoleEn &
         typeof chatEn &
-        typeof c2cEn;
+        typeof voteEn &
+        typeof c2cEn &
+        typeof promotionEn;
       errors: typeof errorsEn;
     };
   }

@@ -15,6 +15,8 @@ export interface Settings {
   langMark: string;
   /** The language page shows the five extra translations when this is on. */
   showAllLangs: boolean;
+  /** Order pages draw the order's state machine with its current state (QA; off by default). */
+  showOrderFlow: boolean;
 }
 
 interface PersistedApp {
@@ -48,6 +50,7 @@ function initialSettings(): Settings {
     lang,
     langMark: localeOf(lang),
     showAllLangs: !(['de', 'en'] as string[]).includes(lang),
+    showOrderFlow: readStorage(STORAGE_KEYS.orderFlow) === '1',
   };
 }
 
@@ -73,13 +76,26 @@ export function setShowAllLangs(on: boolean): void {
   settings.showAllLangs = on;
 }
 
-/** Applies the theme to the root element so the CSS variables switch. */
+export function setShowOrderFlow(on: boolean): void {
+  settings.showOrderFlow = on;
+  writeStorage(STORAGE_KEYS.orderFlow, on ? '1' : null);
+}
+
+/** The browser's bar colour per theme: the page background (theme.css --bg), as index.html and the manifest say. */
+export const THEME_COLORS: Readonly<Record<Theme, string>> = { dark: '#0b0f19', light: '#f4f6fa' };
+
+/**
+ * Applies the theme to the root element so the CSS variables switch, and to the browser's bar: every theme-color
+ * meta (index.html has one per system colour scheme, for the moment before any script runs) takes the app's theme,
+ * which the user chose and which need not be the system's.
+ */
 export function applyTheme(theme: Theme, root: HTMLElement | undefined = globalThis.document?.documentElement): void {
   if (!root) return;
   root.dataset.theme = theme;
   root.style.colorScheme = theme;
-  const meta = globalThis.document?.querySelector('meta[name="theme-color"]');
-  meta?.setAttribute('content', theme === 'dark' ? '#0b0f19' : '#f4f6fa');
+  for (const meta of root.ownerDocument.querySelectorAll('meta[name="theme-color"]')) {
+    meta.setAttribute('content', THEME_COLORS[theme]);
+  }
 }
 
 subscribe(settings, () => applyTheme(settings.theme));

@@ -4,6 +4,8 @@ export const STORAGE_KEYS = {
   app: 'tw.app',
   lang: 'lang',
   langMark: 'langMark',
+  /** "Show order flow" (settings): '1' when on. */
+  orderFlow: 'tw.orderFlow',
 } as const;
 
 /** Keys that survive "clear cache": the session and the settings. */

@@ -8,6 +8,7 @@ import { Ledger } from '../../server/ledger/ledger';
 import { type DatabaseHandle, openSqlite } from '../../server/platform/db/connect';
 import { browserPerTest, type RunningServer, shot, startServer } from './harness';
 import { text } from './locale';
+import { pullDown } from './touch';
 import { loggedInUser } from './users';
 
 /**
@@ -59,23 +60,6 @@ async function fund(userId: number, currency: string, amount: string) {
   );
 }
 
-/** Drags the page down from near its top with real touch events (Chrome DevTools Protocol). */
-async function pullDown(distance: number) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Emulation.setTouchEmulationEnabled', { enabled: true, maxTouchPoints: 1 });
-  const x = 180;
-  const y = 200;
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y }] });
-  for (let step = 1; step <= 10; step++) {
-    await cdp.send('Input.dispatchTouchEvent', {
-      type: 'touchMove',
-      touchPoints: [{ x, y: y + (distance * step) / 10 }],
-    });
-  }
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
-  await cdp.detach();
-}
-
 describe('assets and transfers in the browser', () => {
   it('assets tab with total valuation, pull-to-refresh, a coin → contract transfer and its record', async () => {
     const user = (await loggedInUser(server, page, 'assets-e2e@example.com')).user;
@@ -114,12 +98,12 @@ describe('assets and transfers in the browser', () => {
 
     // Pull to refresh: a drag from the top reloads the balances.
     const before = listCalls.length;
-    await pullDown(400);
+    await pullDown(page, 400);
     await expect.poll(() => listCalls.length, { timeout: 10_000 }).toBeGreaterThan(before);
     await expect.poll(() => page.getByTestId('pull-to-refresh').getAttribute('data-phase')).toBe('idle');
     // A short drag springs back without a reload.
     const afterPull = listCalls.length;
-    await pullDown(60);
+    await pullDown(page, 60);
     await page.waitForTimeout(500);
     expect(listCalls.length).toBe(afterPull);
 
@@ -211,5 +195,24 @@ describe('assets and transfers in the browser', () => {
     await page.getByRole('tab', { name: text('en', 'assets.short.trust') }).click();
     await page.waitForURL((u) => u.search.includes('type=trust'));
     await expect.poll(() => page.getByTestId('account-valuation').textContent()).toBe('0.00');
+  });
+
+  it('in German and light: the valuation method from the left menu, with the prices behind the own holdings', async () => {
+    const de = (key: string) => text('de', key);
+    const user = (await loggedInUser(server, page, 'assets-e2e-3@example.com', { lang: 'de', theme: 'light' })).user;
+    await fund(user.id, 'ETH', '0.25');
+    await page.goto(at('/pages/index/index'));
+    await page.getByRole('button', { name: de('nav.menu') }).click();
+    await page.getByRole('link', { name: de('menu.valuation') }).click();
+    await page.waitForURL((u) => u.pathname === '/pages/assets/valuation');
+    expect(await page.locator('.navbar-title').textContent()).toBe(de('valuation.title'));
+    const prices = page.getByTestId('valuation-prices');
+    await prices.waitFor({ timeout: 15_000 });
+    // The one coin held, priced at its last USDT trade (the same answer the assets tab values it with).
+    const rows = prices.locator('tbody tr');
+    expect(await rows.count()).toBe(1);
+    expect(await rows.first().locator('th').textContent()).toBe('ETH');
+    expect(await rows.first().textContent()).toContain(de('valuation.source.last'));
+    await shot(page, 'valuation-light-de');
   });
 });

@@ -270,6 +270,12 @@ describe('c2c in the browser', () => {
     const seller = await registerUser(server, 'c2c-merchant-2@example.com');
     const ad = await merchantWithAd(seller, 'Harbour Coins', { price: '50000', amount: '0.2' });
     await loggedInUser(server, page, 'c2c-late@example.com', { lang: 'en', theme: 'light' });
+    // QA's view: "show order flow" in the settings draws the order's machine on its page.
+    await page.goto(`${server.url}/pages/settings/index`);
+    const flowSwitch = page.getByRole('switch', { name: 'Show order flow' });
+    expect(await flowSwitch.getAttribute('aria-checked')).toBe('false');
+    await flowSwitch.click();
+    expect(await flowSwitch.getAttribute('aria-checked')).toBe('true');
 
     await page.goto(`${server.url}/pages/assets/c2c/buy?id=${ad.id}`);
     await page.getByTestId('c2c-amount-input').fill('100');
@@ -282,6 +288,14 @@ describe('c2c in the browser', () => {
     await expect.poll(() => view.getAttribute('data-status'), { timeout: 15_000 }).toBe('1');
     await shot(page, 'c2c-order-paying-light-en');
     expect(await coinBalance(seller.user.id)).toMatchObject({ held: 200_000 });
+    // The machine drawn from the code, the order's state marked on it (and said in words).
+    const chart = page.getByTestId('machine-chart');
+    const current = () =>
+      chart.locator('g[data-current]').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-state')));
+    await expect.poll(current, { timeout: 15_000 }).toEqual(['c2cOrder.awaitingPayment']);
+    expect(await page.getByTestId('machine-chart-now').textContent()).toBe('Now: awaitingPayment');
+    await chart.scrollIntoViewIfNeeded();
+    await shot(page, 'c2c-order-flow-light-en');
 
     // Thirty-one minutes pass on the server: its expiry job cancels the order and returns the escrow.
     ahead += 31 * MINUTE;
@@ -289,5 +303,7 @@ describe('c2c in the browser', () => {
     expect(await page.getByTestId('c2c-note').textContent()).toContain('not marked paid within 30 minutes');
     await expect.poll(() => coinBalance(seller.user.id), { timeout: 15_000 }).toMatchObject({ held: 0 });
     await shot(page, 'c2c-order-expired-light-en');
+    // The drawing follows the live order to its final state.
+    await expect.poll(current, { timeout: 15_000 }).toEqual(['c2cOrder.cancelled']);
   });
 });

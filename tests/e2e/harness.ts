@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import type { ClockAnswer, ClockRequest, MarketMode } from '../../server/platform/clock-hook';
 import { checkpoint, watchedPage } from './a11y';
 
 /**
@@ -18,7 +19,42 @@ export const PHONE_VIEWPORT = { width: 375, height: 812 };
 export interface RunningServer {
   url: string;
   dataDir: string;
-  stop(): Promise<void>;
+  /** Stops the server and removes its data, unless `keepData` (to start it again on the same data). */
+  stop(options?: { keepData?: boolean }): Promise<void>;
+}
+
+/**
+ * Where a server runs and what it serves; each defaults to a fresh one. A test that stops a server and starts it
+ * again passes the first one's port and data, so the browser finds "the same" server (tests/e2e/pwa.test.ts).
+ */
+export interface ServerPlace {
+  port?: number;
+  dataDir?: string;
+  /** The built client to serve (STATIC_DIR); the environment's, or ./dist, when not given. */
+  staticDir?: string;
+}
+
+/** What the server's clock hook answers (server/platform/clock-hook.ts). */
+export type ClockMoved = Extract<ClockAnswer, { clock: 'advanced' }>;
+
+/**
+ * A server started with CLOCK_HOOK=1: the test moves its clock and market over the IPC channel instead of waiting.
+ * Each call answers after the trading engines ran a round at the new time (`record`: after the price record too).
+ */
+export interface HookedServer extends RunningServer {
+  /** Jumps the server's clock by `ms`, the market ticking through the jump or held still (and staying so). */
+  advanceClock(ms: number, options: { market: MarketMode; record?: boolean }): Promise<ClockMoved>;
+  /**
+   * One step of the held market at its next grid time (the clock moves there: `advancedBy`); or up to `count` steps,
+   * stopping at the first whose tick of `until.symbol` is at `until.price`.
+   */
+  stepMarket(options?: {
+    record?: boolean;
+    count?: number;
+    until?: { symbol: string; price: string };
+  }): Promise<ClockMoved>;
+  /** The server's time now. */
+  serverNow(): Promise<number>;
 }
 
 const freePort = () =>
@@ -32,12 +68,29 @@ const freePort = () =>
     });
   });
 
-export async function startServer(): Promise<RunningServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'e2e-data-'));
-  const port = await freePort();
+// The plain signature last: a test file that passes `startServer` along (browserPerTest) gets that one.
+export async function startServer(options: { clockHook: true }): Promise<HookedServer>;
+export async function startServer(options: ServerPlace): Promise<RunningServer>;
+export async function startServer(): Promise<RunningServer>;
+export async function startServer(
+  options: { clockHook?: boolean } & ServerPlace = {},
+): Promise<RunningServer | HookedServer> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'e2e-data-'));
+  const port = options.port ?? (await freePort());
+  const hook = options.clockHook === true;
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, INVITE_CODE, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      INVITE_CODE,
+      LOG_LEVEL: 'warn',
+      ...(hook ? { CLOCK_HOOK: '1' } : {}),
+      ...(options.staticDir ? { STATIC_DIR: options.staticDir } : {}),
+    },
+    // The clock hook listens on Node's IPC channel: no HTTP surface for it exists.
+    stdio: hook ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   const url = `http://127.0.0.1:${port}`;
@@ -69,17 +122,47 @@ export async function startServer(): Promise<RunningServer> {
     });
     void poll();
   });
-  return {
+  const running: RunningServer = {
     url,
     dataDir,
-    stop: async () => {
+    stop: async (stopOptions = {}) => {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
         await exited;
       }
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!stopOptions.keepData) rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+  return hook ? { ...running, ...clockHookOf(child) } : running;
+}
+
+/** The IPC side of the clock hook: one request at a time, each answer matched by its id. */
+function clockHookOf(child: ChildProcess): Omit<HookedServer, keyof RunningServer> {
+  let nextId = 0;
+  let queue: Promise<unknown> = Promise.resolve();
+  const ask = (request: ClockRequest): Promise<ClockMoved> => {
+    const id = ++nextId;
+    const answer = queue.then(
+      () =>
+        new Promise<ClockMoved>((resolve, reject) => {
+          const onMessage = (message: ClockAnswer) => {
+            if (message?.id !== id) return;
+            child.off('message', onMessage);
+            if (message.clock === 'advanced') resolve(message);
+            else reject(new Error(`clock hook: ${message.message}`));
+          };
+          child.on('message', onMessage);
+          child.send({ ...request, id });
+        }),
+    );
+    queue = answer.catch(() => undefined);
+    return answer;
+  };
+  return {
+    advanceClock: (ms, { market, record }) => ask({ clock: 'advance', ms, market, ...(record ? { record } : {}) }),
+    stepMarket: (options = {}) => ask({ clock: 'step', ...options }),
+    serverNow: async () => (await ask({ clock: 'now' })).now,
   };
 }
 

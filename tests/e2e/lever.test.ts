@@ -224,6 +224,8 @@ describe('lever in the browser', () => {
 
   it('in German and the light theme: positions, then stale prices switch the ticket and the rows off', async () => {
     await loggedInUser(server, page, 'lever-de@example.com', { lang: 'de', theme: 'light' });
+    // "Show order flow" on (as the settings switch stores it): each row draws its machine with its live state.
+    await page.addInitScript(() => localStorage.setItem('tw.orderFlow', '1'));
     await page.goto(`${server.url}/pages/lever/simulator?symbol=BTC`);
     await expect.poll(() => page.getByTestId('lever-last').textContent(), { timeout: 15_000 }).toMatch(/\d/);
     await open('long', { lots: '3', leverage: 20, lang: 'de' });
@@ -237,6 +239,13 @@ describe('lever in the browser', () => {
     await shotsInBothThemes('lever-ticket-de', 'light');
     await page.getByTestId('positions').scrollIntoViewIfNeeded();
     await shotsInBothThemes('lever-positions-de', 'light');
+    const flow = positionRows().first().getByTestId('machine-chart');
+    const marked = () =>
+      flow.locator('g[data-current]').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-state')));
+    await expect.poll(marked, { timeout: 15_000 }).toEqual(['leverOrder.order.holding', 'leverOrder.prices.fresh']);
+    expect(await flow.getByTestId('machine-chart-now').textContent()).toBe('Jetzt: holding, fresh');
+    await flow.scrollIntoViewIfNeeded();
+    await shotsInBothThemes('lever-flow-de', 'light');
 
     const confirm = page.getByTestId('ticket-confirm');
     const close = positionRows().first().getByTestId('row-close');
@@ -247,6 +256,8 @@ describe('lever in the browser', () => {
       expect(await confirm.isDisabled()).toBe(true);
       expect(await close.isDisabled()).toBe(true);
       await shot(page, 'lever-stale-de-light');
+      // The machine's price region follows the feed.
+      await expect.poll(marked, { timeout: 15_000 }).toEqual(['leverOrder.order.holding', 'leverOrder.prices.stale']);
     } finally {
       server.feed.start();
     }

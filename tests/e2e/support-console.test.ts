@@ -1,10 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { PasswordHasher } from '../../server/domains/account';
-import { CardVault, loadDataKey } from '../../server/domains/bank-cards';
-import { createOperator, totpCode } from '../../server/domains/operators';
-import { type Browser, browserPerTest, openBrowser, type RunningServer, shot, startServer } from './harness';
-import { withServerDatabase } from './ledger-seed';
+import { consoleOperator } from './console-session';
+import { browserPerTest, type RunningServer, shot, startServer } from './harness';
 import { text } from './locale';
 import { loggedInUser } from './users';
 
@@ -28,7 +25,6 @@ browserPerTest(
 );
 
 const en = (key: string) => text('en', key);
-const PASSWORD = 'an operator password for e2e';
 const bubbles = (p: Page) => p.locator('.chat-bubble .chat-text').allTextContents();
 
 describe('support chat answered from the console', () => {
@@ -42,27 +38,10 @@ describe('support chat answered from the console', () => {
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await expect.poll(() => bubbles(page), { timeout: 15_000 }).toEqual(['My withdrawal is still pending']);
 
-    const { key } = loadDataKey({ dataKey: process.env.DATA_KEY, dataDir: server.dataDir }, { create: false });
-    const operator = await withServerDatabase(server, async (handle) => {
-      const created = await createOperator(
-        { database: handle, now: Date.now, hasher: new PasswordHasher(), vault: new CardVault(key) },
-        { name: 'anna', roles: ['support'], password: PASSWORD },
-      );
-      if (!created.ok) throw new Error(created.problem);
-      return created;
-    });
-
     // The operator's own browser.
-    const operatorBrowser: Browser = await openBrowser();
+    const operatorBrowser = await consoleOperator(server, 'anna', ['support'], '/ops/support');
     try {
       const ops = operatorBrowser.page;
-      await ops.addInitScript(() => localStorage.setItem('lang', 'en'));
-      await ops.goto(`${server.url}/ops`);
-      await ops.getByLabel(en('console.login.name')).fill('anna');
-      await ops.getByLabel(en('console.login.password'), { exact: true }).fill(PASSWORD);
-      await ops.getByLabel(en('console.login.code')).fill(totpCode(operator.secret, Date.now()));
-      await ops.getByRole('button', { name: en('console.login.submit') }).click();
-      await ops.waitForURL((url) => url.pathname === '/ops/support', { timeout: 15_000 });
       const row = ops.getByRole('button', { name: new RegExp(String(user.user.username)) });
       await row.waitFor({ timeout: 15_000 });
       expect(await row.textContent()).toContain('1 unread');
@@ -97,14 +76,14 @@ describe('support chat answered from the console', () => {
       await ops.waitForURL((url) => url.pathname === '/ops/help', { timeout: 15_000 });
       await ops.getByRole('button', { name: en('console.help.new') }).click();
       await ops.getByLabel(en('console.help.topic')).selectOption('withdrawal');
-      await ops.getByLabel(en('console.help.title.de')).fill('Wann kommt meine Auszahlung an?');
-      await ops.getByLabel(en('console.help.body.de')).fill('Innerhalb von 48 Stunden.');
-      await ops.getByLabel(en('console.help.title.en')).fill('When does my withdrawal arrive?');
-      await ops.getByLabel(en('console.help.body.en')).fill('Within 48 hours.');
-      await ops.getByRole('button', { name: en('console.help.save') }).click();
+      await ops.getByLabel(en('console.texts.title.de')).fill('Wann kommt meine Auszahlung an?');
+      await ops.getByLabel(en('console.texts.body.de')).fill('Innerhalb von 48 Stunden.');
+      await ops.getByLabel(en('console.texts.title.en')).fill('When does my withdrawal arrive?');
+      await ops.getByLabel(en('console.texts.body.en')).fill('Within 48 hours.');
+      await ops.getByRole('button', { name: en('console.texts.save') }).click();
       const card = ops.getByRole('listitem').filter({ hasText: 'When does my withdrawal arrive?' });
-      await card.getByRole('button', { name: en('console.help.publish') }).click();
-      await card.getByText(en('console.help.published')).waitFor({ timeout: 15_000 });
+      await card.getByRole('button', { name: en('console.texts.publish') }).click();
+      await card.getByText(en('console.texts.published')).waitFor({ timeout: 15_000 });
       await shot(ops, 'support-console-help');
       await page.goto(`${server.url}/pages/help/center/center`);
       await page.getByText('When does my withdrawal arrive?').waitFor({ timeout: 15_000 });

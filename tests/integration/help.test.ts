@@ -13,9 +13,9 @@ import {
   updateArticle,
 } from '../../server/domains/help';
 import { runOps } from '../../server/ops/cli';
-import { BusinessError } from '../../server/platform/errors';
 import { translate } from '../../server/platform/i18n/messages';
 import { apiChecks } from './api-checks';
+import { auditCount as countAudit, expectRefusals } from './console-checks';
 import { appPerSuite, DATABASES, type TestApp } from './harness';
 
 /**
@@ -49,15 +49,7 @@ describe.each(DATABASES)('help centre on %s', (kind) => {
 
   const ids = { feesFirst: 0, limits: 0, password: 0, draft: 0, germanOnly: 0 };
   const titles = (list: { articles: HelpArticleSummary[] }) => list.articles.map((a) => a.title);
-  const auditCount = async () =>
-    Number(
-      (
-        await t.db
-          .selectFrom('ops_audit')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const auditCount = () => countAudit(t);
   const articleCount = async () => (await listArticlesForOps(t.db)).length;
 
   beforeAll(async () => {
@@ -264,14 +256,7 @@ describe.each(DATABASES)('help centre on %s', (kind) => {
       [() => updateArticle(t.db, 999_999, { topic: 'other' }, action), 'helpArticleNotFound', 'id'],
       [() => setPublished(t.db, 999_999, true, action), 'helpArticleNotFound', 'id'],
     ];
-    for (const [attempt, key, field] of refusals) {
-      const err = await attempt().then(
-        () => null,
-        (e: unknown) => e,
-      );
-      expect(err, key).toBeInstanceOf(BusinessError);
-      expect(err).toMatchObject({ key, field });
-    }
+    await expectRefusals(refusals);
     expect({ articles: await articleCount(), audit: await auditCount() }).toEqual(before);
     expect((await getArticleForOps(t.db, ids.germanOnly))?.published).toBe(false);
   });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessagesPage } from '../../protocol/chat';
-import { OPS_TOKEN_HEADER, type OpsRole } from '../../protocol/ops-console';
+import { OPS_TOKEN_HEADER } from '../../protocol/ops-console';
 import {
   OPS_SUPPORT_IMAGE_PATH,
   OPS_UPLOAD_PATH,
@@ -13,12 +13,13 @@ import { PasswordHasher } from '../../server/domains/account';
 import { CardVault } from '../../server/domains/bank-cards';
 import { addMerchant } from '../../server/domains/c2c';
 import { sendAsUser } from '../../server/domains/chat/messages';
-import { createOperator, type OperatorServices, totpCode } from '../../server/domains/operators';
+import type { OperatorServices } from '../../server/domains/operators';
 import { parseAmount } from '../../server/ledger/amounts';
 import { Ledger } from '../../server/ledger/ledger';
 import { translate } from '../../server/platform/i18n/messages';
 import { RateLimiter } from '../../server/platform/security/rate-limit';
 import { apiChecks } from './api-checks';
+import { consoleClient } from './console-checks';
 import {
   DATABASES,
   type Envelope,
@@ -63,41 +64,12 @@ describe.each(DATABASES)('console support inbox and appeals on %s', (kind) => {
     await database?.close();
   });
 
-  async function ops(path: Path, fields: Record<string, string>, token: string): Promise<Envelope> {
-    const { method } = calls[path];
-    const query = new URLSearchParams(fields).toString();
-    const response = await t.app.inject({
-      method,
-      url: method === 'GET' ? `/api/${path}?${query}` : `/api/${path}`,
-      headers: {
-        lang: 'en',
-        [OPS_TOKEN_HEADER]: token,
-        ...(method === 'GET' ? {} : { 'content-type': 'application/x-www-form-urlencoded' }),
-      },
-      ...(method === 'GET' ? {} : { payload: query }),
-    });
-    return response.json<Envelope>();
-  }
-
-  let serial = 0;
-  async function signedIn(roles: OpsRole[], name = `sup${++serial}-${kind}`) {
-    const created = await createOperator(s, { name, roles, password: PASSWORD });
-    if (!created.ok) throw new Error(created.problem);
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/ops/login',
-      headers: { lang: 'en', 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({
-        name,
-        password: PASSWORD,
-        code: totpCode(created.secret, t.clock.now()),
-      }).toString(),
-      remoteAddress: `10.9.${serial}.1`,
-    });
-    const body = response.json<Envelope>();
-    expect(body, JSON.stringify(body)).toMatchObject({ type: 'ok' });
-    return { token: (body.data as { token: string }).token, id: created.operator.id, name };
-  }
+  const { signedIn, ops: consoleCall } = consoleClient(
+    () => t,
+    () => s,
+    { password: PASSWORD, names: `sup-${kind}-`, ipBlock: 9 },
+  );
+  const ops = (path: Path, fields: Record<string, string>, token: string) => consoleCall(calls, path, fields, token);
 
   it('answers a user from the inbox, live for the user, with receipts, and closes the conversation', async () => {
     const user = await t.registerByEmail(uniqueEmail('inbox'));

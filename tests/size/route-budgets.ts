@@ -44,10 +44,19 @@ export const DESIGN_ROUTE = 170 * KB;
  * plus under 3 %: it stops the routes from growing while a design change is decided, and is lowered with every step
  * towards DESIGN's figures, which the check prints beside the budgets.
  */
-/** The first route, home as a guest: measured 205.9 KB (218.9 KB before decimal.js left it). */
-export const FIRST_ROUTE_BUDGET = 212 * KB;
-/** Any other route without a chart: the largest measured 220.1 KB (withdraw, the one page still doing arithmetic). */
-export const ROUTE_BUDGET = 227 * KB;
+/**
+ * The first route, home as a guest: measured 205.9 KB (218.9 KB before decimal.js left it). Issue 14 added the
+ * latest-announcements strip to home (0.3 KB), the page registrations of promotion, notice, vote and valuation to the
+ * shell (0.7 KB), and the messages of referrals, news, polls and wallet login to the error table every route loads
+ * with the shell, shared with the server (1.0 KB): measured 212.8 KB, budget raised by 3 KB.
+ */
+export const FIRST_ROUTE_BUDGET = 215 * KB;
+/**
+ * Any other route without a chart: the largest measured 220.1 KB (withdraw, the one page still doing arithmetic).
+ * Issue 15's offline banner and live region for announcements in the shell (0.8 KB; the service worker's registration
+ * and update prompt load after the page, on their own): withdraw measured 227.3 KB, budget raised by 2 KB.
+ */
+export const ROUTE_BUDGET = 229 * KB;
 /** The chart page, with lightweight-charts: measured 256.8 KB. */
 export const CHART_ROUTE_BUDGET = 265 * KB;
 /**
@@ -58,9 +67,15 @@ export const CHART_ROUTE_BUDGET = 265 * KB;
  * shell by about 0.6 KB; the legal texts then left the shell's strings for the account pages that show them (3.6 KB
  * less on every route): the Lever tab measured 237.6 KB, the first route 207.7 KB. Issue 13's thirteen page
  * registrations (C2C, help centre, chat), the console's branch at start and its header-taking request helpers grew the
- * shell by 1.0 KB: the Lever tab measured 240.6 KB, the option tab 240.5 KB (budget raised by 3 KB).
+ * shell by 1.0 KB: the Lever tab measured 240.6 KB, the option tab 240.5 KB (budget raised by 3 KB). Issue 14's page
+ * registrations and error messages and issue 15's "show order flow" setting grew the shell by 0.2 KB and the option
+ * tab's strings by 0.5 KB, and each order row's switch for its drawn machine (the drawing itself loads only when the
+ * setting is on) by 0.6 KB: the option tab measured 243.7 KB, the Lever tab 243.3 KB (budget raised by 2 KB). Then
+ * the larger shell (0.8 KB, above), each order actor reporting its steps for live inspection (the reporter; its call
+ * loads with the first report) and order results announced as they happen: the option tab measured 245.7 KB, the
+ * Lever tab 245.3 KB (budget raised by 3 KB).
  */
-export const MACHINE_ROUTE_BUDGET = 243 * KB;
+export const MACHINE_ROUTE_BUDGET = 248 * KB;
 const MACHINE_LIBRARY = /node_modules\/xstate\//;
 export const DEFAULT_LANG = 'de';
 /** The page module of the first route. */
@@ -71,10 +86,11 @@ const CHART_LIBRARY = /node_modules\/lightweight-charts\//;
 /**
  * The support console (/ops, operators only): src/main.tsx loads its chunk only there, so it is no user route's; it
  * is listed as a route of its own with its own budget (shell, the console and its strings: measured 209.7 KB; with
- * issue 13's inbox, appeals and articles loaded on first use, 215.0 KB).
+ * issue 13's inbox, appeals and articles loaded on first use, 215.0 KB; issue 14's screen for news, announcements
+ * and help texts, the larger shell and error table, and the console's strings for them: 218.0 KB).
  */
 export const CONSOLE_ENTRY = /src\/console\/console-main\.tsx$/;
-export const CONSOLE_BUDGET = 216 * KB;
+export const CONSOLE_BUDGET = 221 * KB;
 const CONSOLE_CODE = /src\/console\//;
 
 const PAGE_RE = /^src\/features\/([^/]+)\/pages\/(.+)\.tsx$/;

@@ -1,6 +1,8 @@
+import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { Lang, registerRequest, SessionResponse } from '../../../protocol';
 import { isUniqueViolation } from '../../platform/db/connect';
+import type { Database, UserRow } from '../../platform/db/schema';
 import { DIGITS, randomString } from '../../platform/security/digest';
 import { contactOf } from './contact';
 import { newUserInviteCode, referrerOf, unusedValue } from './invite';
@@ -9,6 +11,47 @@ import { assertContactFree, findUserByContact, takenError, toUser } from './user
 
 /** Generated usernames: `u` and 8 digits, valid under the protocol's USERNAME_RE. */
 const randomUsername = () => `u${randomString(DIGITS, 8)}`;
+
+/** What a new account starts with besides its generated username and invite code. */
+export interface NewUser {
+  email: string | null;
+  area_code: string | null;
+  mobile: string | null;
+  phone: string | null;
+  passwordHash: string;
+  referrerId: number | null;
+  lang: Lang;
+}
+
+/**
+ * Inserts a new account, logged in now, with a free generated username and its own invite code, inside the caller's
+ * transaction (registration by code, and wallet login's first sign-in).
+ */
+export async function insertUser(trx: Kysely<Database>, at: number, user: NewUser): Promise<UserRow> {
+  const username = await unusedValue(
+    randomUsername,
+    async (name) =>
+      (await trx.selectFrom('users').select('id').where('username', '=', name).executeTakeFirst()) !== undefined,
+  );
+  return trx
+    .insertInto('users')
+    .values({
+      username,
+      email: user.email,
+      area_code: user.area_code,
+      mobile: user.mobile,
+      phone: user.phone,
+      password_hash: user.passwordHash,
+      fund_password_hash: null,
+      invite_code: await newUserInviteCode(trx),
+      referrer_id: user.referrerId,
+      lang: user.lang,
+      created_at: at,
+      last_login_at: at,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
 
 /**
  * Creates an account from a register request and logs it in. Every check that can fail runs before anything
@@ -28,30 +71,15 @@ export async function register(
   try {
     return await s.db.transaction().execute(async (trx) => {
       await s.codes.consume(trx, codeId);
-      const username = await unusedValue(
-        randomUsername,
-        async (name) =>
-          (await trx.selectFrom('users').select('id').where('username', '=', name).executeTakeFirst()) !== undefined,
-      );
-      const at = s.now();
-      const row = await trx
-        .insertInto('users')
-        .values({
-          username,
-          email: contact.kind === 'email' ? contact.email : null,
-          area_code: contact.kind === 'mobile' ? contact.areaCode : null,
-          mobile: contact.kind === 'mobile' ? contact.mobile : null,
-          phone: contact.kind === 'mobile' ? contact.address : null,
-          password_hash: passwordHash,
-          fund_password_hash: null,
-          invite_code: await newUserInviteCode(trx),
-          referrer_id: referrerId,
-          lang: request.lang,
-          created_at: at,
-          last_login_at: at,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const row = await insertUser(trx, s.now(), {
+        email: contact.kind === 'email' ? contact.email : null,
+        area_code: contact.kind === 'mobile' ? contact.areaCode : null,
+        mobile: contact.kind === 'mobile' ? contact.mobile : null,
+        phone: contact.kind === 'mobile' ? contact.address : null,
+        passwordHash,
+        referrerId,
+        lang: request.lang,
+      });
       return { token: await s.sessions.create(row.id, trx), user: toUser(row) };
     });
   } catch (err) {

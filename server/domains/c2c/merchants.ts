@@ -3,6 +3,7 @@ import { recordAudit } from '../../platform/audit';
 import { handleOf, isUniqueViolation } from '../../platform/db/connect';
 import type { Database } from '../../platform/db/schema';
 import { writeTransaction } from '../../platform/db/transaction';
+import { findUser } from '../account';
 
 /** A nickname buyers see: 2 to 32 letters, digits, spaces, dots, dashes or underscores, not blank at the ends. */
 export const NICKNAME_RE = /^[\p{L}\p{N}][\p{L}\p{N} ._-]{0,30}[\p{L}\p{N}._-]$/u;
@@ -16,16 +17,6 @@ export interface OperatorOptions {
 export type MerchantResult =
   | { ok: true; userId: number; nickname: string }
   | { ok: false; problem: 'no such user' | 'bad nickname' | 'nickname taken' | 'not a merchant' };
-
-/** A user by id, username, e-mail or phone (`+49…`), as operators name them. */
-export async function findUser(db: Kysely<Database>, who: string) {
-  const word = who.trim();
-  const query = db.selectFrom('users').select(['id', 'username', 'email', 'phone']);
-  if (/^\d+$/.test(word)) return query.where('id', '=', Number(word)).executeTakeFirst();
-  if (word.includes('@')) return query.where('email', '=', word.toLowerCase()).executeTakeFirst();
-  if (word.startsWith('+')) return query.where('phone', '=', word).executeTakeFirst();
-  return query.where('username', '=', word.toLowerCase()).executeTakeFirst();
-}
 
 /**
  * Makes a user a merchant with a public nickname (or renames one, or takes a removed one back), audited in the same

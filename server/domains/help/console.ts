@@ -1,6 +1,8 @@
+import { HELP_TEXT_LANGS } from '../../../protocol/help';
 import { opsHelpCalls } from '../../../protocol/ops-support';
 import type { DatabaseHandle } from '../../platform/db/connect';
 import { BusinessError } from '../../platform/errors';
+import { textsFromForm } from '../../platform/published-texts';
 import { type OpsSection, opsSection, requireOperator } from '../operators';
 import {
   createArticle,
@@ -12,20 +14,6 @@ import {
   updateArticle,
 } from './articles';
 
-/** The texts a save names, by language (a language with neither title nor body is left out). */
-function textsOf(
-  input: Partial<Record<`${'de' | 'en'}.${'title' | 'body'}`, string>>,
-): Record<string, Partial<HelpTextInput>> {
-  const texts: Record<string, Partial<HelpTextInput>> = {};
-  for (const lang of ['de', 'en'] as const) {
-    const title = input[`${lang}.title`];
-    const body = input[`${lang}.body`];
-    if (title === undefined && body === undefined) continue;
-    texts[lang] = { ...(title === undefined ? {} : { title }), ...(body === undefined ? {} : { body }) };
-  }
-  return texts;
-}
-
 /** The console's help articles (role support): list, write, publish, delete; every change audited with the operator. */
 export function helpConsoleSection(s: { database: DatabaseHandle; now: () => number }): OpsSection {
   const { db } = s.database;
@@ -33,7 +21,7 @@ export function helpConsoleSection(s: { database: DatabaseHandle; now: () => num
     'ops/help/articles': async () => ({ items: await listArticlesForOps(db) }),
     'ops/help/save': async (input, ctx) => {
       const action = { operator: requireOperator(ctx).operator.name, now: s.now() };
-      const texts = textsOf(input);
+      const texts = textsFromForm(input, HELP_TEXT_LANGS);
       if (input.id === undefined) {
         return createArticle(
           db,

@@ -143,7 +143,7 @@ export const operatorOps: OpsCommand[] = [
     help: [
       ['operators add <name> --roles <roles>', 'a support console operator (prints password and TOTP secret once)'],
       ['operators list', 'the operators, their roles and last logins'],
-      ['operators roles <name> <roles>', 'replace the roles (support, reviewer, admin)'],
+      ['operators roles <name> <roles>', `replace the roles (${OPS_ROLES.join(', ')})`],
       ['operators disable|enable <name>', 'refuse an operator (ends their sessions) or let them in again'],
       ['operators reset-totp <name>', 'a new TOTP secret (a lost phone); ends their sessions'],
     ],

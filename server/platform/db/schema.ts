@@ -245,7 +245,7 @@ export interface OperatorsTable {
   totp_secret_enc: string;
   /** The last TOTP time step a login used: a code of that step or an earlier one is refused. */
   totp_last_step: number | null;
-  /** Comma-separated roles of support, reviewer, admin. */
+  /** Comma-separated roles of support, reviewer, qa, admin (protocol/ops-console.ts OPS_ROLES). */
   roles: string;
   disabled_at: number | null;
   created_at: number;

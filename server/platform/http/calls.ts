@@ -20,6 +20,8 @@ export interface CallContext {
   ip: string;
   /** The live session when the request carries a valid token; always set for `auth: true` calls. */
   session: Session | null;
+  /** Where the request was sent: scheme and Host (X-Forwarded-* only under trustProxy). Wallet login checks it. */
+  site?: { scheme: string; host: string };
 }
 
 /** For handlers of `auth: true` calls: the session the router already checked. */
@@ -36,15 +38,27 @@ export type CallHandler<P extends CallPath> = (
 /** One handler per protocol call: a call added to protocol/calls.ts without a handler fails the type check. */
 export type CallHandlers = { [P in CallPath]: CallHandler<P> };
 
-/** Why a body is no form: not an object at all, or a JSON number somewhere in it (its path in `field`). */
-type FormProblem = { key: 'bodyMalformed'; field?: undefined } | { key: 'jsonNumberRefused'; field: string };
+/**
+ * Why a body is no form: not an object at all, a JSON number somewhere in it, or a NUL character in a text
+ * (the path in `field`).
+ */
+type FormProblem =
+  | { key: 'bodyMalformed'; field?: undefined }
+  | { key: 'jsonNumberRefused' | 'invalidInput'; field: string };
 
-/** The path of the first JSON number in `value` (e.g. `amount`, `items.0.qty`), or null when there is none. */
-function firstNumberPath(value: unknown, path: string): string | null {
-  if (typeof value === 'number') return path;
+/**
+ * The first value no form may carry, with its path (e.g. `amount`, `items.0.qty`), or null when there is none:
+ * a JSON number, or a text with a NUL character (no field means one, and PostgreSQL cannot store it in text).
+ */
+function firstRefused(
+  value: unknown,
+  path: string,
+): { key: 'jsonNumberRefused' | 'invalidInput'; field: string } | null {
+  if (typeof value === 'number') return { key: 'jsonNumberRefused', field: path };
+  if (typeof value === 'string') return value.includes('\u0000') ? { key: 'invalidInput', field: path } : null;
   if (typeof value !== 'object' || value === null) return null;
   for (const [key, inner] of Object.entries(value)) {
-    const found = firstNumberPath(inner, path ? `${path}.${key}` : key);
+    const found = firstRefused(inner, path ? `${path}.${key}` : key);
     if (found !== null) return found;
   }
   return null;
@@ -59,8 +73,8 @@ function firstNumberPath(value: unknown, path: string): string | null {
 export function formFields(raw: unknown): { fields: Record<string, unknown> } | { problem: FormProblem } {
   if (raw === undefined || raw === null) return { fields: {} };
   if (typeof raw !== 'object' || Array.isArray(raw)) return { problem: { key: 'bodyMalformed' } };
-  const numberAt = firstNumberPath(raw, '');
-  if (numberAt !== null) return { problem: { key: 'jsonNumberRefused', field: numberAt } };
+  const refused = firstRefused(raw, '');
+  if (refused !== null) return { problem: refused };
   const fields: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(raw)) {
     fields[key] = typeof value === 'boolean' ? String(value) : value;
@@ -95,7 +109,10 @@ export function registerCalls(app: FastifyInstance, handlers: CallHandlers, sess
         }
         const form = formFields(spec.method === 'GET' ? request.query : request.body);
         if ('problem' in form) {
-          return reply.code(400).send(errorBody(lang, form.problem.key, { field: form.problem.field }));
+          // A NUL in a text is bad input in one field, answered as the field checks answer theirs; a body that is
+          // no form at all is a client's bug.
+          const status = form.problem.key === 'invalidInput' ? 200 : 400;
+          return reply.code(status).send(errorBody(lang, form.problem.key, { field: form.problem.field }));
         }
         const parsed = spec.request.safeParse(form.fields);
         if (!parsed.success) {
@@ -103,7 +120,8 @@ export function registerCalls(app: FastifyInstance, handlers: CallHandlers, sess
           return errorBody(lang, key, { field });
         }
         const session = lookup.state === 'valid' ? lookup.session : null;
-        return okBody(await handle(parsed.data, { lang, ip: request.ip, session }));
+        const site = { scheme: request.protocol, host: request.host };
+        return okBody(await handle(parsed.data, { lang, ip: request.ip, session, site }));
       },
     });
   }

@@ -49,7 +49,7 @@ export function PagedLines({
   if (list.itemCount === 0) return <EmptyState icon={empty.icon} text={empty.text} />;
   return (
     <>
-      <ul className="asset-lines">{children}</ul>
+      <ul className="line-list">{children}</ul>
       <LoadMore hasMore={list.hasMore} busy={list.loadingMore} onMore={() => void list.loadMore()} />
     </>
   );

@@ -60,7 +60,7 @@ export function SupportScreen(): ReactElement {
       <div className="ops-support">
         <ListState query={inbox} empty={t(state === 'open' ? 'console.support.empty' : 'console.support.emptyClosed')}>
           {(items) => (
-            <ul className="ops-inbox" aria-label={t('console.support.conversations')}>
+            <ul className="ops-pick-list" aria-label={t('console.support.conversations')}>
               {items.map((c) => (
                 <InboxRow key={c.id} conversation={c} active={c.id === selected} onOpen={() => setSelected(c.id)} />
               ))}
@@ -91,7 +91,7 @@ function InboxRow({
     <li>
       <button
         type="button"
-        className={active ? 'ops-inbox-row is-active' : 'ops-inbox-row'}
+        className={active ? 'ops-pick-row is-active' : 'ops-pick-row'}
         onClick={onOpen}
         aria-current={active || undefined}
         data-testid={`ops-conversation-${c.id}`}

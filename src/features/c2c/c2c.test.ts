@@ -1,16 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { c2cOrderMachine } from '../../../machines/c2c/order.machine';
-import { eventName } from '../../../machines/graph';
 import type { C2cAd, C2cOrder, C2cStatus } from '../../../protocol/c2c';
 import { c2cFiatAmount, priceUnits } from '../../../protocol/rules/c2c';
 import { clockOf, formatC2cPrice, formatCoin, formatFiat } from './format';
-import { orderGraph } from './machine-graph';
 import { belongsTo, mergeOrders, statusesOf } from './orders';
 import { checkFiat, checkQuantity, figuresOf, maxQuantity, orderable } from './terms';
 
 // The C2C pages' own logic: the buy checks (the server's keys in the server's order), the total by the published rule
-// (what the server will charge), the fiat-first input, the order list's merge with the stream, the formatting, and
-// the machine drawing read from the machine.
+// (what the server will charge), the fiat-first input, the order list's merge with the stream, the formatting.
 
 const ad: Pick<C2cAd, 'scale' | 'price' | 'min_fiat' | 'max_fiat' | 'available'> = {
   scale: 8,
@@ -134,22 +130,5 @@ describe('numbers', () => {
     expect(clockOf(61_001)).toBe('01:02');
     expect(clockOf(0)).toBe('00:00');
     expect(clockOf(-5)).toBe('00:00');
-  });
-});
-
-describe('the machine drawing', () => {
-  it('reads every state of the order machine and its edges', () => {
-    const graph = orderGraph();
-    expect(graph.nodes.map((n) => n.state)).toEqual(Object.keys(c2cOrderMachine.root.states));
-    const awaiting = graph.nodes.find((n) => n.state === 'awaitingPayment');
-    expect(awaiting?.edges).toEqual(
-      expect.arrayContaining([
-        { event: 'after untilPayDeadline', targets: ['expiring'] },
-        { event: 'PAY', targets: ['markingPaid'] },
-        { event: 'CANCEL', targets: ['cancelling'] },
-      ]),
-    );
-    expect(graph.root).toEqual([{ event: 'ORDER', targets: ['routing'] }]);
-    expect(eventName('xstate.done.actor.payOrder')).toBe('payOrder done');
   });
 });

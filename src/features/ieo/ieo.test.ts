@@ -1,16 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { eventName } from '../../../machines/graph';
-import { SUBSCRIPTION_STEPS } from '../../../machines/ieo/subscription.machine';
 import { type IeoOrder, type IeoPhase, type IeoProject, IPO_STATUS_OF_PHASE } from '../../../protocol/ieo';
 import { formatCoin, formatShare, shareOfSupply, sharePercentForBar, splitDuration } from './format';
-import { subscriptionGraph } from './machine-graph';
 import { countByLabel, mergeOrders } from './orders';
 import { checkQuantity, fullCost, projectStateAt } from './terms';
 import { timeline } from './timeline';
 
 // The IEO pages' own logic: the purchase checks (the server's keys in the server's order), the cost preview by the
-// published rule, the exact share of the supply, the order list's merge with the stream, the overview counts, the
-// step list, and the machine drawing read from the machine.
+// published rule, the exact share of the supply, the order list's merge with the stream, the overview counts, and the
+// step list.
 
 const project = { scale: 8, user_cap: '5000.00000000', ieo_price: '0.05' } as Pick<
   IeoProject,
@@ -171,29 +168,5 @@ describe('the step list', () => {
       at: 20_000_000,
     });
     expect(timeline(order(1, 'paid'), 'paid')[2]).toMatchObject({ timeKey: 'ieo.steps.at.paidAt', at: 15_000_000 });
-  });
-});
-
-describe('the machine drawing', () => {
-  it('lists every state of the machine with the events that leave it', () => {
-    const graph = subscriptionGraph();
-    expect(graph.nodes.map((n) => n.state)).toEqual(['routing', ...SUBSCRIPTION_STEPS]);
-    expect(graph.root).toEqual([{ event: 'ORDER', targets: ['routing'] }]);
-    const allotted = graph.nodes.find((n) => n.state === 'allotted');
-    expect(allotted?.edges).toEqual(
-      expect.arrayContaining([
-        { event: 'PAY', targets: ['paying'] },
-        { event: 'after untilPayDeadline', targets: ['allotted', 'lapsing'] },
-      ]),
-    );
-    const paying = graph.nodes.find((n) => n.state === 'paying');
-    expect(paying?.edges.map((e) => e.event)).toEqual(expect.arrayContaining(['payOrder done', 'payOrder error']));
-    expect(graph.nodes.find((n) => n.state === 'routing')?.edges[0]?.event).toBe('always');
-  });
-
-  it('names events readably', () => {
-    expect(eventName('xstate.after.recheck.ieoSubscription.allotting')).toBe('after recheck');
-    expect(eventName('xstate.done.actor.fetchOrder')).toBe('fetchOrder done');
-    expect(eventName('CLOCK')).toBe('CLOCK');
   });
 });

@@ -14,6 +14,7 @@ import { serverNow } from '../../../../core/clock';
 import { c2cOrderMachine, c2cOrderView } from '../../../../machines/c2c/order.machine';
 import type { C2cOrder } from '../../../../protocol/c2c';
 import type { C2cOrderStream } from '../../../../streams/c2c/orders';
+import { traceActor } from '../../../app/actor-traces';
 import { keys } from '../../../data/keys';
 import { useLiveOrder } from '../../../hooks/useLiveOrder';
 import { c2cKeys } from '../keys';
@@ -47,7 +48,10 @@ export function useOrderMachine(order: C2cOrder, stream: C2cOrderStream | null, 
       },
     });
   }, [client]);
-  const [snapshot, send] = useMachine(machine, { input: { order, now: serverNow } });
+  const [snapshot, send] = useMachine(machine, {
+    input: { order, now: serverNow },
+    inspect: traceActor('c2c-order', (c: { order: { id: number } }) => c.order.id),
+  });
 
   const onOrder = useCallback((o: typeof order) => send({ type: 'ORDER', order: o }), [send]);
   const onClockStep = useCallback(() => send({ type: 'CLOCK' }), [send]);

@@ -1,22 +1,9 @@
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
-import { labelOf } from '../../../../machines/ieo/steps';
-import { MachineDrawing } from '../../../components/MachineDrawing';
-import { isStep, subscriptionGraph } from '../machine-graph';
+import { type LiveSnapshot, OrderFlow } from '../../../app/OrderFlow';
 
-/** The subscription's state machine with this order's current state marked (QA follows the live order on it). */
-export function MachineStates({ current }: { current: string }): ReactElement {
+/** The subscription's state machine with its current state marked ("show order flow"; QA follows the order on it). */
+export function MachineStates({ snapshot }: { snapshot: LiveSnapshot }): ReactElement | null {
   const { t } = useTranslation();
-  return (
-    <MachineDrawing
-      graph={subscriptionGraph()}
-      current={current}
-      title={t('ieo.machine.title')}
-      note={t('ieo.machine.note')}
-      anyState={t('ieo.machine.any')}
-      here={t('ieo.machine.current')}
-      labelOf={(state) => (isStep(state) ? t(`ieo.label.${labelOf(state)}`) : null)}
-      testId="ieo-machine"
-    />
-  );
+  return <OrderFlow drawing="ieo-subscription" snapshot={snapshot} announce title={t('ieo.machine.title')} />;
 }

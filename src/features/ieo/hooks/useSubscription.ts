@@ -7,6 +7,7 @@ import { serverClock } from '../../../../core/clock';
 import { ieoSubscriptionMachine, subscriptionView } from '../../../../machines/ieo/subscription.machine';
 import type { IeoOrder } from '../../../../protocol/ieo';
 import type { IeoOrderStream } from '../../../../streams/ieo/subscriptions';
+import { traceActor } from '../../../app/actor-traces';
 import { keys } from '../../../data/keys';
 import { useLiveOrder } from '../../../hooks/useLiveOrder';
 import { ieoKeys } from '../keys';
@@ -38,6 +39,7 @@ export function useSubscription(order: IeoOrder, stream: IeoOrderStream | null, 
   );
   const [snapshot, send] = useMachine(machine, {
     input: { order, localNow: serverClock.localNow, offset: serverClock.offset() },
+    inspect: traceActor('ieo-subscription', (c: { order: { id: number } }) => c.order.id),
   });
 
   const onOrder = useCallback((o: typeof order) => send({ type: 'ORDER', order: o }), [send]);

@@ -2,6 +2,7 @@ import { lazy, type ReactElement, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LeverOrderEvent, LeverOrderView } from '../../../../machines/lever/order.machine';
 import type { LeverAccount, LeverInstrument, LeverOrderType, MarginMode } from '../../../../protocol/lever';
+import { Announcement } from '../../../components/Announcement';
 import { Switch } from '../../../components/Controls';
 import { Field } from '../../../components/Field';
 import { Icon } from '../../../components/Icon';
@@ -102,7 +103,12 @@ export function LeverTicket({
   const disabled = !view.submitEnabled || view.busy;
 
   return (
-    <section className="lever-ticket card" data-testid="ticket" aria-label={t('lever.ticket.label')}>
+    <section
+      className="lever-ticket card"
+      data-testid="ticket"
+      data-phase={view.phase}
+      aria-label={t('lever.ticket.label')}
+    >
       <SideSwitch
         value={side}
         onChange={(s) => {
@@ -208,14 +214,17 @@ export function LeverTicket({
         {t(side === 'long' ? 'lever.ticket.openLong' : 'lever.ticket.openShort')}
       </button>
       {view.busy ? (
-        <p className="lever-muted" role="status">
-          {t(view.labelKey)}
-        </p>
+        <p className="lever-muted">{t(view.labelKey)}</p>
       ) : placed ? (
-        <p className="lever-placed" role="status" data-testid="ticket-placed">
+        <p className="lever-placed" data-testid="ticket-placed">
           {t('lever.ticket.placed', { no: placed })}
         </p>
       ) : null}
+      {/* The same words, in a region that is there before them (one inserted with its text often goes unheard). */}
+      <Announcement
+        text={view.busy ? t(view.labelKey) : placed ? t('lever.ticket.placed', { no: placed }) : ''}
+        testId="ticket-announcement"
+      />
       {view.promptVerify ? (
         <Suspense fallback={null}>
           <VerifyDialog open onClose={() => send({ type: 'DISMISS' })} />

@@ -1,6 +1,7 @@
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LeverPosition } from '../../../../protocol/lever';
+import { OrderFlow } from '../../../app/OrderFlow';
 import { Button } from '../../../components/Button';
 import { formatDateTime, formatPrice } from '../../../lib/format';
 import { usePositionRow } from '../hooks/usePositionRow';
@@ -18,7 +19,7 @@ export default function OrderRow({
 }): ReactElement {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
-  const { view, send } = usePositionRow(order, fresh);
+  const { view, snapshot, send } = usePositionRow(order, fresh);
   const shown = view.position ?? order;
   return (
     <li className="lever-row card" data-testid={`order-${shown.id}`} data-phase={view.phase}>
@@ -57,6 +58,7 @@ export default function OrderRow({
           </Button>
         </div>
       ) : null}
+      <OrderFlow drawing="lever-order" snapshot={snapshot} title={t('machineChart.title')} />
     </li>
   );
 }

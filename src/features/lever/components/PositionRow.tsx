@@ -3,6 +3,7 @@ import { lazy, memo, type ReactElement, type RefObject, Suspense, useLayoutEffec
 import { useTranslation } from 'react-i18next';
 import type { LeverPosition } from '../../../../protocol/lever';
 import { fromUnits, toUnits } from '../../../../protocol/rules/spot';
+import { OrderFlow } from '../../../app/OrderFlow';
 import { Button } from '../../../components/Button';
 import { formatPrice } from '../../../lib/format';
 import { formatAmount, formatPercent, formatPnl, formatSignedPercent, signClass } from '../format';
@@ -38,7 +39,7 @@ export const PositionRow = memo(function PositionRow({
   fresh: boolean;
 }): ReactElement {
   const { t } = useTranslation();
-  const { view, send } = usePositionRow(position, fresh);
+  const { view, snapshot, send } = usePositionRow(position, fresh);
   const [panel, setPanel] = useState<Panel>(null);
   const row = useRef<HTMLLIElement>(null);
   const shown = view.position ?? position;
@@ -134,6 +135,7 @@ export const PositionRow = memo(function PositionRow({
           />
         </Suspense>
       ) : null}
+      <OrderFlow drawing="lever-order" snapshot={snapshot} title={t('machineChart.title')} />
     </li>
   );
 });

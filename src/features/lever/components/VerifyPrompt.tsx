@@ -1,10 +1,7 @@
-import { Link } from '@tanstack/react-router';
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Icon } from '../../../components/Icon';
+import { VerifyNote } from '../../../components/VerifyPrompt';
 import { useVerificationInfo } from '../../identity/hooks/useVerification';
-
-export const VERIFICATION_PATH = '/pages/verification/index';
 
 /**
  * SPEC 8 on the real account before opening: "account not authenticated, go to authentication?" with the link,
@@ -15,14 +12,11 @@ export default function VerifyBanner(): ReactElement | null {
   const verification = useVerificationInfo();
   if (verification.info === null || verification.info.basic.state === 'verified') return null;
   return (
-    <div className="note note-warn lever-verify" role="status" data-testid="verify-banner">
-      <Icon name="shield" size={18} />
-      <p>
-        {t('lever.verify.text')}{' '}
-        <Link to={VERIFICATION_PATH} className="lever-link">
-          {t('lever.verify.go')}
-        </Link>
-      </p>
-    </div>
+    <VerifyNote
+      texts={{ text: t('lever.verify.text'), go: t('lever.verify.go') }}
+      className="note-warn lever-verify"
+      linkClassName="lever-link"
+      testId="verify-banner"
+    />
   );
 }

@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { newRequestId } from '../../../../core/ids';
 import { leverOrderView } from '../../../../machines/lever/order.machine';
 import type { LeverPosition } from '../../../../protocol/lever';
+import { traceActor } from '../../../app/actor-traces';
 import { leverMachine } from './leverMachine';
 
 /**
@@ -11,12 +12,15 @@ import { leverMachine } from './leverMachine';
  * is fed to it, and the page's stale gate switches its actions off while prices are stale.
  */
 export function usePositionRow(position: LeverPosition, fresh: boolean) {
-  const [snapshot, send] = useMachine(leverMachine, { input: { makeId: newRequestId, position } });
+  const [snapshot, send] = useMachine(leverMachine, {
+    input: { makeId: newRequestId, position },
+    inspect: traceActor('lever-order', (c: { position: { id: number } | null }) => c.position?.id),
+  });
   useEffect(() => {
     send({ type: 'POSITION', position });
   }, [position, send]);
   useEffect(() => {
     send({ type: fresh ? 'PRICES_FRESH' : 'PRICES_STALE' });
   }, [fresh, send]);
-  return { view: leverOrderView(snapshot), send };
+  return { view: leverOrderView(snapshot), snapshot, send };
 }

@@ -1,4 +1,5 @@
 import { Link } from '@tanstack/react-router';
+import type { TFunction } from 'i18next';
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type ContractView, standingAt } from '../../../../machines/options/contract.machine';
@@ -6,7 +7,11 @@ import { Button } from '../../../components/Button';
 import { formatPrice } from '../../../lib/format';
 import { formatAmount } from '../format';
 
-/** The ticket's own contract: its phase, the countdown on server time, how it stands now, then its result. */
+/**
+ * The ticket's own contract: its phase, the countdown on server time, how it stands now, then its result. Not a live
+ * region: the countdown changes every second and the standing with every tick, and neither is to be read out; the
+ * phase and the result are announced through the ticket's Announcement (contractAnnouncement).
+ */
 export function ContractStatus({
   view,
   last,
@@ -22,7 +27,7 @@ export function ContractStatus({
   if (view.phase === 'choosing' || view.phase === 'verifying' || !contract) return null;
   const standing = view.phase === 'running' ? standingAt(contract, last) : null;
   return (
-    <div className="option-status" role="status" data-testid="contract-status" data-phase={view.phase}>
+    <div className="option-status" data-testid="contract-status" data-phase={view.phase}>
       <p className="option-status-label">{t(view.labelKey)}</p>
       {view.secondsLeft !== null ? (
         <p className="option-countdown" data-testid="countdown">
@@ -61,4 +66,14 @@ export function ContractStatus({
       ) : null}
     </div>
   );
+}
+
+/** What the ticket's live region says of its contract: the phase once it changes, the payout once settled. */
+export function contractAnnouncement(view: ContractView, t: TFunction, lang: string): string {
+  const contract = view.contract;
+  if (view.phase === 'choosing' || view.phase === 'verifying' || !contract) return '';
+  const label = t(view.labelKey);
+  if (!view.settled || contract.payout === null) return label;
+  const paid = t('options.paidBack', { amount: formatAmount(contract.payout, lang), currency: contract.currency });
+  return `${label}. ${paid}`;
 }

@@ -4,13 +4,14 @@ import type { ContractEvent, ContractView } from '../../../../machines/options/c
 import type { OptionAccount, OptionCurrencyTerms, OptionDirection } from '../../../../protocol/options';
 import { optionPayout, stakeUnits } from '../../../../protocol/rules/options';
 import { fromUnits } from '../../../../protocol/rules/spot';
+import { Announcement } from '../../../components/Announcement';
 import { Field } from '../../../components/Field';
 import { Icon } from '../../../components/Icon';
 import { amountKeystrokes, wireAmount } from '../../../lib/amount-input';
 import { errorText } from '../../../lib/i18n';
 import { formatAmount } from '../format';
 import { draftOf, type TicketProblem, ticketProblem } from '../ticket';
-import { ContractStatus } from './ContractStatus';
+import { ContractStatus, contractAnnouncement } from './ContractStatus';
 import { PeriodChips } from './PeriodChips';
 import { VerifyDialog } from './VerifyPrompt';
 
@@ -68,7 +69,12 @@ export function ContractTicket({
   const periodError = problemText('seconds');
 
   return (
-    <section className="option-ticket card" data-testid="ticket" aria-label={t('options.ticket.label')}>
+    <section
+      className="option-ticket card"
+      data-testid="ticket"
+      data-phase={view.phase}
+      aria-label={t('options.ticket.label')}
+    >
       <PeriodChips
         periods={terms.periods}
         value={seconds}
@@ -148,6 +154,7 @@ export function ContractTicket({
         </button>
       </div>
       <ContractStatus view={view} last={last} onNew={() => send({ type: 'NEW_CONTRACT' })} />
+      <Announcement text={contractAnnouncement(view, t, lang)} testId="contract-announcement" />
       <VerifyDialog open={view.promptVerify} onClose={() => send({ type: 'DISMISS' })} />
     </section>
   );

@@ -144,7 +144,7 @@ export function OptionTrade({ book }: { book: OptionAccount }): ReactElement {
               </Link>
             </span>
           </p>
-          <RunningContracts contracts={mine} quotes={board.quotes} now={now} />
+          <RunningContracts contracts={mine} quotes={board.quotes} now={now} fresh={gate.allowed} />
           <RecentResults book={book} />
         </>
       )}

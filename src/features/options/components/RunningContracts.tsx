@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { standingAt } from '../../../../machines/options/contract.machine';
 import type { Quote } from '../../../../protocol/market';
 import type { OptionContract } from '../../../../protocol/options';
+import { OrderFlow } from '../../../app/OrderFlow';
 import { LoadingOrFailed } from '../../../components/StateView';
 import { formatPrice } from '../../../lib/format';
 import { formatAmount } from '../format';
@@ -14,10 +15,13 @@ export function RunningContracts({
   contracts,
   quotes,
   now,
+  fresh,
 }: {
   contracts: OptionContract[] | null;
   quotes: ReadonlyMap<string, Quote>;
   now: number;
+  /** The page's price gate: each row's machine follows it. */
+  fresh: boolean;
 }): ReactElement {
   const { t } = useTranslation();
   return (
@@ -32,7 +36,7 @@ export function RunningContracts({
       ) : (
         <ul className="option-list" data-testid="running">
           {contracts.map((c) => (
-            <RunningRow key={c.id} contract={c} last={quotes.get(c.symbol)?.last ?? null} now={now} />
+            <RunningRow key={c.id} contract={c} last={quotes.get(c.symbol)?.last ?? null} now={now} fresh={fresh} />
           ))}
         </ul>
       )}
@@ -44,14 +48,16 @@ function RunningRow({
   contract,
   last,
   now,
+  fresh,
 }: {
   contract: OptionContract;
   last: string | null;
   now: number;
+  fresh: boolean;
 }): ReactElement {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
-  const view = useContractRow(contract, now);
+  const view = useContractRow(contract, now, fresh);
   const shown = view.contract ?? contract;
   const standing = view.phase === 'running' ? standingAt(shown, last) : null;
   return (
@@ -89,6 +95,7 @@ function RunningRow({
       <Link to="/pages/option/info" search={{ id: shown.id }} className="option-link">
         {t('options.details')}
       </Link>
+      <OrderFlow drawing="option-contract" snapshot={view.snapshot} title={t('machineChart.title')} />
     </li>
   );
 }

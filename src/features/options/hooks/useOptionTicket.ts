@@ -14,6 +14,7 @@ import {
 import type { SubmitOptionRequest } from '../../../../protocol/options';
 import type { TradingGate } from '../../../../streams/freshness';
 import type { ContractStream } from '../../../../streams/options/contracts';
+import { traceActor } from '../../../app/actor-traces';
 import { keys } from '../../../data/keys';
 import { errorText } from '../../../lib/i18n';
 import { optionKeys } from '../keys';
@@ -39,7 +40,10 @@ export function useOptionTicket(contracts: ContractStream, gate: TradingGate, no
     () => optionContractMachine.provide({ actors: { submitContract: fromPromise(({ input }) => submit(input)) } }),
     [],
   );
-  const [snapshot, send] = useMachine(machine, { input: { makeId: newRequestId, serverNow } });
+  const [snapshot, send] = useMachine(machine, {
+    input: { makeId: newRequestId, serverNow },
+    inspect: traceActor('option-contract', (c: { contract: { id: number } | null }) => c.contract?.id),
+  });
 
   useEffect(() => {
     send({ type: gate.allowed ? 'PRICES_FRESH' : 'PRICES_STALE' });

@@ -2,6 +2,7 @@ import { type ReactElement, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fetchSpotOrders } from '../../../../core/api/spot';
 import type { SpotOrder } from '../../../../protocol/spot';
+import { OrderFlow } from '../../../app/OrderFlow';
 import { Button } from '../../../components/Button';
 import { Segmented } from '../../../components/Segmented';
 import { LoadingOrFailed } from '../../../components/StateView';
@@ -47,14 +48,17 @@ function OpenOrders({ orders }: { orders: SpotOrder[] | null }): ReactElement {
 
 /** An open order, driven by its own order machine (cancel, then what the server says). */
 function OpenOrderRow({ order }: { order: SpotOrder }): ReactElement {
-  const { view, cancel } = useOrderRow(order);
+  const { t } = useTranslation();
+  const { view, snapshot, cancel } = useOrderRow(order);
   return (
     <OrderRow
       order={view.order ?? order}
       cancelling={view.busy}
       onCancel={view.cancelEnabled || view.busy ? cancel : undefined}
       error={view.error}
-    />
+    >
+      <OrderFlow drawing="spot-order" snapshot={snapshot} title={t('machineChart.title')} />
+    </OrderRow>
   );
 }
 

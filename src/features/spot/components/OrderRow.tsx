@@ -1,4 +1,4 @@
-import { type ReactElement, useState } from 'react';
+import { type ReactElement, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SpotOrder } from '../../../../protocol/spot';
 import { Button } from '../../../components/Button';
@@ -11,12 +11,15 @@ export function OrderRow({
   onCancel,
   cancelling,
   error,
+  children,
 }: {
   order: SpotOrder;
   onCancel?: (order: SpotOrder) => void;
   cancelling?: boolean;
   /** Why the last action on it failed (a refused cancel), in the user's language. */
   error?: string | null;
+  /** Shown at the end of the row (the order's flow, when shown). */
+  children?: ReactNode;
 }): ReactElement {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
@@ -84,6 +87,7 @@ export function OrderRow({
         ) : null}
       </div>
       {open ? <FillDetail order={order} /> : null}
+      {children}
     </li>
   );
 }

@@ -1,8 +1,10 @@
+import type { TFunction } from 'i18next';
 import { type FormEvent, type ReactElement, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { OrderEvent, OrderView } from '../../../../machines/spot/order.machine';
 import { fromUnits } from '../../../../protocol/rules/spot';
 import type { BuyMode, OrderSide, OrderType } from '../../../../protocol/spot';
+import { Announcement } from '../../../components/Announcement';
 import { Button } from '../../../components/Button';
 import { Field } from '../../../components/Field';
 import { Segmented } from '../../../components/Segmented';
@@ -238,11 +240,23 @@ export function OrderTicket({
         {side === 'buy' ? t('spot.submitBuy', { coin }) : t('spot.submitSell', { coin })}
       </Button>
       <OrderStatus view={view} onNew={() => send({ type: 'NEW_ORDER' })} onCancel={() => send({ type: 'CANCEL' })} />
+      <Announcement text={statusText(view, t)} testId="order-announcement" />
     </form>
   );
 }
 
-/** The ticket's own order: its phase, why it was cancelled, its fill, and cancel while it rests. */
+/** What the ticket's live region says: the order's phase and why it was cancelled, once per change (no prices). */
+function statusText(view: OrderView, t: TFunction): string {
+  if (view.phase === 'entering') return '';
+  const parts = [t(view.labelKey), view.reasonKey ? t(view.reasonKey) : ''];
+  if (view.error && view.phase === 'pending') parts.push(view.error);
+  return parts.filter(Boolean).join('. ');
+}
+
+/**
+ * The ticket's own order: its phase, why it was cancelled, its fill, and cancel while it rests. Not a live region
+ * itself (it appears with its first words, which would go unheard): the ticket's Announcement says the same.
+ */
 function OrderStatus({
   view,
   onNew,
@@ -255,7 +269,7 @@ function OrderStatus({
   const { t } = useTranslation();
   if (view.phase === 'entering') return null;
   return (
-    <div className="spot-status" role="status" data-testid="order-status" data-phase={view.phase}>
+    <div className="spot-status" data-testid="order-status" data-phase={view.phase}>
       <p className="spot-status-label">{t(view.labelKey)}</p>
       {view.reasonKey ? <p className="spot-muted">{t(view.reasonKey)}</p> : null}
       {view.error && view.phase === 'pending' ? <p className="field-msg field-error">{view.error}</p> : null}

@@ -13,6 +13,7 @@ import {
 import type { PlaceOrderRequest } from '../../../../protocol/spot';
 import type { TradingGate } from '../../../../streams/freshness';
 import type { OrderStream } from '../../../../streams/spot/orders';
+import { traceActor } from '../../../app/actor-traces';
 import { keys } from '../../../data/keys';
 import { spotKeys } from '../keys';
 
@@ -32,7 +33,10 @@ export function useSpotOrder(orders: OrderStream | null, gate: TradingGate) {
       }),
     [],
   );
-  const [snapshot, send] = useMachine(machine, { input: { makeId: newRequestId } });
+  const [snapshot, send] = useMachine(machine, {
+    input: { makeId: newRequestId },
+    inspect: traceActor('spot-order', (c: { order: { id: number } | null }) => c.order?.id),
+  });
 
   useEffect(() => {
     send({ type: gate.allowed ? 'PRICES_FRESH' : 'PRICES_STALE' });

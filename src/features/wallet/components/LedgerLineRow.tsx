@@ -10,8 +10,8 @@ export function LedgerLineRow({ line }: { line: LedgerLine }): ReactElement {
   const { t, i18n } = useTranslation();
   const incoming = !line.amount.startsWith('-');
   return (
-    <li className="asset-line" data-testid="ledger-line">
-      <div className="asset-line-main">
+    <li className="line-row" data-testid="ledger-line">
+      <div className="line-row-main">
         <span className="asset-line-title">{t(kindName(line.kind))}</span>
         <span className="asset-line-sub">{t(typeName(line.type))}</span>
       </div>

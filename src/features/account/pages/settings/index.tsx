@@ -10,7 +10,7 @@ import { Switch } from '../../../../components/Controls';
 import { Dialog } from '../../../../components/Dialog';
 import { ListGroup, ListItem } from '../../../../components/List';
 import { isLoggedIn, session } from '../../../../state/session';
-import { setTheme, settings } from '../../../../state/settings';
+import { setShowOrderFlow, setTheme, settings } from '../../../../state/settings';
 import { clearCache } from '../../../../state/storage';
 import { toast } from '../../../../state/toasts';
 import { logout } from '../../session';
@@ -21,7 +21,7 @@ type Open = null | 'about' | 'cache' | 'logout';
 export default function SettingsPage(): ReactElement {
   const { t } = useTranslation();
   const router = useRouter();
-  const { theme, lang } = useSnapshot(settings);
+  const { theme, lang, showOrderFlow } = useSnapshot(settings);
   const snap = useSnapshot(session);
   const loggedIn = isLoggedIn(snap);
   const [open, setOpen] = useState<Open>(null);
@@ -64,6 +64,12 @@ export default function SettingsPage(): ReactElement {
               label={t('settings.darkMode')}
             />
           }
+        />
+        <ListItem
+          icon="layers"
+          label={t('orderFlow.label')}
+          sub={t('orderFlow.sub')}
+          end={<Switch checked={showOrderFlow} onChange={setShowOrderFlow} label={t('orderFlow.label')} />}
         />
       </ListGroup>
       <ListGroup title={t('settings.accountGroup')}>

@@ -1,6 +1,6 @@
 import { Link, useRouter } from '@tanstack/react-router';
 import type { FormEvent, ReactElement } from 'react';
-import { Trans, useTranslation } from 'react-i18next';
+import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { setServerLang } from '../../../../../core/api/account';
 import { registerRequest } from '../../../../../protocol/account';
@@ -8,13 +8,13 @@ import { safeBackpage } from '../../../../app/guard';
 import { Page } from '../../../../app/Page';
 import { HOME_PATH } from '../../../../app/tabs';
 import { Button } from '../../../../components/Button';
-import { Checkbox } from '../../../../components/Controls';
-import { Field, PasswordField } from '../../../../components/Field';
+import { PasswordField } from '../../../../components/Field';
 import { useQueryParam } from '../../../../hooks/hooks';
 import { useForm } from '../../../../hooks/useForm';
 import { settings } from '../../../../state/settings';
 import { toast } from '../../../../state/toasts';
 import { ContactFields, type ContactValues, emptyContact } from '../../components/ContactFields';
+import { InviteAndAgreement } from '../../components/InviteAndAgreement';
 import { register } from '../../session';
 import '../../account.css';
 
@@ -81,24 +81,12 @@ export default function RegisterPage(): ReactElement {
           autoComplete="new-password"
           placeholder={t('form.repasswordPlaceholder')}
         />
-        <Field
-          label={t('form.invite')}
-          {...form.bind('invite', { error: 'invite_code' })}
-          autoCapitalize="characters"
-          autoComplete="off"
-          spellCheck={false}
-          placeholder={t('form.invitePlaceholder')}
+        <InviteAndAgreement
+          invite={form.bind('invite', { error: 'invite_code' })}
+          agree={form.values.agree}
+          onAgree={(v) => form.set('agree', v)}
+          agreeError={form.errors.agree}
         />
-        <Checkbox checked={form.values.agree} onChange={(v) => form.set('agree', v)} error={form.errors.agree}>
-          <Trans
-            i18nKey="auth.agreeLabel"
-            components={{
-              terms: <Link to="/pages/user/privacyAgreement/userAgreement" />,
-              privacy: <Link to="/pages/user/privacyAgreement/privacyAgreement" />,
-              consent: <Link to="/pages/user/agree/agree" />,
-            }}
-          />
-        </Checkbox>
         <Button type="submit" block busy={form.busy}>
           {t('auth.createAccount')}
         </Button>

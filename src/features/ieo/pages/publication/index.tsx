@@ -5,6 +5,7 @@ import { fetchIeoProjects } from '../../../../../core/api/ieo';
 import { Page } from '../../../../app/Page';
 import { EmptyState } from '../../../../components/assets/EmptyState';
 import { LoadMore } from '../../../../components/assets/LoadMore';
+import { ListGroup, ListItem } from '../../../../components/List';
 import { PullToRefresh } from '../../../../components/PullToRefresh';
 import { LoadingOrFailed } from '../../../../components/StateView';
 import { usePagedList } from '../../../../data/usePagedList';
@@ -51,6 +52,9 @@ export default function PublicationPage(): ReactElement {
             </>
           )}
           {loggedIn ? <IeoLinks show={['overview', 'orders']} /> : null}
+          <ListGroup>
+            <ListItem icon="pulse" label={t('ieo.links.vote')} to="/pages/publication/vote" />
+          </ListGroup>
           <RiskNote />
         </div>
       </PullToRefresh>

@@ -1,9 +1,10 @@
 import { Link } from '@tanstack/react-router';
-import type { ReactElement } from 'react';
+import { lazy, type ReactElement, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { Page } from '../../../../app/Page';
 import { Icon, type IconName } from '../../../../components/Icon';
+import { loadNamespace } from '../../../../lib/i18n';
 import { isLoggedIn, session } from '../../../../state/session';
 import { MarketBoard } from '../../components/MarketBoard';
 import '../../market.css';
@@ -14,6 +15,24 @@ const FEATURES: readonly { icon: IconName; key: 'spot' | 'derivatives' | 'financ
   { icon: 'finance', key: 'finance' },
   { icon: 'shield', key: 'security' },
 ];
+
+/**
+ * The latest announcements (the notice feature's strip, with its texts), loaded after the first paint: the first
+ * route's budget is for the market, and the strip shows nothing until its answer is there anyway.
+ */
+const LatestAnnouncements = lazy(() =>
+  Promise.all([import('../../../notice/components/LatestAnnouncements'), loadNamespace('notice')]).then(([m]) => ({
+    default: m.LatestAnnouncements,
+  })),
+);
+
+function Announcements(): ReactElement {
+  return (
+    <Suspense fallback={null}>
+      <LatestAnnouncements />
+    </Suspense>
+  );
+}
 
 function SettingsLink(): ReactElement {
   const { t } = useTranslation();
@@ -54,6 +73,7 @@ function Guest(): ReactElement {
           </Link>
         </div>
       </section>
+      <Announcements />
       <MarketBoard />
       <h2 className="section-title">{t('home.offerTitle')}</h2>
       <div className="features">
@@ -93,6 +113,7 @@ function Member({ name, hasFundPassword }: { name: string; hasFundPassword: bool
           <span>{t('home.fundPasswordHint')}</span>
         </Link>
       )}
+      <Announcements />
       <MarketBoard />
       <h2 className="section-title">{t('home.shortcuts')}</h2>
       <nav className="shortcuts" aria-label={t('home.shortcuts')}>

@@ -4,9 +4,10 @@ import { Page } from '../../../../../app/Page';
 import { Icon } from '../../../../../components/Icon';
 import { ListGroup, ListItem } from '../../../../../components/List';
 import { useHasFundPassword } from '../../../../../data/fundPassword';
+import { WalletLinks } from '../../../components/WalletLinks';
 import '../../../account.css';
 
-/** Security centre: login password and fund password. */
+/** Security centre: login password, fund password and linked wallets. */
 export default function SecurityPage(): ReactElement {
   const { t } = useTranslation();
   const fundSet = useHasFundPassword();
@@ -39,6 +40,7 @@ export default function SecurityPage(): ReactElement {
           to="/pages/settings/security/changePayPassword"
         />
       </ListGroup>
+      <WalletLinks />
     </Page>
   );
 }

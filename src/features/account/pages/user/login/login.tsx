@@ -16,6 +16,7 @@ import { useQueryParam } from '../../../../../hooks/hooks';
 import { useForm } from '../../../../../hooks/useForm';
 import { settings } from '../../../../../state/settings';
 import { toast } from '../../../../../state/toasts';
+import { WalletLogin } from '../../../components/WalletLogin';
 import { login } from '../../../session';
 import '../../../account.css';
 
@@ -27,6 +28,7 @@ export default function LoginPage(): ReactElement {
   const { langMark, lang } = useSnapshot(settings);
   const backpage = safeBackpage(useQueryParam('backpage'));
   const typeParam = useQueryParam('type');
+  const invitePrefill = useQueryParam('invite') ?? '';
   const [mode, setMode] = useState<Mode>(typeParam === 'mobile' ? 'mobile' : 'account');
   const { codes, defaultIso } = useAreaCodes(langMark);
   const [areaIso, setAreaIso] = useState('');
@@ -114,6 +116,14 @@ export default function LoginPage(): ReactElement {
           </Link>
         </p>
       </form>
+      <WalletLogin
+        invitePrefill={invitePrefill}
+        onLoggedIn={(s, registered) => {
+          void setServerLang(lang);
+          toast(t(registered ? 'auth.registered' : 'auth.welcome', { name: s.user.username }), 'success');
+          void router.navigate({ href: backpage ?? HOME_PATH, replace: true });
+        }}
+      />
     </Page>
   );
 }

@@ -117,7 +117,7 @@ function OrderView({ order, stream }: { order: C2cOrder; stream: C2cOrderStream 
       <OrderActions view={view} send={send} />
       <AppealFacts order={o} />
       <OrderFacts order={o} />
-      <MachineStates current={String(snapshot.value)} />
+      <MachineStates snapshot={snapshot} />
       <C2cLinks show={['orders', 'market']} />
     </div>
   );

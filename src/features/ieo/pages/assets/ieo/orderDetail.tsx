@@ -90,7 +90,7 @@ function OrderView({ order, stream }: { order: IeoOrder; stream: IeoOrderStream 
         <StepList order={o} step={view.step} />
       </section>
       <OrderFacts order={o} />
-      <MachineStates current={String(snapshot.value)} />
+      <MachineStates snapshot={snapshot} />
       <IeoLinks show={['orders', 'projects']} />
       <RiskNote />
     </div>

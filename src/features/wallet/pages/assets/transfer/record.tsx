@@ -26,8 +26,8 @@ export default function TransferRecordPage(): ReactElement {
           empty={{ icon: 'sort', text: t('assets.transfer.none') }}
         >
           {list.items.map((r) => (
-            <li key={r.id} className="asset-line" data-testid="transfer-line">
-              <div className="asset-line-main">
+            <li key={r.id} className="line-row" data-testid="transfer-line">
+              <div className="line-row-main">
                 <span className="asset-line-title asset-route">
                   <span className="visually-hidden">
                     {t('assets.transfer.route', { from: t(typeName(r.from)), to: t(typeName(r.to)) })}

@@ -1,0 +1,46 @@
+import type { Generated, Selectable } from 'kysely';
+import type { PartnerStatus, RebateSource } from '../../../protocol/referral';
+
+/**
+ * This module's tables (migration 0020). They join the app's `Database` type by declaration merging, so the shared
+ * schema file stays as it is while the module owns its tables.
+ */
+export interface ReferralPartnersTable {
+  user_id: number;
+  /** Created at random by the grant; shown to the partner. */
+  auth_code: string;
+  status: PartnerStatus;
+  /** Basis points (protocol/rules/referral.ts). */
+  ratio_bp: number;
+  bonus_bp: number;
+  granted_at: number;
+  updated_at: number;
+}
+
+/** One rebated trading fee (unique per fee posting); amounts in minor units of `currency`. */
+export interface ReferralRebatesTable {
+  id: Generated<number>;
+  fee_posting_id: number;
+  source: RebateSource;
+  /** The invitee who paid the fee. */
+  payer_id: number;
+  referrer_id: number;
+  currency: string;
+  fee: number;
+  /** The terms applied (the partner's, or the default share with no bonus). */
+  ratio_bp: number;
+  bonus_bp: number;
+  referrer_amount: number;
+  invitee_amount: number;
+  created_at: number;
+}
+
+export type ReferralPartnerRow = Selectable<ReferralPartnersTable>;
+export type ReferralRebateRow = Selectable<ReferralRebatesTable>;
+
+declare module '../../platform/db/schema' {
+  interface Database {
+    referral_partners: ReferralPartnersTable;
+    referral_rebates: ReferralRebatesTable;
+  }
+}
