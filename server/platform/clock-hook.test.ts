@@ -131,6 +131,32 @@ describe('the job clock hook', () => {
     expect(found.advancedBy).toBe(stop.ts - START - 400);
   });
 
+  it('foretells the prices of the next steps of a held market without moving it', async () => {
+    const { hook, ticks, clock } = rig();
+    await hook.handle({ clock: 'advance', ms: 0, market: 'held' });
+    const before = ticks.length;
+    const jumped = clock.jumped;
+    const ahead = await hook.handle({ clock: 'ahead', symbol: 'TRX', count: 20 });
+    if (ahead.clock !== 'ahead') throw new Error(JSON.stringify(ahead));
+    expect(ahead.prices).toHaveLength(20);
+    expect(ticks.length).toBe(before);
+    expect(clock.jumped).toBe(jumped);
+    // Asked twice, the same: the copy left the walk alone.
+    const twice = await hook.handle({ clock: 'ahead', symbol: 'TRX', count: 20 });
+    expect(twice).toEqual(ahead);
+    // The steps then publish exactly those prices, whatever the clock did meanwhile.
+    advanced(await hook.handle({ clock: 'step', count: 10 }));
+    await hook.handle({ clock: 'advance', ms: 7_000, market: 'held' });
+    advanced(await hook.handle({ clock: 'step', count: 10 }));
+    const walked = ticks
+      .slice(before)
+      .filter((t) => t.symbol === 'TRX')
+      .map(priceOf);
+    expect(walked).toEqual(ahead.prices);
+    const elsewhere = await hook.handle({ clock: 'ahead', symbol: 'AAPL', count: 5 });
+    expect(elsewhere.clock).toBe('error');
+  });
+
   it('answers a bad request with an error and goes on with the next', async () => {
     const { hook } = rig();
     expect(await hook.handle({ clock: 'advance', ms: -5, market: 'held', id: 3 })).toMatchObject({

@@ -1,5 +1,6 @@
 import { formatUnits, type Instrument } from '../market/instruments';
 import type { SimulatorState, Tick, TickListener } from '../market/simulator';
+import { Walk } from '../market/walk';
 import type { LeaseStore } from './jobs/leases';
 
 /**
@@ -28,6 +29,7 @@ export type MarketMode = 'ticking' | 'held';
 export type ClockRequest =
   | { clock: 'advance'; id?: number; ms: number; market: MarketMode; record?: boolean }
   | { clock: 'step'; id?: number; record?: boolean; count?: number; until?: { symbol: string; price: string } }
+  | { clock: 'ahead'; id?: number; symbol: string; count: number }
   | { clock: 'now'; id?: number };
 
 /** A tick as a test reads it: the price as exact decimal text. */
@@ -49,6 +51,12 @@ export type ClockAnswer =
       market: MarketMode;
       /** The last tick per symbol that the request made the market publish (none while held). */
       ticks: Record<string, HookTick>;
+    }
+  | {
+      clock: 'ahead';
+      id?: number;
+      /** The prices of `symbol` that the market's next `count` steps will publish, first the next. */
+      prices: string[];
     }
   | { clock: 'error'; id?: number; message: string };
 
@@ -180,6 +188,13 @@ export class ClockHook {
   }
 
   private async run(request: ClockRequest): Promise<ClockAnswer> {
+    if (request.clock === 'ahead') {
+      return {
+        clock: 'ahead',
+        ...(request.id === undefined ? {} : { id: request.id }),
+        prices: this.ahead(request.symbol, request.count),
+      };
+    }
     const { clock } = this.options;
     const published = new Map<string, Tick>();
     const unsubscribe = this.options.market.subscribe((tick) => published.set(tick.symbol, tick));
@@ -240,6 +255,30 @@ export class ClockHook {
     clock.jump(Math.max(0, next - clock.now()));
     clock.hold(next);
     market.advanceTo(next);
+  }
+
+  /**
+   * The walk's own next steps, taken on a copy (the market and its listeners see nothing): the walk is seeded and
+   * steps once per grid time whenever that comes, so a held market's next `count` steps publish exactly these. A
+   * test that needs a price to come back (an exit at the entry price) plans its steps on them instead of hoping.
+   */
+  private ahead(symbol: string, count: number): string[] {
+    if (!Number.isSafeInteger(count) || count < 1 || count > 3_600) throw new Error(`ahead: 1 to 3600, got ${count}`);
+    const { market } = this.options;
+    const state = market.snapshot();
+    const instrument = market.instruments.find((i) => i.symbol === symbol);
+    const saved = state.walks.find((w) => w.symbol === symbol);
+    if (!instrument || !saved) throw new Error(`ahead: no walk of ${symbol}`);
+    // A stock skips the steps outside its hours, a listed coin waits for its listing: only a coin walking every step
+    // is foretold by stepping the copy `count` times.
+    if (instrument.hours !== 'always' || saved.walk.opened === false)
+      throw new Error(`ahead: ${symbol} does not step every grid time`);
+    const copy = new Walk(instrument, 'ahead');
+    copy.state = saved.walk;
+    const prices: string[] = [];
+    for (let k = 0; k < count; k++)
+      prices.push(formatUnits(copy.step(state.stepMs / 60_000).price, instrument.priceScale));
+    return prices;
   }
 
   /** Holds a ticking market where it is now (the steps already due taken first). */

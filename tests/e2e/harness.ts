@@ -53,6 +53,8 @@ export interface HookedServer extends RunningServer {
     count?: number;
     until?: { symbol: string; price: string };
   }): Promise<ClockMoved>;
+  /** The prices of `symbol` that the held market's next `count` steps will publish (nothing moves). */
+  marketAhead(symbol: string, count: number): Promise<string[]>;
   /** The server's time now. */
   serverNow(): Promise<number>;
 }
@@ -141,16 +143,16 @@ export async function startServer(
 function clockHookOf(child: ChildProcess): Omit<HookedServer, keyof RunningServer> {
   let nextId = 0;
   let queue: Promise<unknown> = Promise.resolve();
-  const ask = (request: ClockRequest): Promise<ClockMoved> => {
+  const answerOf = (request: ClockRequest): Promise<Exclude<ClockAnswer, { clock: 'error' }>> => {
     const id = ++nextId;
     const answer = queue.then(
       () =>
-        new Promise<ClockMoved>((resolve, reject) => {
+        new Promise<Exclude<ClockAnswer, { clock: 'error' }>>((resolve, reject) => {
           const onMessage = (message: ClockAnswer) => {
             if (message?.id !== id) return;
             child.off('message', onMessage);
-            if (message.clock === 'advanced') resolve(message);
-            else reject(new Error(`clock hook: ${message.message}`));
+            if (message.clock === 'error') reject(new Error(`clock hook: ${message.message}`));
+            else resolve(message);
           };
           child.on('message', onMessage);
           child.send({ ...request, id });
@@ -159,7 +161,17 @@ function clockHookOf(child: ChildProcess): Omit<HookedServer, keyof RunningServe
     queue = answer.catch(() => undefined);
     return answer;
   };
+  const ask = async (request: ClockRequest): Promise<ClockMoved> => {
+    const answer = await answerOf(request);
+    if (answer.clock !== 'advanced') throw new Error(`clock hook: ${request.clock} answered ${answer.clock}`);
+    return answer;
+  };
   return {
+    marketAhead: async (symbol, count) => {
+      const answer = await answerOf({ clock: 'ahead', symbol, count });
+      if (answer.clock !== 'ahead') throw new Error(`clock hook: ahead answered ${answer.clock}`);
+      return answer.prices;
+    },
     advanceClock: (ms, { market, record }) => ask({ clock: 'advance', ms, market, ...(record ? { record } : {}) }),
     stepMarket: (options = {}) => ask({ clock: 'step', ...options }),
     serverNow: async () => (await ask({ clock: 'now' })).now,

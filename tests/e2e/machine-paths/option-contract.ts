@@ -41,6 +41,8 @@ export interface OptionRun {
   quotesSeen: boolean;
   /** E of the contracts bought (their entry tick's time plus the period). */
   expiry?: number;
+  /** A flat path's plan: the entry price, and how many steps after the entry the walk is back at it. */
+  flat?: { entry: string; backAfter: number };
 }
 
 const FINAL = ['won', 'lost', 'flat', 'refunded', 'cancelled'];
@@ -49,6 +51,13 @@ const MARKET_DECIDES = ['won', 'lost', 'flat'];
 const STAKE = '10';
 /** Pairs a path buys before the market gives it the result it follows (a BTC pair ends flat about 1 in 10,000). */
 const PAIRS = 3;
+/**
+ * A flat path's exit comes at most this many steps (seconds) after the entry, well inside the 60 s period: the steps
+ * go out in later requests than the entry, and the held market skips the grid times that real time passes meanwhile.
+ */
+const FLAT_BACK_WITHIN = 40;
+/** How far ahead a flat path looks for its entry (TRX comes back within 40 steps almost every time: at most 6 in). */
+const FLAT_LOOK_AHEAD = 600;
 
 /** Where the path goes decides how it is driven: which book, which instrument, one page or an up/down pair. */
 export async function beginOptionPath(session: Session, path: MachinePath): Promise<OptionRun> {
@@ -56,9 +65,11 @@ export async function beginOptionPath(session: Session, path: MachinePath): Prom
   // market is held from here on until a path makes it tick.
   await session.clocks.resync(75_000);
   const outcome = MARKET_DECIDES.find((s) => passes(path, 'contract', s));
-  // Flat needs an exit at exactly the entry price: TRX moves about a tick a second, BTC hundreds.
+  // Flat needs an exit at exactly the entry price: TRX moves a few ticks a second, BTC hundreds.
   const symbol = outcome === 'flat' ? 'TRX' : 'BTC';
+  const flat = outcome === 'flat' ? await planFlat(session, symbol) : undefined;
   return {
+    ...(flat ? { flat } : {}),
     session,
     book: passes(path, 'contract', 'verifying') ? 'real' : 'simulator',
     symbol,
@@ -184,36 +195,45 @@ async function settleByMarket(run: OptionRun, result: string): Promise<void> {
 }
 
 /**
- * Flat: the exit (the last recorded tick at or before E) at exactly the entry price. The held market is stepped (in
- * one request) until a tick lands on the entry price, then held past E, and one more tick after E lets the record
- * prove it has every tick up to E. The market's walk decides whether that happens before E; if not, the pair
- * settles as it may and another is bought.
+ * Before a flat path buys (the market held, no page open): the walk's next steps, read ahead from the server's
+ * seeded market, tell which step to enter on so that the price comes back to it well before E; the steps before
+ * that one are taken now. Nothing is forced: the ticks are the ones the market would publish anyway, the test only
+ * chooses when to buy, as a trader watching the feed could.
  */
-async function settleFlat(run: OptionRun): Promise<void> {
-  const results: string[] = [];
-  for (let pair = 1; pair <= PAIRS; pair++) {
-    if (pair > 1) await buyAgain(run);
-    const entry = await enter(run);
-    const expiry = expiryOf(run);
-    // Every step before E may be the one; the search stops at the first tick at the entry price.
-    const steps = Math.floor((expiry - entry.ts) / 1_000) - 1;
-    const walked = await run.session.clocks.step({ count: steps, until: { symbol: run.symbol, price: entry.price } });
-    const tick = walked.ticks[run.symbol];
-    const landed = tick !== undefined && tick.ts < expiry && tick.price === entry.price;
-    if (landed) {
-      await run.session.clocks.advanceTo(expiry + 1_000, 'held');
-      await run.session.clocks.step({ record: true });
-    } else {
-      await run.session.clocks.advanceTo(expiry + 1_000, 'ticking', { record: true });
-    }
-    const ended = await settledPhases(run);
-    results.push(ended.join('/'));
-    if (ended.every((phase) => phase === 'flat')) {
-      run.followed = [run.sides[0] as Side];
-      return;
+async function planFlat(session: Session, symbol: string): Promise<NonNullable<OptionRun['flat']>> {
+  const prices = await session.server.marketAhead(symbol, FLAT_LOOK_AHEAD);
+  for (let k = 0; k < prices.length; k++) {
+    for (let j = 1; j <= FLAT_BACK_WITHIN && k + j < prices.length; j++) {
+      if (prices[k + j] !== prices[k]) continue;
+      if (k > 0) await session.clocks.step({ count: k });
+      return { entry: prices[k] as string, backAfter: j };
     }
   }
-  throw new Error(`no ${run.symbol} tick landed on the entry price before E in ${PAIRS} pairs (${results.join(', ')})`);
+  throw new Error(
+    `${symbol} never comes back to a price within ${FLAT_BACK_WITHIN} steps in the next ${prices.length}`,
+  );
+}
+
+/**
+ * Flat: the exit (the last recorded tick at or before E) at exactly the entry price. The path entered on the step its
+ * plan chose, the market is stepped to the step that comes back to the entry price, then held past E, and one more
+ * tick after E lets the record prove it has every tick up to E.
+ */
+async function settleFlat(run: OptionRun): Promise<void> {
+  const plan = run.flat;
+  if (!plan) throw new Error('a flat path without its plan');
+  const entry = await enter(run);
+  if (entry.price !== plan.entry) throw new Error(`entered at ${entry.price}, planned ${plan.entry}: the market moved`);
+  const expiry = expiryOf(run);
+  const back = (await run.session.clocks.step({ count: plan.backAfter })).ticks[run.symbol];
+  if (back?.price !== entry.price || back.ts >= expiry) {
+    throw new Error(`the exit ${JSON.stringify(back)} is not at ${entry.price} before E ${expiry}`);
+  }
+  await run.session.clocks.advanceTo(expiry + 1_000, 'held');
+  await run.session.clocks.step({ record: true });
+  const ended = await settledPhases(run);
+  if (!ended.every((phase) => phase === 'flat')) throw new Error(`both flat, the pair ended ${ended.join('/')}`);
+  run.followed = [run.sides[0] as Side];
 }
 
 /** Every page's ticket once its contract has its result. */
