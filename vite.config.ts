@@ -5,6 +5,8 @@ import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { defineConfig } from 'vitest/config';
+import { firstPaint } from './scripts/first-paint.js';
+import { precompress } from './scripts/precompress.js';
 import {
   ASSET_CACHE,
   ASSET_CACHE_ENTRIES,
@@ -121,7 +123,14 @@ const pwa = VitePWA({
 });
 
 export default defineConfig({
-  plugins: [react(), outDirProbe, pwa],
+  // firstPaint writes index.html before the PWA's worker lists it; precompress runs last, over every written file.
+  plugins: [
+    react(),
+    outDirProbe,
+    firstPaint(fileURLToPath(new URL('.', import.meta.url))),
+    pwa,
+    precompress(() => outDir),
+  ],
   build: {
     outDir: 'dist',
     sourcemap: true,

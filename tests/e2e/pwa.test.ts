@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { precompressFile } from '../../scripts/precompress';
 import { type Browser, openBrowser, type RunningServer, shot, startServer } from './harness';
 import { text } from './locale';
 
@@ -239,6 +240,8 @@ describe('installable and offline', () => {
     const nextSw = sw.replace(/(\{url:"index\.html",revision:")([^"]+)"/, '$1$2-2"');
     expect(nextSw).not.toBe(sw);
     writeFileSync(swFile, nextSw);
+    // As a deployment writes them: with their compressed copies (scripts/precompress.ts), which the server prefers.
+    for (const file of [indexFile, swFile]) precompressFile(file);
 
     // The next start finds it; the old worker still serves this page (without the marker) until the user agrees.
     await page.reload();

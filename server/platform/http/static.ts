@@ -22,10 +22,14 @@ export async function registerSpa(app: FastifyInstance, dir: string): Promise<vo
   const root = path.resolve(dir);
   await app.register(fastifyStatic, {
     root,
+    // The build writes .br and .gz copies (scripts/precompress.ts): sent to a browser that takes them, with Vary.
+    preCompressed: true,
     cacheControl: false,
     setHeaders(res, filePath) {
       const rel = path.relative(root, filePath).split(path.sep).join('/');
       res.setHeader('cache-control', rel.startsWith('assets/') ? IMMUTABLE : REVALIDATE);
+      // One URL, several encodings (the plugin does not say so itself): a shared cache must key on the request's.
+      res.setHeader('vary', 'accept-encoding');
     },
   });
   app.setNotFoundHandler((request, reply) => {

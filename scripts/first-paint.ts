@@ -1,0 +1,206 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { HtmlTagDescriptor, Plugin } from 'vite';
+import { ALL_LANGS, DEFAULT_LANG } from '../protocol/lang';
+import { ICON_PATHS } from '../src/components/icon-paths';
+
+/**
+ * The first visit's first paint (issue 15, cold start: LCP ≤ 2.5 s on a slow phone). Without it a phone on a slow
+ * network sees nothing until the shell chunk has arrived and run (a second of script at 4x slowdown), and only then
+ * asks for the home page's chunk and its tables: a second slow round trip before the page's largest text paints.
+ * The build adds to index.html:
+ *
+ * - the home page's stylesheet, so its hero is styled from the first paint;
+ * - a tiny script in the head that asks for the current language's shell and market tables, and on the home route
+ *   the home page's chunk, beside the shell (modulepreload) instead of after it;
+ * - a script right after #root that draws, for a guest on the home route, the page's navigation bar and hero in the
+ *   stored language, from the same tables and icons the app uses. React replaces it with the same markup at the same
+ *   size when it renders (tests/e2e/first-paint.test.ts holds the two to the same boxes), so the largest paint is this
+ *   one and nothing shifts. A member, another route or a browser without storage gets the plain empty root.
+ */
+
+/** The route the app opens on (src/app/tabs.ts HOME_PATH, and `/`). */
+const HOME_PATHS = ['/', '/pages/index/index'];
+/** Where the home page's module lives (tests/size/route-budgets.ts FIRST_ROUTE_PAGE). */
+const HOME_PAGE = /src\/features\/market\/pages\/index\/index\.tsx$/;
+/** The tables the first render needs: the shell's (src/lib/i18n.ts SHELL_NAMESPACES) and the home page's feature. */
+const FIRST_TABLES = ['app', 'errors', 'market'];
+
+interface HeroText {
+  brand: string;
+  menu: string;
+  settings: string;
+  kicker: string;
+  title: string;
+  lead: string;
+  login: string;
+  register: string;
+}
+
+const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+/** An <Icon> as React renders it (src/components/Icon.tsx), decorative. */
+function icon(name: keyof typeof ICON_PATHS, size = 22): string {
+  return (
+    `<svg class="icon" width="${size}" height="${size}" viewBox="0 0 24 24" fill="none" stroke="currentColor" ` +
+    `stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true">` +
+    `<path d="${ICON_PATHS[name]}"></path></svg>`
+  );
+}
+
+/**
+ * The guest's home as src/features/market/pages/index/index.tsx (Guest) renders it inside src/app/Shell.tsx and
+ * src/app/Page.tsx, down to the hero: the same elements and classes, so the same CSS gives the same boxes.
+ */
+export function heroMarkup(text: HeroText): string {
+  const t = Object.fromEntries(Object.entries(text).map(([k, v]) => [k, escapeHtml(v)])) as unknown as HeroText;
+  return (
+    `<div class="app-frame" data-first-paint=""><div class="page"><header class="navbar">` +
+    `<div class="navbar-side"><button type="button" class="icon-btn" aria-label="${t.menu}" aria-haspopup="dialog">` +
+    `${icon('menu')}</button></div><h1 class="navbar-title">${t.brand}</h1>` +
+    `<div class="navbar-side navbar-right"><a href="/pages/settings/index" class="icon-btn" aria-label="${t.settings}">` +
+    `${icon('settings')}</a></div></header><main class="page-body"><section class="hero">` +
+    `<span class="hero-kicker">${icon('layers', 16)}${t.kicker}</span><h2 class="hero-title">${t.title}</h2>` +
+    `<p class="hero-text">${t.lead}</p><div class="btn-row">` +
+    `<a href="/pages/user/login/login" class="btn btn-primary"><span class="btn-label">${t.login}</span></a>` +
+    `<a href="/pages/user/choose" class="btn btn-secondary"><span class="btn-label">${t.register}</span></a>` +
+    `</div></section></main></div></div>`
+  );
+}
+
+/** A key's text in a table (dotted path), or an error naming it: the build fails rather than paint a gap. */
+function textAt(table: unknown, key: string, where: string): string {
+  const value = key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)?.[part], table);
+  if (typeof value !== 'string') throw new Error(`first paint: ${where} has no text at ${key}`);
+  return value;
+}
+
+/** The hero's texts in one language, from its tables under locales/. */
+export function heroText(root: string, lang: string): HeroText {
+  const read = (ns: string) => JSON.parse(readFileSync(join(root, 'locales', lang, `${ns}.json`), 'utf8')) as unknown;
+  const app = read('app');
+  const market = read('market');
+  const at = (table: unknown, ns: string, key: string) => textAt(table, key, `locales/${lang}/${ns}.json`);
+  return {
+    brand: at(app, 'app', 'brand'),
+    menu: at(app, 'app', 'nav.menu'),
+    settings: at(app, 'app', 'settings.title'),
+    kicker: at(market, 'market', 'home.kicker'),
+    title: at(market, 'market', 'home.title'),
+    lead: at(market, 'market', 'home.lead'),
+    login: at(app, 'app', 'auth.login'),
+    register: at(app, 'app', 'auth.register'),
+  };
+}
+
+/** The chunk files (and their CSS) of the bundle this build writes, as the plugin reads them. */
+interface BuiltChunk {
+  type: 'chunk';
+  fileName: string;
+  facadeModuleId: string | null;
+  isEntry: boolean;
+  imports: string[];
+  viteMetadata?: { importedCss: Set<string> };
+}
+
+/** What the head script preloads and the home page's stylesheets, found in the bundle. */
+function firstFiles(bundle: Record<string, { type: string }>) {
+  const chunks = Object.values(bundle).filter((c): c is BuiltChunk => c.type === 'chunk');
+  const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+  const closure = (start: BuiltChunk[]): Set<string> => {
+    const seen = new Set<string>();
+    const visit = (c: BuiltChunk | undefined) => {
+      if (!c || seen.has(c.fileName)) return;
+      seen.add(c.fileName);
+      for (const dep of c.imports) visit(byFile.get(dep));
+    };
+    for (const c of start) visit(c);
+    return seen;
+  };
+  const shell = closure(chunks.filter((c) => c.isEntry));
+  const home = chunks.find((c) => c.facadeModuleId !== null && HOME_PAGE.test(c.facadeModuleId));
+  if (!home) throw new Error('first paint: the home page is not in the bundle');
+  const homeFiles = [...closure([home])].filter((f) => !shell.has(f));
+  const homeCss = homeFiles.flatMap((f) => [...(byFile.get(f)?.viteMetadata?.importedCss ?? [])]);
+  const tables: Record<string, string[]> = {};
+  for (const lang of ALL_LANGS) {
+    tables[lang] = FIRST_TABLES.map((ns) => {
+      const table = chunks.find((c) => c.facadeModuleId?.endsWith(`/locales/${lang}/${ns}.json`));
+      if (!table) throw new Error(`first paint: no chunk of locales/${lang}/${ns}.json`);
+      return table.fileName;
+    });
+  }
+  return { homeFiles, homeCss, tables };
+}
+
+/** JSON for an inline script: `<` escaped, so no text in it can close the script element. */
+const inlineJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c');
+
+/** The head script: which files to ask for at once, by the stored language and the route. */
+function preloadScript(homeFiles: string[], tables: Record<string, string[]>): string {
+  return `(() => {
+  try {
+    const tables = ${inlineJson(tables)};
+    const stored = localStorage.getItem('lang');
+    const lang = Object.hasOwn(tables, stored) ? stored : ${JSON.stringify(DEFAULT_LANG)};
+    const path = location.pathname.replace(/\\/+$/, '') || '/';
+    const files = ${JSON.stringify(HOME_PATHS)}.includes(path) ? [...tables[lang], ...${JSON.stringify(homeFiles)}] : tables[lang];
+    for (const file of files) {
+      const link = document.createElement('link');
+      link.rel = 'modulepreload';
+      link.crossOrigin = '';
+      link.href = '/' + file;
+      document.head.appendChild(link);
+    }
+  } catch {
+    // No storage: the app asks for what it needs when it starts.
+  }
+})();`;
+}
+
+/** The body script: the guest's hero on the home route, in the stored language. */
+function heroScript(heroes: Record<string, string>): string {
+  return `(() => {
+  try {
+    const heroes = ${inlineJson(heroes)};
+    const stored = localStorage.getItem('lang');
+    const lang = Object.hasOwn(heroes, stored) ? stored : ${JSON.stringify(DEFAULT_LANG)};
+    const path = location.pathname.replace(/\\/+$/, '') || '/';
+    const app = JSON.parse(localStorage.getItem('tw.app') || '{}');
+    const member = app && typeof app.token === 'string' && app.token !== '';
+    const root = document.getElementById('root');
+    if (root && !member && ${JSON.stringify(HOME_PATHS)}.includes(path)) root.innerHTML = heroes[lang];
+  } catch {
+    // No storage or no JSON: the app paints the page itself.
+  }
+})();`;
+}
+
+export function firstPaint(root: string): Plugin {
+  return {
+    name: 'tradewave:first-paint',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, ctx) {
+        if (!ctx.bundle) return [];
+        const { homeFiles, homeCss, tables } = firstFiles(ctx.bundle);
+        const heroes = Object.fromEntries(ALL_LANGS.map((lang) => [lang, heroMarkup(heroText(root, lang))]));
+        const tags: HtmlTagDescriptor[] = [
+          ...homeCss.map(
+            (href): HtmlTagDescriptor => ({
+              tag: 'link',
+              attrs: { rel: 'stylesheet', crossorigin: true, href: `/${href}` },
+              injectTo: 'head',
+            }),
+          ),
+          { tag: 'script', children: preloadScript(homeFiles, tables), injectTo: 'head' },
+          // At the end of the body: after #root, and run once the stylesheets are in, right before the first paint.
+          { tag: 'script', children: heroScript(heroes), injectTo: 'body' },
+        ];
+        return tags;
+      },
+    },
+  };
+}

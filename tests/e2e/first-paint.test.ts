@@ -1,0 +1,139 @@
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type Browser, openBrowser, type RunningServer, shot, startServer } from './harness';
+import { text } from './locale';
+
+/**
+ * The first visit's first paint (issue 15 cold start, scripts/first-paint.ts and scripts/precompress.ts): index.html
+ * draws a guest's home hero before any script runs, in the stored language and theme, and the app then draws the same
+ * boxes (nothing moves, and the largest paint stays the early one); members and other routes get no such picture;
+ * the server sends the build's compressed copies to a browser that takes them.
+ */
+let server: RunningServer;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  server = await startServer();
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+beforeEach(async () => {
+  browser = await openBrowser();
+  page = browser.page;
+});
+
+afterEach(async (context) => {
+  await browser?.close({ skipA11y: context.task.result?.state === 'fail' });
+});
+
+/** The boxes the first paint and the app must agree on. */
+const BOXES = [
+  '.navbar',
+  '.navbar-title',
+  '.navbar .icon-btn >> nth=0',
+  '.hero',
+  '.hero-kicker',
+  '.hero-title',
+  '.hero-text',
+  '.hero .btn-primary',
+  '.hero .btn-secondary',
+];
+
+async function boxes(): Promise<Record<string, { x: number; y: number; width: number; height: number }>> {
+  const out: Record<string, { x: number; y: number; width: number; height: number }> = {};
+  for (const selector of BOXES) {
+    const box = await page.locator(selector).first().boundingBox();
+    if (!box) throw new Error(`no box for ${selector}`);
+    out[selector] = box;
+  }
+  return out;
+}
+
+/** Storage as a returning guest (language, theme) or a member (a session token) left it, before any page script. */
+async function seedStorage(values: { lang?: string; theme?: 'light'; token?: string }): Promise<void> {
+  await page.addInitScript((v) => {
+    if (v.lang) localStorage.setItem('lang', v.lang);
+    const app: Record<string, unknown> = {};
+    if (v.theme) app.theme = v.theme;
+    if (v.token) app.token = v.token;
+    if (Object.keys(app).length > 0) localStorage.setItem('tw.app', JSON.stringify(app));
+  }, values);
+}
+
+/** No script file loads: what index.html paints by itself. */
+const withoutScripts = () => page.route('**/assets/*.js', (route) => route.abort());
+
+describe('the first paint', () => {
+  for (const { lang, theme } of [
+    { lang: 'de', theme: undefined },
+    { lang: 'en', theme: 'light' },
+  ] as const) {
+    it(`draws the guest's hero before any script, where the app then draws it (${lang}, ${theme ?? 'dark'})`, async () => {
+      await seedStorage({ lang, ...(theme ? { theme } : {}) });
+      await withoutScripts();
+      await page.goto(`${server.url}/`);
+      const early = page.locator('[data-first-paint] .hero-title');
+      await expect.poll(() => early.textContent()).toBe(text(lang, 'home.title'));
+      expect(await page.locator('[data-first-paint] .btn-primary').textContent()).toBe(text(lang, 'auth.login'));
+      expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme ?? 'dark');
+      const before = await boxes();
+      await shot(page, `first-paint-${lang}-early`);
+
+      await page.unroute('**/assets/*.js');
+      await page.reload();
+      await expect.poll(() => page.locator('.quote-row').count(), { timeout: 30_000 }).toBeGreaterThan(0);
+      expect(await page.locator('[data-first-paint]').count()).toBe(0);
+      expect(await page.locator('.hero-title').textContent()).toBe(text(lang, 'home.title'));
+      const after = await boxes();
+      for (const selector of BOXES) {
+        const [a, b] = [before[selector], after[selector]];
+        for (const side of ['x', 'y', 'width', 'height'] as const) {
+          expect(Math.abs((a?.[side] ?? Number.NaN) - (b?.[side] ?? Number.NaN)), `${selector} ${side}`).toBeLessThan(
+            0.5,
+          );
+        }
+      }
+      await shot(page, `first-paint-${lang}-app`);
+    });
+  }
+
+  it("leaves a member's home and every other route to the app", async () => {
+    await withoutScripts();
+    await page.goto(`${server.url}/pages/user/login/login`);
+    expect(await page.locator('#root').innerHTML()).toBe('');
+    await page.evaluate(() => localStorage.setItem('tw.app', JSON.stringify({ token: 'a-session-token' })));
+    await page.goto(`${server.url}/`);
+    expect(await page.locator('#root').innerHTML()).toBe('');
+    // The same browser as a guest on the home route gets it: the two above were left out for being another route
+    // and a member.
+    await page.evaluate(() => localStorage.removeItem('tw.app'));
+    await page.goto(`${server.url}/pages/index/index`);
+    expect(await page.locator('[data-first-paint]').count()).toBe(1);
+  });
+});
+
+describe('the build on the wire', () => {
+  it('is sent compressed to a browser that takes it, and as it is to one that does not', async () => {
+    const index = await fetch(`${server.url}/`, { headers: { 'accept-encoding': 'br, gzip' } });
+    expect(index.headers.get('content-encoding')).toBe('br');
+    expect(index.headers.get('vary')?.toLowerCase()).toContain('accept-encoding');
+    const html = await index.text();
+    const shell = /<script type="module" crossorigin src="([^"]+)"/.exec(html)?.[1];
+    if (!shell) throw new Error('index.html names no entry script');
+    const gzip = await fetch(`${server.url}${shell}`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers.get('content-encoding')).toBe('gzip');
+    expect(gzip.headers.get('cache-control')).toContain('immutable');
+    const plain = await fetch(`${server.url}${shell}`, { headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    // Both decode to the same script.
+    expect(await gzip.text()).toBe(await plain.text());
+    // A client route falls back to index.html, compressed too.
+    const route = await fetch(`${server.url}/pages/trade/index`, { headers: { 'accept-encoding': 'br' } });
+    expect(route.headers.get('content-encoding')).toBe('br');
+    expect(await route.text()).toBe(html);
+  });
+});
