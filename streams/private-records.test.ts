@@ -68,7 +68,7 @@ describe('the record book', () => {
     book.take(note(1, 'open', 10));
     book.take(note(2, 'open', 50));
     const { dropped } = book.takeOpenList([], 40);
-    expect(dropped).toBe(true);
+    expect(dropped).toEqual([1]);
     // Record 2 was created after the list was asked for: it stays.
     expect(book.open().map((n) => n.id)).toEqual([2]);
   });
@@ -82,7 +82,7 @@ describe('the private record stream', () => {
     vi.useRealTimers();
   });
 
-  function setup(polls: (readonly Note[] | false)[]) {
+  function setup(polls: (readonly Note[] | false)[], fetchOne?: (id: number) => Promise<Note | false>) {
     const source = new FakeSource();
     const poll = vi.fn(async () => polls.shift() ?? false);
     let clock = 1_000;
@@ -92,6 +92,7 @@ describe('the private record stream', () => {
       pollWhileUpMs: 30_000,
       pollWhileDownMs: 2_000,
       now: () => clock,
+      ...(fetchOne ? { fetchOne } : {}),
     });
     const open: Note[][] = [];
     const changes: NoteChange[] = [];
@@ -158,6 +159,35 @@ describe('the private record stream', () => {
     expect(t.poll.mock.calls.length).toBeGreaterThanOrEqual(2);
     expect(t.open.at(-1)).toEqual([]);
     expect(t.changes.at(-1)).toEqual({ kind: 'closed' });
+    t.stop();
+  });
+
+  it('asks for the end of a record that left unseen and reports it as its change', async () => {
+    const fetchOne = vi.fn(async (id: number) => (id === 6 ? note(6, 'done', 4_000) : false));
+    const t = setup([[note(6, 'open', 100), note(7, 'open', 100)], []], fetchOne);
+    t.source.state.next('reconnecting');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(ids(t.open.at(-1))).toEqual([7, 6]);
+    // Both closed while the socket was down; the next poll lacks them.
+    t.setClock(5_000);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(fetchOne.mock.calls.map(([id]) => id).sort()).toEqual([6, 7]);
+    const said = t.changes.map((c) => (c.kind === 'note' ? `${c.note.id}:${c.note.state}` : c.kind));
+    // Record 6's end is known; record 7's call failed, so only "closed" speaks for it.
+    expect(said.slice(-2)).toEqual(['closed', '6:done']);
+    // The same end pushed late by the socket is a repeat, not news.
+    t.source.send({ kind: 'note', note: note(6, 'done', 4_000) }, 6_000);
+    expect(t.changes.filter((c) => c.kind === 'note' && c.note.id === 6 && c.note.state === 'done')).toHaveLength(1);
+    t.stop();
+  });
+
+  it('does not take a record the info call still calls open', async () => {
+    const t = setup([[note(8, 'open', 100)], []], async () => note(8, 'open', 150));
+    t.source.state.next('reconnecting');
+    await vi.advanceTimersByTimeAsync(0);
+    t.setClock(5_000);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(t.changes.some((c) => c.kind === 'note' && c.note.updated_at === 150)).toBe(false);
     t.stop();
   });
 

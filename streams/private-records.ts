@@ -46,17 +46,18 @@ export class RecordBook<R extends PrivateRecord> {
   }
 
   /**
-   * Folds a full list of the open records as of server time `asOf`; returns the records that changed and whether any
-   * open record left the book without news of its end (it closed meanwhile: its final state comes with the history).
+   * Folds a full list of the open records as of server time `asOf`; returns the records that changed and the ids of
+   * the open records that left the book without news of their end (they closed meanwhile, e.g. while the socket was
+   * down: their final state is asked for, see `fetchOne`).
    */
-  takeOpenList(records: readonly R[], asOf: number): { changed: R[]; dropped: boolean } {
+  takeOpenList(records: readonly R[], asOf: number): { changed: R[]; dropped: number[] } {
     const listed = new Set(records.map((r) => r.id));
     const changed = records.filter((r) => this.take(r));
-    let dropped = false;
+    const dropped: number[] = [];
     for (const [id, held] of this.byId) {
       if (this.isOpen(held) && !listed.has(id) && held.updated_at <= asOf) {
         this.byId.delete(id);
-        dropped = true;
+        dropped.push(id);
       }
     }
     return { changed, dropped };
@@ -90,6 +91,12 @@ export interface RecordStreamOptions<R> {
   pollWhileDownMs?: number;
   /** Server time now (core/clock.ts), to date a poll's list. */
   now?: () => number;
+  /**
+   * One record's latest state (its info call; false when it failed). A record that left the open list unseen is
+   * asked for once, and its end reported as its change: a ticket whose order settled while the socket was down still
+   * shows the result. Without it, or when the call fails, only `closed` is reported.
+   */
+  fetchOne?: (id: number) => Promise<R | false>;
 }
 
 export interface PrivateRecordStream<R, C> {
@@ -103,7 +110,7 @@ export interface PrivateRecordStream<R, C> {
 }
 
 /** `full`: a whole list of the open records came, so the view learns it is loaded even when nothing changed. */
-type Batch<R> = { changed: R[]; dropped: boolean; full: boolean };
+type Batch<R> = { changed: R[]; dropped: number[]; full: boolean };
 
 export function createPrivateRecordStream<R extends PrivateRecord, M, C>(
   kind: RecordKind<R, M, C>,
@@ -118,7 +125,7 @@ export function createPrivateRecordStream<R extends PrivateRecord, M, C>(
       map(({ data, ts }): Batch<R> => {
         const news = kind.read(data);
         if ('open' in news) return { ...book.takeOpenList(news.open, ts), full: true };
-        return { changed: book.take(news.record) ? [news.record] : [], dropped: false, full: false };
+        return { changed: book.take(news.record) ? [news.record] : [], dropped: [], full: false };
       }),
     );
 
@@ -135,11 +142,25 @@ export function createPrivateRecordStream<R extends PrivateRecord, M, C>(
       ).pipe(map(({ list, askedAt }): Batch<R> => ({ ...book.takeOpenList(list, askedAt), full: true }))),
     );
 
+    // The end of a record that left unseen: taken only when it has ended (a record still open comes back with the
+    // next list), and only when newer than what the book learnt meanwhile.
+    const askForEnd = (id: number) => {
+      options.fetchOne?.(id).then(
+        (record) => {
+          if (record && !kind.isOpen(record) && book.take(record)) changes.next(kind.change(record));
+        },
+        () => {},
+      );
+    };
+
     return merge(pushed$, polled$).pipe(
       filter((batch) => {
         for (const record of batch.changed) changes.next(kind.change(record));
-        if (batch.dropped) changes.next({ kind: 'closed' });
-        return batch.full || batch.changed.length > 0 || batch.dropped;
+        if (batch.dropped.length > 0) {
+          changes.next({ kind: 'closed' });
+          for (const id of batch.dropped) askForEnd(id);
+        }
+        return batch.full || batch.changed.length > 0 || batch.dropped.length > 0;
       }),
       map(() => book.open()),
     );

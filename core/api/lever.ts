@@ -117,6 +117,9 @@ export function fetchLeverPosition(id: number, opts: CallOptions = read): Promis
   return callApi('lever/info', { id: String(id) }, opts);
 }
 
+/** One position's latest state, asked for in the background (one that left the open list unseen: how it ended). */
+export const pollLeverPosition = (id: number): Promise<LeverPosition | false> => fetchLeverPosition(id, background);
+
 /**
  * The open orders and positions (status 0, 1, 2) of both books, polled beside the private `positions` topic
  * (streams/lever/positions.ts), whose snapshot carries the same set. False when any of the four lists failed: a

@@ -72,6 +72,9 @@ export function fetchOptionContract(id: number, opts: CallOptions = read): Promi
   return callApi('microtrade/info', { id: String(id) }, opts);
 }
 
+/** One contract's latest state, asked for in the background (one that left the open list unseen: its result). */
+export const pollOptionContract = (id: number): Promise<OptionContract | false> => fetchOptionContract(id, background);
+
 /**
  * The open contracts of both books, polled beside the private `options` topic (streams/options/contracts.ts), which
  * carries both books too. False when either poll failed: a half list would look like closed contracts.

@@ -1,5 +1,5 @@
 import { distinctUntilChanged, map, type Observable, type OperatorFunction } from 'rxjs';
-import { pollOpenPositions } from '../../core/api/lever';
+import { pollLeverPosition, pollOpenPositions } from '../../core/api/lever';
 import {
   type LeverAccount,
   type LeverPosition,
@@ -71,7 +71,7 @@ let shared: PositionStream | undefined;
 
 /** The tab's position stream, created on first use and shared by every view. */
 export function leverPositions(): PositionStream {
-  shared ??= createPositionStream({ source: realtime(), poll: pollOpenPositions });
+  shared ??= createPositionStream({ source: realtime(), poll: pollOpenPositions, fetchOne: pollLeverPosition });
   return shared;
 }
 

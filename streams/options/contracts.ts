@@ -1,4 +1,4 @@
-import { pollOpenContracts } from '../../core/api/options';
+import { pollOpenContracts, pollOptionContract } from '../../core/api/options';
 import {
   OPTIONS_TOPIC,
   type OptionContract,
@@ -63,6 +63,6 @@ let shared: ContractStream | undefined;
 
 /** The tab's contract stream, created on first use and shared by every view. */
 export function optionContracts(): ContractStream {
-  shared ??= createContractStream({ source: realtime(), poll: pollOpenContracts });
+  shared ??= createContractStream({ source: realtime(), poll: pollOpenContracts, fetchOne: pollOptionContract });
   return shared;
 }

@@ -272,7 +272,15 @@ export async function startServerInProcess(options: { record?: boolean } = {}): 
   const { MarketFeed } = await import('../../server/market/feed');
   const { MarketSimulator } = await import('../../server/market/simulator');
   const dataDir = mkdtempSync(join(tmpdir(), 'e2e-data-'));
-  const config = readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, INVITE_CODE, LOG_LEVEL: 'warn' });
+  const config = readConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    INVITE_CODE,
+    LOG_LEVEL: 'warn',
+    // The build this run serves, as the spawned servers get it from the environment (else `dist`).
+    ...(process.env.STATIC_DIR ? { STATIC_DIR: process.env.STATIC_DIR } : {}),
+  });
   const feed = new MarketFeed(new MarketSimulator({ seed: 'e2e', stepMs: 250, backfillDays: 3, alwaysOpen: true }));
   // The price record is off unless a test needs it (settling options from it, re-checking results).
   const server = await start(config, { market: { feed, record: options.record ?? false } });

@@ -110,6 +110,33 @@ describe('options in the browser', () => {
     await expect.poll(() => page.getByTestId('book').getAttribute('data-book'), { timeout: 15_000 }).toBe('real');
   });
 
+  it('shows the result of a contract that settled while the socket was down', async () => {
+    await loggedInUser(server, page, 'options-offline@example.com');
+    await page.goto(`${server.url}/pages/option/simulator?symbol=BTC`);
+    await page.getByTestId('period-30').click();
+    await page.getByTestId('ticket-stake').fill('10');
+    const up = page.getByTestId('buy-up');
+    await expect.poll(() => up.isEnabled(), { timeout: 15_000 }).toBe(true);
+    await up.click();
+    const status = page.getByTestId('contract-status');
+    await expect.poll(() => status.getAttribute('data-phase'), { timeout: 20_000 }).toBe('running');
+
+    // The socket goes down and stays down past the settlement: every handshake is refused. Only the open-contract
+    // polls reach the server; the contract leaves their list, and the ticket asks for how it ended.
+    let refusing = true;
+    server.app.io.use((_socket, next) => (refusing ? next(new Error('down for the test')) : next()));
+    server.app.io.disconnectSockets(true);
+    try {
+      await expect
+        .poll(() => status.getAttribute('data-phase'), { timeout: 90_000 })
+        .toSatisfy((phase: string | null) => SETTLED.includes(phase ?? ''));
+      await shot(page, 'options-settled-offline');
+    } finally {
+      refusing = false;
+    }
+    await expect.poll(() => page.getByTestId('results').locator('li').count(), { timeout: 15_000 }).toBe(1);
+  }, 150_000);
+
   it('prompts a real account without verification, with the way to the verification page', async () => {
     const session = await loggedInUser(server, page, 'options-real@example.com');
     await fundOption(session.user.id, '100');
