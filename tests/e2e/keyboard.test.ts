@@ -147,10 +147,19 @@ describe('the keyboard', () => {
     await expect.poll(() => page.getByTestId('spot-last').textContent(), { timeout: 15_000 }).toMatch(/\d/);
     const stops = await walk();
     expectUsableStops(stops, 15);
-    // The ticket's side and type switches, its quantity and the submit are among them.
+    // The ticket's side and type switches, its quantity and the submit are among them. The type switch is a tab list:
+    // one stop (the chosen type, market), and the arrow keys choose within it.
     const names = stops.map((s) => nameOf(s.aria));
-    expect(names).toContain(text('en', 'spot.limit'));
+    expect(names).toContain(text('en', 'spot.market'));
+    expect(names).not.toContain(text('en', 'spot.limit'));
     expect(names.some((n) => n.startsWith(text('en', 'spot.submitBuy').split('{{')[0] ?? '-'))).toBe(true);
+    const types = page.getByRole('tablist', { name: text('en', 'spot.orderType') });
+    await types.getByRole('tab', { name: text('en', 'spot.market') }).focus();
+    await page.keyboard.press('ArrowRight');
+    const limit = types.getByRole('tab', { name: text('en', 'spot.limit') });
+    expect(await limit.getAttribute('aria-selected')).toBe('true');
+    expect(await limit.evaluate((b) => b === document.activeElement)).toBe(true);
+    await page.getByLabel(text('en', 'spot.price')).waitFor();
 
     // The pair picker opens from its button with Enter; focus moves into it and Tab stays inside.
     const opener = page.getByTestId('pair-button');
