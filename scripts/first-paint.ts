@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HtmlTagDescriptor, Plugin } from 'vite';
 import { ALL_LANGS, DEFAULT_LANG } from '../protocol/lang';
+import { HOME_PATH } from '../src/app/tabs';
 import { ICON_PATHS } from '../src/components/icon-paths';
+import { FIRST_ROUTE_PAGE, shellNamespaces } from '../tests/size/route-budgets';
 
 /**
  * The first visit's first paint (issue 15, cold start: LCP ≤ 2.5 s on a slow phone). Without it a phone on a slow
@@ -19,12 +21,10 @@ import { ICON_PATHS } from '../src/components/icon-paths';
  *   one and nothing shifts. A member, another route or a browser without storage gets the plain empty root.
  */
 
-/** The route the app opens on (src/app/tabs.ts HOME_PATH, and `/`). */
-const HOME_PATHS = ['/', '/pages/index/index'];
-/** Where the home page's module lives (tests/size/route-budgets.ts FIRST_ROUTE_PAGE). */
-const HOME_PAGE = /src\/features\/market\/pages\/index\/index\.tsx$/;
-/** The tables the first render needs: the shell's (src/lib/i18n.ts SHELL_NAMESPACES) and the home page's feature. */
-const FIRST_TABLES = ['app', 'errors', 'market'];
+/** The route the app opens on, as its path and as `/`. */
+const HOME_PATHS = ['/', HOME_PATH];
+/** The tables the first render needs: the shell's and the home page's feature's. */
+const firstTables = (root: string, homeFeature: string): string[] => [...shellNamespaces(root), homeFeature];
 
 interface HeroText {
   brand: string;
@@ -105,7 +105,7 @@ interface BuiltChunk {
 }
 
 /** What the head script preloads and the home page's stylesheets, found in the bundle. */
-function firstFiles(bundle: Record<string, { type: string }>) {
+function firstFiles(bundle: Record<string, { type: string }>, root: string) {
   const chunks = Object.values(bundle).filter((c): c is BuiltChunk => c.type === 'chunk');
   const byFile = new Map(chunks.map((c) => [c.fileName, c]));
   const closure = (start: BuiltChunk[]): Set<string> => {
@@ -119,13 +119,14 @@ function firstFiles(bundle: Record<string, { type: string }>) {
     return seen;
   };
   const shell = closure(chunks.filter((c) => c.isEntry));
-  const home = chunks.find((c) => c.facadeModuleId !== null && HOME_PAGE.test(c.facadeModuleId));
-  if (!home) throw new Error('first paint: the home page is not in the bundle');
+  const home = chunks.find((c) => c.facadeModuleId !== null && FIRST_ROUTE_PAGE.test(c.facadeModuleId));
+  const homeFeature = /\/src\/features\/([^/]+)\//.exec(home?.facadeModuleId ?? '')?.[1];
+  if (!home || !homeFeature) throw new Error('first paint: the home page is not in the bundle');
   const homeFiles = [...closure([home])].filter((f) => !shell.has(f));
   const homeCss = homeFiles.flatMap((f) => [...(byFile.get(f)?.viteMetadata?.importedCss ?? [])]);
   const tables: Record<string, string[]> = {};
   for (const lang of ALL_LANGS) {
-    tables[lang] = FIRST_TABLES.map((ns) => {
+    tables[lang] = firstTables(root, homeFeature).map((ns) => {
       const table = chunks.find((c) => c.facadeModuleId?.endsWith(`/locales/${lang}/${ns}.json`));
       if (!table) throw new Error(`first paint: no chunk of locales/${lang}/${ns}.json`);
       return table.fileName;
@@ -185,7 +186,7 @@ export function firstPaint(root: string): Plugin {
       order: 'post',
       handler(_html, ctx) {
         if (!ctx.bundle) return [];
-        const { homeFiles, homeCss, tables } = firstFiles(ctx.bundle);
+        const { homeFiles, homeCss, tables } = firstFiles(ctx.bundle, root);
         const heroes = Object.fromEntries(ALL_LANGS.map((lang) => [lang, heroMarkup(heroText(root, lang))]));
         const tags: HtmlTagDescriptor[] = [
           ...homeCss.map(

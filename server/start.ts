@@ -9,7 +9,18 @@ import { closeOnSignals, startServer } from './main';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Everything the Vite build reads; a change to any of them makes dist/ stale. */
-const CLIENT_SOURCES = ['src', 'locales', 'protocol', 'streams', 'machines', 'workers', 'index.html', 'vite.config.ts'];
+const CLIENT_SOURCES = [
+  'src',
+  'core',
+  'locales',
+  'protocol',
+  'streams',
+  'machines',
+  'workers',
+  'scripts',
+  'index.html',
+  'vite.config.ts',
+];
 
 /** Newest modification time (ms) of a file or of anything under a folder; 0 when missing. */
 export function newestChange(target: string): number {

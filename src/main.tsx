@@ -6,6 +6,7 @@ import { I18nextProvider } from 'react-i18next';
 import { subscribeKey } from 'valtio/utils';
 import { configureRealtime, refreshRealtimeAuth } from '../streams/socket';
 import { connectApi } from './app/api-wiring';
+import { preloadPage } from './app/lazyPage';
 import { setNavigator } from './app/navigation';
 import { pageAt } from './app/pages';
 import { createAppRouter } from './app/router';
@@ -78,12 +79,19 @@ function startApp(): void {
   const i18nReady = startI18n(lang);
 
   // The first page's module and its feature's strings load beside the shell's tables, not after the first render
-  // (its route loads them again when it renders: the same requests, already done). A protected page is left to the
-  // login guard when there is no session.
+  // (its route finds them loaded). A protected page is left to the login guard when there is no session.
   const firstPage = pageAt(window.location.pathname);
-  if (firstPage && (!firstPage.auth || isLoggedIn())) firstPage.load().catch(() => {});
+  const firstPageReady =
+    firstPage && (!firstPage.auth || isLoggedIn()) ? preloadPage(firstPage.load).catch(() => {}) : Promise.resolve();
+  // index.html has drawn a guest's home already (scripts/first-paint.ts). React's first render replaces it, so it
+  // waits until it can draw that page itself (its module, the route's match), never an empty frame in between; a page
+  // that fails to load shows its error view as usual.
+  const drawnAlready = document.querySelector('[data-first-paint]') !== null;
+  const firstRender = drawnAlready
+    ? Promise.all([i18nReady, firstPageReady, router.load().catch(() => {})])
+    : i18nReady;
 
-  i18nReady.then(() => {
+  firstRender.then(() => {
     const root = document.getElementById('root');
     if (!root) throw new Error('index.html has no #root');
     createRoot(root).render(

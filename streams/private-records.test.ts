@@ -182,13 +182,37 @@ describe('the private record stream', () => {
   });
 
   it('does not take a record the info call still calls open', async () => {
-    const t = setup([[note(8, 'open', 100)], []], async () => note(8, 'open', 150));
+    const fetchOne = vi.fn(async () => note(8, 'open', 150));
+    const t = setup([[note(8, 'open', 100)], []], fetchOne);
     t.source.state.next('reconnecting');
     await vi.advanceTimersByTimeAsync(0);
     t.setClock(5_000);
     await vi.advanceTimersByTimeAsync(2_000);
+    expect(fetchOne).toHaveBeenCalledWith(8);
     expect(t.changes.some((c) => c.kind === 'note' && c.note.updated_at === 150)).toBe(false);
     t.stop();
+  });
+
+  it('asks one call at a time, and takes nothing once nobody observes the stream', async () => {
+    let answer: ((n: Note) => void) | undefined;
+    const fetchOne = vi.fn(
+      (id: number) =>
+        new Promise<Note | false>((resolve) => {
+          answer = () => resolve(note(id, 'done', 4_000));
+        }),
+    );
+    const t = setup([[note(1, 'open', 100), note(2, 'open', 100)], []], fetchOne);
+    t.source.state.next('reconnecting');
+    await vi.advanceTimersByTimeAsync(0);
+    t.setClock(5_000);
+    await vi.advanceTimersByTimeAsync(2_000);
+    // Two records left unseen; the second call waits for the first.
+    expect(fetchOne).toHaveBeenCalledTimes(1);
+    t.stop();
+    answer?.(note(0, 'done', 0));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(t.changes.filter((c) => c.kind === 'note' && c.note.state === 'done')).toEqual([]);
+    expect(fetchOne).toHaveBeenCalledTimes(1);
   });
 
   it('an empty first list, polled or pushed, still tells the view it is loaded; a failed poll changes nothing', async () => {

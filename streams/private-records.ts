@@ -1,4 +1,4 @@
-import { defer, filter, map, merge, type Observable, Subject, share, shareReplay } from 'rxjs';
+import { defer, filter, finalize, map, merge, type Observable, Subject, share, shareReplay } from 'rxjs';
 import type { z } from 'zod';
 import { serverNow } from '../core/clock';
 import { pollBesideSocket } from './polling';
@@ -143,14 +143,18 @@ export function createPrivateRecordStream<R extends PrivateRecord, M, C>(
     );
 
     // The end of a record that left unseen: taken only when it has ended (a record still open comes back with the
-    // next list), and only when newer than what the book learnt meanwhile.
+    // next list), and only when newer than what the book learnt meanwhile. One call at a time (many records closed
+    // while offline are not a burst of calls), and none taken once nobody observes the stream any more.
+    let observed = true;
+    let asking: Promise<void> = Promise.resolve();
     const askForEnd = (id: number) => {
-      options.fetchOne?.(id).then(
-        (record) => {
-          if (record && !kind.isOpen(record) && book.take(record)) changes.next(kind.change(record));
-        },
-        () => {},
-      );
+      const fetchOne = options.fetchOne;
+      if (!fetchOne) return;
+      asking = asking.then(async () => {
+        if (!observed) return;
+        const record = await fetchOne(id).catch(() => false as const);
+        if (observed && record && !kind.isOpen(record) && book.take(record)) changes.next(kind.change(record));
+      });
     };
 
     return merge(pushed$, polled$).pipe(
@@ -163,6 +167,9 @@ export function createPrivateRecordStream<R extends PrivateRecord, M, C>(
         return batch.full || batch.changed.length > 0 || batch.dropped.length > 0;
       }),
       map(() => book.open()),
+      finalize(() => {
+        observed = false;
+      }),
     );
   }).pipe(shareReplay({ bufferSize: 1, refCount: true }));
   return { open$, changes$: changes.pipe(share()) };

@@ -133,6 +133,8 @@ describe('the job clock hook', () => {
 
   it('foretells the prices of the next steps of a held market without moving it', async () => {
     const { hook, ticks, clock } = rig();
+    // Not while it ticks: the answer would be stale on arrival.
+    expect((await hook.handle({ clock: 'ahead', symbol: 'TRX', count: 5 })).clock).toBe('error');
     await hook.handle({ clock: 'advance', ms: 0, market: 'held' });
     const before = ticks.length;
     const jumped = clock.jumped;

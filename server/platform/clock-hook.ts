@@ -264,7 +264,9 @@ export class ClockHook {
    */
   private ahead(symbol: string, count: number): string[] {
     if (!Number.isSafeInteger(count) || count < 1 || count > 3_600) throw new Error(`ahead: 1 to 3600, got ${count}`);
-    const { market } = this.options;
+    const { market, clock } = this.options;
+    // A ticking market steps on its own meanwhile: the answer would be stale on arrival.
+    if (clock.market !== 'held') throw new Error('ahead: the market is ticking; hold it first');
     const state = market.snapshot();
     const instrument = market.instruments.find((i) => i.symbol === symbol);
     const saved = state.walks.find((w) => w.symbol === symbol);

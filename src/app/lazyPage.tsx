@@ -102,10 +102,31 @@ function LazyLoader({ chunk }: { chunk: PageChunk }): ReactElement | null {
 /** Deliberately no `preload` property: the router would then wait for the chunk itself, outside these timings. */
 export type LazyPage = () => ReactElement | null;
 
+type PageImporter = () => Promise<{ default: ComponentType }>;
+
+/** One chunk per importer: the route's component and `preloadPage` share it, so a preloaded page renders at once. */
+const chunks = new WeakMap<PageImporter, PageChunk>();
+function chunkOf(importer: PageImporter): PageChunk {
+  let chunk = chunks.get(importer);
+  if (!chunk) {
+    chunk = pageChunk(importer);
+    chunks.set(importer, chunk);
+  }
+  return chunk;
+}
+
 /** A route component that loads its page module on first render (SPEC 2, 8, 9). */
-export function lazyPage(importer: () => Promise<{ default: ComponentType }>): LazyPage {
-  const chunk = pageChunk(importer);
+export function lazyPage(importer: PageImporter): LazyPage {
+  const chunk = chunkOf(importer);
   return () => createElement(LazyLoader, { chunk });
+}
+
+/**
+ * Loads a page's module before its route renders (the first page, beside the shell's tables): its route's component
+ * then draws the page on its first render instead of an empty frame. Rejects as the route's own load would.
+ */
+export function preloadPage(importer: PageImporter): Promise<ComponentType> {
+  return chunkOf(importer).load();
 }
 
 function LoadingView(): ReactElement {

@@ -48,6 +48,7 @@ describe('Segmented', () => {
     render(<Harness />);
     fireEvent.keyDown(tab('Phone'), { key: 'Enter' });
     fireEvent.keyDown(tab('Phone'), { key: 'a' });
+    fireEvent.keyDown(tab('Phone'), { key: 'ArrowDown' });
     expect(tab('Phone').getAttribute('aria-selected')).toBe('true');
   });
 });

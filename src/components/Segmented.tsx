@@ -1,9 +1,12 @@
 import { type KeyboardEvent, type ReactElement, useRef } from 'react';
 
-/** Where each key moves the choice among `count` options (WAI-ARIA tabs: arrows wrap, Home and End go to the ends). */
+/**
+ * Where each key moves the choice among `count` options (WAI-ARIA horizontal tabs: left and right wrap, Home and End go
+ * to the ends; up and down stay the page's, for scrolling).
+ */
 function nextIndex(key: string, current: number, count: number): number | null {
-  if (key === 'ArrowRight' || key === 'ArrowDown') return (current + 1) % count;
-  if (key === 'ArrowLeft' || key === 'ArrowUp') return (current - 1 + count) % count;
+  if (key === 'ArrowRight') return (current + 1) % count;
+  if (key === 'ArrowLeft') return (current - 1 + count) % count;
   if (key === 'Home') return 0;
   if (key === 'End') return count - 1;
   return null;

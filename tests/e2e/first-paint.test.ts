@@ -64,6 +64,22 @@ async function seedStorage(values: { lang?: string; theme?: 'light'; token?: str
   }, values);
 }
 
+/**
+ * Counts the moments the hero's title was gone from the page after it had shown (checked after every batch of DOM
+ * changes, so a removal and a re-insertion within one task, which no frame can show, is not counted).
+ */
+async function countHeroGaps(): Promise<void> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { heroGaps: number };
+    w.heroGaps = 0;
+    let seen = false;
+    new MutationObserver(() => {
+      if (document.querySelector('.hero-title')) seen = true;
+      else if (seen) w.heroGaps++;
+    }).observe(document, { childList: true, subtree: true });
+  });
+}
+
 /** No script file loads: what index.html paints by itself. */
 const withoutScripts = () => page.route('**/assets/*.js', (route) => route.abort());
 
@@ -74,6 +90,7 @@ describe('the first paint', () => {
   ] as const) {
     it(`draws the guest's hero before any script, where the app then draws it (${lang}, ${theme ?? 'dark'})`, async () => {
       await seedStorage({ lang, ...(theme ? { theme } : {}) });
+      await countHeroGaps();
       await withoutScripts();
       await page.goto(`${server.url}/`);
       const early = page.locator('[data-first-paint] .hero-title');
@@ -87,6 +104,8 @@ describe('the first paint', () => {
       await page.reload();
       await expect.poll(() => page.locator('.quote-row').count(), { timeout: 30_000 }).toBeGreaterThan(0);
       expect(await page.locator('[data-first-paint]').count()).toBe(0);
+      // React took over without a frame lacking the hero (it draws the page on its first render).
+      expect(await page.evaluate(() => (window as unknown as { heroGaps: number }).heroGaps)).toBe(0);
       expect(await page.locator('.hero-title').textContent()).toBe(text(lang, 'home.title'));
       const after = await boxes();
       for (const selector of BOXES) {
