@@ -57,8 +57,12 @@ export const FIRST_ROUTE_BUDGET = 215 * KB;
  * and update prompt load after the page, on their own): withdraw measured 227.3 KB, budget raised by 2 KB.
  */
 export const ROUTE_BUDGET = 229 * KB;
-/** The chart page, with lightweight-charts: measured 256.8 KB. */
-export const CHART_ROUTE_BUDGET = 265 * KB;
+/**
+ * The chart page, with lightweight-charts: measured 256.8 KB; 264.8 KB after issues 14 and 15 (a larger shell), then
+ * 265.0 KB once the option pages share its instrument list (their prices show each instrument's decimals): the list's
+ * hook became a chunk of its own (budget raised by 2 KB).
+ */
+export const CHART_ROUTE_BUDGET = 267 * KB;
 /**
  * Pages driven by a state machine load XState (DESIGN: order lifecycles are XState machines), about 12.3 KB of it:
  * the spot tab measured 233.0 KB with its strings (issue 9), its own code and the machine 25 KB of that. The Lever
@@ -87,10 +91,12 @@ const CHART_LIBRARY = /node_modules\/lightweight-charts\//;
  * The support console (/ops, operators only): src/main.tsx loads its chunk only there, so it is no user route's; it
  * is listed as a route of its own with its own budget (shell, the console and its strings: measured 209.7 KB; with
  * issue 13's inbox, appeals and articles loaded on first use, 215.0 KB; issue 14's screen for news, announcements
- * and help texts, the larger shell and error table, and the console's strings for them: 218.0 KB).
+ * and help texts, the larger shell and error table, and the console's strings for them: 218.0 KB; issue 15's live
+ * orders screen and the shell's first-render handover after the page index.html drew (src/main.tsx): 221.1 KB, budget
+ * raised by 2 KB).
  */
 export const CONSOLE_ENTRY = /src\/console\/console-main\.tsx$/;
-export const CONSOLE_BUDGET = 221 * KB;
+export const CONSOLE_BUDGET = 223 * KB;
 const CONSOLE_CODE = /src\/console\//;
 
 const PAGE_RE = /^src\/features\/([^/]+)\/pages\/(.+)\.tsx$/;

@@ -6,6 +6,7 @@ import { type ContractView, standingAt } from '../../../../machines/options/cont
 import { Button } from '../../../components/Button';
 import { formatPrice } from '../../../lib/format';
 import { formatAmount } from '../format';
+import { usePriceScale } from '../hooks/usePriceScale';
 
 /**
  * The ticket's own contract: its phase, the countdown on server time, how it stands now, then its result. Not a live
@@ -24,6 +25,7 @@ export function ContractStatus({
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const contract = view.contract;
+  const priceScale = usePriceScale(contract?.symbol);
   if (view.phase === 'choosing' || view.phase === 'verifying' || !contract) return null;
   const standing = view.phase === 'running' ? standingAt(contract, last) : null;
   return (
@@ -36,7 +38,10 @@ export function ContractStatus({
       ) : null}
       {contract.entry ? (
         <p className="option-muted">
-          {t('options.entryAt', { price: formatPrice(contract.entry.price, lang, 2), seq: contract.entry.seq })}
+          {t('options.entryAt', {
+            price: formatPrice(contract.entry.price, lang, priceScale),
+            seq: contract.entry.seq,
+          })}
         </p>
       ) : null}
       {standing ? (

@@ -21,6 +21,7 @@ import { StaleMark, StaleNote } from '../../market/components/StaleMark';
 import { formatAmount } from '../format';
 import { useBookBalance } from '../hooks/useBookBalance';
 import { useOptionTicket } from '../hooks/useOptionTicket';
+import { usePriceScale } from '../hooks/usePriceScale';
 import { useServerNow } from '../hooks/useServerNow';
 import { optionKeys } from '../keys';
 import { BookBar } from './BookBar';
@@ -51,6 +52,7 @@ export function OptionTrade({ book }: { book: OptionAccount }): ReactElement {
   const symbols = terms.data?.symbols ?? [];
   const asked = useQueryParam('symbol')?.toUpperCase();
   const symbol = asked && symbols.includes(asked) ? asked : (symbols[0] ?? 'BTC');
+  const priceScale = usePriceScale(symbol);
 
   const quotes = coinQuotes();
   const board = useStream(quotes.board$, EMPTY_BOARD);
@@ -95,7 +97,7 @@ export function OptionTrade({ book }: { book: OptionAccount }): ReactElement {
             <div className="option-ticker-main">
               <span className="option-symbol-name">{symbol}/USDT</span>
               <span className="option-last" data-testid="option-last">
-                {quote ? formatPrice(quote.last, lang, 2) : '–'}
+                {quote ? formatPrice(quote.last, lang, priceScale) : '–'}
               </span>
               {quote ? <Change pct={quote.change_pct} lang={lang} /> : null}
               <StaleMark stale={stale} />

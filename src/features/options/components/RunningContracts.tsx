@@ -9,6 +9,7 @@ import { LoadingOrFailed } from '../../../components/StateView';
 import { formatPrice } from '../../../lib/format';
 import { formatAmount } from '../format';
 import { useContractRow } from '../hooks/useContractRow';
+import { usePriceScale } from '../hooks/usePriceScale';
 
 /** The open contracts of the book: each counts down on server time and says how it stands at the last price. */
 export function RunningContracts({
@@ -59,6 +60,7 @@ function RunningRow({
   const lang = i18n.language;
   const view = useContractRow(contract, now, fresh);
   const shown = view.contract ?? contract;
+  const priceScale = usePriceScale(shown.symbol);
   const standing = view.phase === 'running' ? standingAt(shown, last) : null;
   return (
     <li className="option-row card" data-testid={`contract-${shown.id}`} data-phase={view.phase}>
@@ -77,7 +79,7 @@ function RunningRow({
         </div>
         <div>
           <dt>{t('options.row.entry')}</dt>
-          <dd>{shown.entry ? formatPrice(shown.entry.price, lang, 2) : '–'}</dd>
+          <dd>{shown.entry ? formatPrice(shown.entry.price, lang, priceScale) : '–'}</dd>
         </div>
         <div>
           <dt>{t('options.row.left')}</dt>
@@ -89,7 +91,7 @@ function RunningRow({
       {standing ? (
         <p className={`option-standing is-${standing}`}>
           {t(`options.standing.${standing}`)} ·{' '}
-          {t('options.standing.against', { price: last ? formatPrice(last, lang, 2) : '–' })}
+          {t('options.standing.against', { price: last ? formatPrice(last, lang, priceScale) : '–' })}
         </p>
       ) : null}
       <Link to="/pages/option/info" search={{ id: shown.id }} className="option-link">

@@ -8,9 +8,10 @@ import { Page } from '../../../../app/Page';
 import { EmptyState, LoadingOrFailed } from '../../../../components/StateView';
 import { loadFailed, need } from '../../../../data/query';
 import { useQueryParam } from '../../../../hooks/hooks';
-import { formatPrice } from '../../../../lib/format';
+import { formatNumber } from '../../../../lib/format';
 import { OptionRecheckMark } from '../../components/OptionRecheckMark';
 import { formatAmount, formatRatioPercent, formatSecondTime } from '../../format';
+import { usePriceScale } from '../../hooks/usePriceScale';
 import { optionKeys } from '../../keys';
 import '../../options.css';
 
@@ -52,13 +53,16 @@ export default function OptionInfoPage(): ReactElement {
 function ContractFacts({ contract, scale }: { contract: OptionContract; scale: number | null }): ReactElement {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
+  const priceScale = usePriceScale(contract.symbol);
+  // The ticks that decided the contract, with every decimal the record holds (not cut to SPEC 9's four): the entry and
+  // the exit can differ in the fifth decimal, and this page is where a result is re-checked against the record.
   const tick = (label: string, key: string, value: OptionContract['entry']) => (
     <div data-testid={`info-${key}`}>
       <dt>{label}</dt>
       <dd>
         {value
           ? t('options.info.tick', {
-              price: formatPrice(value.price, lang, 2),
+              price: formatNumber(value.price, lang, { min: priceScale, max: priceScale }),
               seq: value.seq,
               time: formatSecondTime(value.ts, lang),
             })
