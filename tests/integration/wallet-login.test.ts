@@ -187,6 +187,40 @@ describe.each(DATABASES)('wallet login on %s', (kind) => {
     );
   });
 
+  it('logs in and links only on the host the message was asked on (localhost is not 127.0.0.1)', async () => {
+    const key = newKey();
+    const asked = await nonceFor('erc', key.address, { host: 'localhost:8080' });
+    expect(asked.message).toMatch(/^localhost:8080 wants/);
+    const signed = {
+      chain: 'erc',
+      message: asked.message,
+      signature: await signOn('erc', key, asked.message),
+      ...(await signup()),
+    };
+    const users = await t.count('users');
+    // The same port on another loopback name is another origin (its own storage and cookies): refused, nonce unused.
+    refusedWith(await callAt('user/wallet_login', signed, { host: '127.0.0.1:8080' }), 'walletDomainMismatch');
+    expect(await t.count('users')).toBe(users);
+    const first = session(await callAt('user/wallet_login', signed, { host: 'localhost:8080' }));
+    expect(await t.count('users')).toBe(users + 1);
+
+    // Linking: a message asked for on localhost links nothing when posted to 127.0.0.1, and still links on localhost.
+    const other = newKey();
+    const bindAsked = await nonceFor('erc', other.address, {
+      purpose: 'bind',
+      token: first.token,
+      host: 'localhost:8080',
+    });
+    const bind = { chain: 'erc', message: bindAsked.message, signature: await signOn('erc', other, bindAsked.message) };
+    refusedWith(
+      await callAt('user/wallet_bind', bind, { token: first.token, host: '127.0.0.1:8080' }),
+      'walletDomainMismatch',
+    );
+    expect((await list(first.token)).wallets.map((w) => w.address)).toEqual([key.address]);
+    expect((await callAt('user/wallet_bind', bind, { token: first.token, host: 'localhost:8080' })).type).toBe('ok');
+    expect((await list(first.token)).wallets.map((w) => w.address).sort()).toEqual([key.address, other.address].sort());
+  });
+
   it('refuses another chain, an expired message, another key and malformed input, each with its message', async () => {
     const key = newKey();
     const signed = await signedLogin('erc', key);

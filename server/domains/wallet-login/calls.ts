@@ -14,7 +14,7 @@ export function walletLoginHandlers(s: WalletLoginServices): Pick<CallHandlers, 
   return {
     'user/wallet_nonce': (input, ctx) => issueWalletNonce(s, input, ctx),
     'user/wallet_login': (input, ctx) => walletLogin(s, input, ctx),
-    'user/wallet_bind': (input, ctx) => bindWallet(s, requireSession(ctx), input),
+    'user/wallet_bind': (input, ctx) => bindWallet(s, requireSession(ctx), input, ctx.site),
     'user/wallet_unbind': async (input, ctx) => {
       await unbindWallet(s, requireSession(ctx), input, ctx.ip);
       return {};

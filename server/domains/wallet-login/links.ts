@@ -47,7 +47,7 @@ export async function walletLogin(
   ctx: CallContext,
 ): Promise<SessionResponse> {
   await takeWalletAttempt(s, 'login', ctx.ip);
-  const signed = await verifySignedMessage(s, input, 'login');
+  const signed = await verifySignedMessage(s, input, 'login', ctx.site);
   const { db, now, sessions } = s.account;
   const link = await walletTables(db)
     .selectFrom('wallet_links')
@@ -116,8 +116,9 @@ export async function bindWallet(
   s: WalletLoginServices,
   session: Session,
   input: z.output<typeof walletBindRequest>,
+  site: CallContext['site'],
 ): Promise<WalletLink> {
-  const signed = await verifySignedMessage(s, input, 'bind');
+  const signed = await verifySignedMessage(s, input, 'bind', site);
   if (signed.user_id !== session.userId) throw new BusinessError('walletNonceUnknown');
   const { db, now } = s.account;
   const tables = walletTables(db);

@@ -84,15 +84,19 @@ export async function issueWalletNonce(
 }
 
 /**
- * Checks a signed message offline against the nonce it names: the nonce is known, unused and for this purpose, then
- * chain, site, time, address, text and signature (protocol/wallet-login.ts). Consuming the nonce is the caller's
- * step, in the transaction of what the message allows (`consumeWalletNonce`).
+ * Checks a signed message offline against the nonce it names: the nonce is known, unused and for this purpose, it was
+ * asked for on the site this request came to, then chain, site, time, address, text and signature
+ * (protocol/wallet-login.ts). Consuming the nonce is the caller's step, in the transaction of what the message allows
+ * (`consumeWalletNonce`).
  */
 export async function verifySignedMessage(
   s: WalletLoginServices,
   input: { chain: WalletNoncesTable['chain']; message: string; signature: string },
   purpose: WalletPurpose,
+  site: CallContext['site'],
 ): Promise<{ id: number; chain: WalletNoncesTable['chain']; address: string; user_id: number | null }> {
+  // The site a login may open is this request's (a public origin, or loopback without PUBLIC_ORIGIN), as at issue.
+  const here = walletSiteOf(site, s.publicOrigins);
   const parsed = parseWalletMessage(input.message);
   if (!parsed) throw new BusinessError('walletMessageMalformed', { field: 'message' });
   const now = s.account.now();
@@ -104,6 +108,9 @@ export async function verifySignedMessage(
   if (!row) throw new BusinessError(now >= parsed.expiresAt ? 'walletMessageExpired' : 'walletNonceUnknown');
   if (row.used_at !== null) throw new BusinessError('walletNonceUsed');
   if (row.purpose !== purpose) throw new BusinessError('walletNonceUnknown');
+  // EIP-4361: the domain the wallet showed is where the session goes. A message asked for on localhost:3000 opens
+  // nothing posted to 127.0.0.1:3000 (another origin, with its own storage), nor on any other served host.
+  if (row.domain !== here.domain || row.uri !== here.uri) throw new BusinessError('walletDomainMismatch');
   const issued: IssuedWalletMessage = {
     chain: row.chain,
     address: row.address,
