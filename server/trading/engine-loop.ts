@@ -25,6 +25,18 @@ export interface EngineOptions {
   batchSize?: number;
 }
 
+/**
+ * The engines alive in this process. Test-facing only: the integration harness picks out the engines of the app it
+ * built, so a test waits for their rounds (`afterRounds`) instead of sleeping and hoping. Nothing in the product reads
+ * it.
+ */
+const alive = new Set<EngineLoop>();
+
+/** The engines alive in this process (tests; see `alive`). */
+export function liveEngines(): readonly EngineLoop[] {
+  return [...alive];
+}
+
 /** What a product's engine is: its cluster job and the instruments it trades. */
 export interface EngineKind {
   /** The cluster job's name, and so its lease: one process at a time acts. */
@@ -47,6 +59,10 @@ export abstract class EngineLoop {
   private lead = false;
   private chain: Promise<void> = Promise.resolve();
   private readonly unsubscribe: () => void;
+  /** Rounds queued and finished so far, and who waits for which (tests: `afterRounds`). */
+  private roundsQueued = 0;
+  private roundsDone = 0;
+  private roundWaiters: Array<{ round: number; resolve: () => void }> = [];
 
   constructor(
     private readonly kind: EngineKind,
@@ -54,6 +70,7 @@ export abstract class EngineLoop {
   ) {
     this.now = options.now ?? Date.now;
     this.batchSize = options.batchSize ?? 500;
+    alive.add(this);
     this.unsubscribe = options.feed.onTick((raw) => {
       const instrument = kind.instrument(raw.symbol);
       if (!instrument) return;
@@ -103,7 +120,8 @@ export abstract class EngineLoop {
           this.follow();
           return;
         }
-        return this.enqueue(() => this.round());
+        const number = ++this.roundsQueued;
+        return this.enqueue(() => this.round()).then(() => this.roundDone(number));
       },
     };
   }
@@ -113,7 +131,23 @@ export abstract class EngineLoop {
     return this.chain;
   }
 
+  /** The cluster job's name, e.g. 'lever-engine' (tests tell an app's engines apart by it). */
+  get name(): string {
+    return this.kind.name;
+  }
+
+  /**
+   * Resolves once `count` rounds queued after this call have run (tests). A round is queued only where this process
+   * leads, and runs in the chain behind every tick and order queued before it: after it, the engine leads and has
+   * acted on everything that came before the call. The event a "nothing happened" check waits for.
+   */
+  afterRounds(count = 1): Promise<void> {
+    const round = this.roundsQueued + count;
+    return new Promise((resolve) => this.roundWaiters.push({ round, resolve }));
+  }
+
   close(): void {
+    alive.delete(this);
     this.unsubscribe();
     this.follow();
   }
@@ -158,6 +192,14 @@ export abstract class EngineLoop {
       this.lead = true;
     }
     await this.leadRound();
+  }
+
+  private roundDone(number: number): void {
+    this.roundsDone = Math.max(this.roundsDone, number);
+    const due = this.roundWaiters.filter((w) => w.round <= this.roundsDone);
+    if (due.length === 0) return;
+    this.roundWaiters = this.roundWaiters.filter((w) => w.round > this.roundsDone);
+    for (const waiter of due) waiter.resolve();
   }
 
   private follow(): void {

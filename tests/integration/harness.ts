@@ -10,6 +10,7 @@ import { ensurePlatformInviteCode } from '../../server/domains/account/invite';
 import { migrateToLatest } from '../../server/migrations';
 import { type DatabaseHandle, openSqlite } from '../../server/platform/db/connect';
 import { openPostgresSchema } from '../../server/testing';
+import { type EngineLoop, liveEngines } from '../../server/trading/engine-loop';
 
 /**
  * Shared set-up for the integration tests: a fresh database per test file (SQLite always, PostgreSQL too when
@@ -92,7 +93,28 @@ export class TestApp {
     readonly app: FastifyInstance,
     readonly handle: DatabaseHandle,
     readonly clock: TestClock,
+    /** The trading engines this app built (none without a market). */
+    readonly engines: readonly EngineLoop[] = [],
   ) {}
+
+  /**
+   * Waits until the engine `name` ('spot-engine', 'options-engine', 'lever-engine') has run `count` rounds queued
+   * after this call: then it leads and has acted on every tick and order that came before. What a "nothing happened"
+   * check waits for instead of a sleep. The deadline only turns a stuck engine into a clear failure.
+   */
+  async engineRounds(name: string, count = 1, timeoutMs = 15_000): Promise<void> {
+    const engine = this.engines.find((e) => e.name === name);
+    if (!engine) throw new Error(`this app has no ${name}`);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${name} ran no ${count} round(s) in ${timeoutMs} ms`)), timeoutMs);
+    });
+    try {
+      await Promise.race([engine.afterRounds(count), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
 
   get db() {
     return this.handle.db;
@@ -190,6 +212,8 @@ function sessionOf(result: CallResult): SessionData {
 export async function startTestApp(database: DatabaseHandle, options: Partial<AppOptions> = {}): Promise<TestApp> {
   const clock = new TestClock();
   await ensurePlatformInviteCode(database.db, PLATFORM_INVITE);
+  // The engines alive before the build belong to other apps of this file; the new ones are this app's.
+  const earlier = new Set(liveEngines());
   const app = await buildApp({
     database,
     now: clock.now,
@@ -198,7 +222,12 @@ export async function startTestApp(database: DatabaseHandle, options: Partial<Ap
     ...options,
     limits: { ...LOOSE_LIMITS, ...options.limits },
   });
-  return new TestApp(app, database, clock);
+  return new TestApp(
+    app,
+    database,
+    clock,
+    liveEngines().filter((e) => !earlier.has(e)),
+  );
 }
 
 /** Unique addresses per call (each test file has its own database), so tests never share accounts or limits. */

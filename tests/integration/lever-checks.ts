@@ -63,8 +63,8 @@ export interface LeverBench {
   order(fields?: Record<string, string>): Record<string, string>;
   /** Waits (without stepping the market) until the engine has moved the position into `wanted`. */
   phase(token: string, id: number, wanted: LeverPhase, timeout?: number): Promise<LeverPosition>;
-  /** Gives the engine time to act on everything queued. */
-  settle(ms?: number): Promise<void>;
+  /** Waits until the engine has acted on everything queued so far (a round queued after the call has run). */
+  settle(): Promise<void>;
   /** The ledger audit: [] when every balance, hold and entry adds up. */
   ledgerProblems(): Promise<string[]>;
 }
@@ -168,7 +168,7 @@ export function leverBench(kind: DatabaseKind, symbols: readonly string[] = ['BT
       );
       return p as LeverPosition;
     },
-    settle: (ms = 300) => new Promise((resolve) => setTimeout(resolve, ms)),
+    settle: () => app().engineRounds('lever-engine'),
     async ledgerProblems() {
       return describeProblems(await checkLedger(app().db));
     },

@@ -205,7 +205,7 @@ describe.each(DATABASES)('lever concurrency on %s', (kind) => {
       // Answered either way: closing (accepted) or the position as the liquidation left it.
       expect(answer.body.type, JSON.stringify(answer.body)).toBe('ok');
       const L = lpTick as Tick;
-      await b.settle(200);
+      await b.settle();
       // A later tick back at the entry: a close still waiting for its tick takes it.
       const after = b.trade('BTC', '60000.00');
       const closed = await b.phase(u.token, open.id, 'closed');
@@ -235,7 +235,7 @@ describe.each(DATABASES)('lever concurrency on %s', (kind) => {
     b.trade('BTC', '60000.00');
     const open = await b.phase(u.token, placed.id, 'holding');
     expect(await b.ok('lever/close', { id: String(open.id) }, u.token)).toMatchObject({ phase: 'closing' });
-    await b.settle(100);
+    await b.settle();
     const L = b.trade('BTC', '59690.00');
     const closed = await b.phase(u.token, open.id, 'closed');
     // L is the close's tick and a liquidation tick at once. RULES do not rank the two; the engine lets the accepted
@@ -297,11 +297,11 @@ describe.each(DATABASES)('lever concurrency on %s', (kind) => {
         },
         { timeout: 20_000, interval: 50 },
       );
-      await b.settle(200);
+      await b.settle();
       const after = b.trade('BTC', '60000.00');
       let final = await b.ok('lever/info', { id: String(open.id) }, u.token);
       for (let wait = 0; wait < 20 && final.phase !== 'closed'; wait++) {
-        await b.settle(50);
+        await b.settle();
         final = await b.ok('lever/info', { id: String(open.id) }, u.token);
       }
       const at = final.exit?.seq === L.seq ? 'L' : final.exit?.seq === after.seq ? 'the next tick' : 'no tick';

@@ -174,7 +174,7 @@ describe.each(DATABASES)('lever fairness on %s', (kind) => {
       const due = placed.filter((p) => p.expected !== null && p.expected.index <= index).map((p) => p.id);
       const deadline = Date.now() + timeout;
       for (;;) {
-        await b.settle(20);
+        await b.settle();
         if (due.length === 0) return;
         const closed = await b.t.db
           .selectFrom('lever_positions')

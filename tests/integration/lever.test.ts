@@ -119,9 +119,13 @@ describe.each(DATABASES)('lever on %s', (kind) => {
     return p as LeverPosition;
   }
 
-  /** Gives the engine time to act on everything queued (a tick that must NOT fire anything). */
-  async function settle() {
-    await new Promise((resolve) => setTimeout(resolve, 300));
+  /**
+   * Waits until the engine has acted on everything queued so far: a round queued after this call has run, and rounds
+   * run in the engine's chain behind the ticks and changes that came before (a tick that must NOT fire anything has
+   * then been looked at, however slow the machine).
+   */
+  function settle() {
+    return t.engineRounds('lever-engine');
   }
 
   const units = (text: string) => {
