@@ -101,10 +101,29 @@ describe('assets and transfers in the browser', () => {
     await pullDown(page, 400);
     await expect.poll(() => listCalls.length, { timeout: 10_000 }).toBeGreaterThan(before);
     await expect.poll(() => page.getByTestId('pull-to-refresh').getAttribute('data-phase')).toBe('idle');
-    // A short drag springs back without a reload.
+    // A short drag springs back without a reload. No sleep: the page records every phase the indicator takes and
+    // notes when the release has been through the page's own handlers (a window listener runs after React's, and
+    // React commits a touch's updates before the next listener). A refresh would have shown 'refreshing' by then.
     const afterPull = listCalls.length;
+    await page.evaluate(() => {
+      const ptr = document.querySelector('[data-testid="pull-to-refresh"]');
+      const seen = { phases: [ptr?.getAttribute('data-phase')], released: false };
+      Object.assign(window, { shortPull: seen });
+      new MutationObserver(() => seen.phases.push(ptr?.getAttribute('data-phase'))).observe(ptr as Element, {
+        attributeFilter: ['data-phase'],
+      });
+      window.addEventListener('touchend', () => queueMicrotask(() => Object.assign(seen, { released: true })), {
+        once: true,
+      });
+    });
     await pullDown(page, 60);
-    await page.waitForTimeout(500);
+    const seen = () =>
+      page.evaluate(() => (window as unknown as { shortPull: { phases: string[]; released: boolean } }).shortPull);
+    await expect.poll(async () => (await seen()).released, { timeout: 10_000 }).toBe(true);
+    const { phases } = await seen();
+    expect(phases.at(-1)).toBe('idle');
+    expect(phases).not.toContain('armed');
+    expect(phases).not.toContain('refreshing');
     expect(listCalls.length).toBe(afterPull);
 
     // Transfer 125.5 USDT from the spot to the contract account.

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { WebSocket } from 'ws';
 import type { Candle, Trade } from '../../protocol/market';
 import { createMarketFeed, readMarketSettings } from '../../server/main';
 import { MarketFeed } from '../../server/market/feed';
@@ -74,6 +75,23 @@ function expectedCandles(symbol: string): Candle[] {
     v: formatUnits(b.v, pair.qtyScale),
   }));
 }
+
+/**
+ * The source's websocket of the moment and its pending reconnect: a test-only look at private fields. The socket's
+ * own 'close' event is the last thing the source reacts to after stop(), so the checks below wait for it instead of
+ * sleeping; the source's close handler (registered first) has run by then, and it alone schedules a reconnect.
+ */
+const internals = (source: ExchangePriceSource) =>
+  source as unknown as { socket: WebSocket | undefined; retryTimer: NodeJS.Timeout | undefined };
+
+/** Resolves when `socket` closes, or opens (what a socket that stop() failed to abort does first). */
+const settled = (socket: WebSocket | undefined) => {
+  if (!socket) throw new Error('the source has no socket');
+  return new Promise<void>((resolve) => {
+    socket.once('close', () => resolve());
+    socket.once('open', () => resolve());
+  });
+};
 
 const COINS = ['BTC', 'ETH', 'SOL', 'DOGE', 'USDC'];
 const USDC_TRADES = recordedTrades.filter((m) => m.data.s === 'USDCUSDT').length;
@@ -183,16 +201,19 @@ describe('live feed from a replayed Binance stream', () => {
   });
 
   it('stop() closes the connection normally and does not come back', async () => {
-    const { server, source, feed } = await replay();
+    const { server, source, feed, logs } = await replay();
     feed.start();
     await vi.waitFor(() => expect(source.stats().ticks).toBe(EXPECTED_TICKS), { timeout: 10_000 });
+    const closed = settled(internals(source).socket);
     feed.stop();
     expect(feed.isRunning).toBe(false);
     await vi.waitFor(() => expect(server.closeCodes).toEqual([1000]), { timeout: 5_000 });
     expect(server.openConnections).toBe(0);
     expect(source.isConnected).toBe(false);
-    // Longer than the longest backoff: still no new connection.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The client saw its close: no reconnect was scheduled (nor logged) on it, so none can come.
+    await closed;
+    expect(internals(source).retryTimer).toBeUndefined();
+    expect(logs.filter((line) => line.includes('reconnecting'))).toEqual([]);
     expect(server.connections).toBe(1);
 
     // Started again, it connects afresh; the replayed trades are all known, so nothing is counted twice.
@@ -203,10 +224,15 @@ describe('live feed from a replayed Binance stream', () => {
   });
 
   it('stop() while still connecting leaves nothing open and schedules nothing', async () => {
-    const { server, source } = await replay();
+    const { server, source, logs } = await replay();
     source.start();
+    const ended = settled(internals(source).socket);
     source.stop();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Aborted, the socket closes; one stop() had left alone would open first, and the server would hold it (it
+    // counts a connection before its answer reaches the client).
+    await ended;
+    expect(internals(source).retryTimer).toBeUndefined();
+    expect(logs).toEqual([]);
     expect(server.openConnections).toBe(0);
     expect(server.connections).toBeLessThanOrEqual(1);
     expect(source.stats().connections).toBe(0);

@@ -190,8 +190,9 @@ describe.each(DATABASES)('a contract whose expiry a later pinned tick passes on 
       // The second contract's entry tick (after E) is pinned, so recorded, at once.
       step();
       await vi.waitFor(async () => expect(await state(second)).toBe('running'), { timeout: 20_000, interval: 20 });
-      // Time for engine rounds in which a settlement would be wrong (not an assertion: it must not settle here).
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      // Engine rounds in which a settlement would be wrong: every round looks at the contracts due, and the clock is
+      // past E, so the first would settle in the first of them if the pinned tick counted as a complete record.
+      await t.engineRounds('options-engine', 2);
       expect(await state(first)).toBe('running');
       await recorder.flush();
       await vi.waitFor(async () => expect(await state(first)).not.toBe('running'), { timeout: 20_000, interval: 20 });
