@@ -6,6 +6,8 @@ import {
   compare,
   crossAccountLiquidated,
   crossLiquidationPrice,
+  crossMarginBacked,
+  crossMarginFree,
   initialMargin,
   isolatedLiquidationPrice,
   type LeverPositionUnits,
@@ -225,5 +227,82 @@ describe('lever rules', () => {
     expect(marginRatioText(maintenanceMarginExact(1n, 10_100_000n, UNIT), usdt('5000'), upnl, UNIT)).toBe('10.10');
     expect(liquidationDistanceText('short', 10_000_000n, 10_500_000n, 2)).toBe('5.00');
     expect(liquidationDistanceText('long', 10_000_000n, null, 2)).toBeNull();
+  });
+});
+
+describe('money that backs cross positions stays (RULES "Cross margin")', () => {
+  // 10 lots of BTC (Q = 0.01) long at 60,000 with 10x: IM = 600 USDT, held in the cross wallet.
+  const long = { side: 'long' as const, lots: 10n, entry: price('60000.00'), terms: BTC, leverage: 10 };
+  const im = usdt('60');
+  const wallet = usdt('100') + im; // 100 USDT free besides the margin
+
+  it('at the entry mark exactly the free part may leave; one minor unit more is refused', () => {
+    const at = { ...long, mark: long.entry };
+    expect(crossMarginFree(wallet, 6, [at])).toBe(usdt('100'));
+    expect(crossMarginBacked(wallet, usdt('100'), 6, [at])).toBe(false);
+    expect(crossMarginBacked(wallet, usdt('100') + 1n, 6, [at])).toBe(true);
+  });
+
+  it('a loss reduces what may leave, by exactly the loss', () => {
+    // Mark 59,000: UPNL = 0.01 × (−1,000) = −10 USDT.
+    const losing = { ...long, mark: price('59000.00') };
+    expect(crossMarginFree(wallet, 6, [losing])).toBe(usdt('90'));
+    expect(crossMarginBacked(wallet, usdt('90'), 6, [losing])).toBe(false);
+    expect(crossMarginBacked(wallet, usdt('90') + 1n, 6, [losing])).toBe(true);
+  });
+
+  it('a short loses when the mark rises; a loss beyond the free part leaves nothing to move', () => {
+    const short = { ...long, side: 'short' as const, mark: price('80000.00') }; // UPNL −200
+    expect(crossMarginFree(wallet, 6, [short])).toBe(-usdt('100'));
+    expect(crossMarginBacked(wallet, 1n, 6, [short])).toBe(true);
+  });
+
+  it('a gain counts toward the equity (the ledger still caps a transfer at the available balance)', () => {
+    const winning = { ...long, mark: price('61000.00') }; // UPNL +10
+    expect(crossMarginFree(wallet, 6, [winning])).toBe(usdt('110'));
+  });
+
+  it('no cross position: nothing is backed, whatever the amount', () => {
+    expect(crossMarginFree(usdt('5'), 6, [])).toBe(usdt('5'));
+    expect(crossMarginBacked(usdt('5'), usdt('1000'), 6, [])).toBe(false);
+  });
+
+  it('IM is exact: a third of a unit is not rounded away before the comparison', () => {
+    // 1 lot (Q = 0.001) at 0.01 with 3x: notional 0.00001 USDT = 10 units, IM = 3.33… units.
+    const tiny = { side: 'long' as const, lots: 1n, entry: 1n, terms: BTC, leverage: 3, mark: 1n };
+    // wallet 4 units: 4 − 3.33… = 0.66… → 0 whole units may leave; with 5 units, exactly 1.
+    expect(crossMarginFree(4n, 6, [tiny])).toBe(0n);
+    expect(crossMarginBacked(4n, 1n, 6, [tiny])).toBe(true);
+    expect(crossMarginFree(5n, 6, [tiny])).toBe(1n);
+    expect(crossMarginBacked(5n, 1n, 6, [tiny])).toBe(false);
+  });
+
+  it('sums over several positions of different leverages and sides', () => {
+    const a = { ...long, mark: price('59000.00') }; // IM 60, UPNL −10
+    const b = { ...long, side: 'short' as const, leverage: 20, mark: price('59000.00') }; // IM 30, UPNL +10
+    expect(crossMarginFree(usdt('200'), 6, [a, b])).toBe(usdt('110'));
+  });
+
+  it('property: amount ≤ free exactly when wallet − amount + Σ UPNL ≥ Σ IM (cross-multiplied, no division)', () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 0n, max: 10n ** 12n }),
+        fc.bigInt({ min: 0n, max: 10n ** 12n }),
+        fc.constantFrom(1, 2, 3, 5, 7, 10, 100),
+        fc.integer({ min: 1, max: 500 }),
+        fc.bigInt({ min: 1n, max: 10_000_000n }),
+        fc.bigInt({ min: 1n, max: 10_000_000n }),
+        fc.constantFrom('long' as const, 'short' as const),
+        (wallet, amount, leverage, lots, entry, mark, side) => {
+          const p = { side, lots: BigInt(lots), entry, mark, terms: BTC, leverage };
+          // Times leverage × 10^6: wallet and amount have 6 decimals, Q × price 3 + 2 = 5.
+          const sign = side === 'long' ? 1n : -1n;
+          const q = BigInt(lots);
+          const lhs = BigInt(leverage) * (wallet - amount + 10n * sign * q * (mark - entry));
+          const rhs = 10n * q * entry;
+          return crossMarginBacked(wallet, amount, 6, [p]) === lhs < rhs;
+        },
+      ),
+    );
   });
 });

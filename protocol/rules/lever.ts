@@ -201,6 +201,47 @@ export function crossAccountLiquidated(wallet: bigint, quoteScale: number, posit
   return positions.length > 0 && compare(equity, tmm) <= 0;
 }
 
+/** An open cross position at its current mark with its leverage: what backs it is its initial margin. */
+export interface CrossBackedPosition extends CrossPositionAtMark {
+  leverage: number;
+}
+
+/**
+ * The most (quote units) that may leave a cross wallet (RULES "Cross margin": money that backs cross positions
+ * stays): equity − Σ IM, with equity = wallet + Σ UPNL at the marks and IM = Q × entry / leverage. Computed exactly
+ * (the sum is brought over the product of the leverages, so a third never rounds) and only then rounded down to the
+ * minor unit: an amount is a whole number of units, so `amount <= free` is the exact comparison with equity − Σ IM.
+ * Negative when losses already ate into the margin: then nothing may leave. `wallet` is the cross balance: the
+ * contract account's available balance plus the margins its cross positions hold (isolated margins back only
+ * their own positions and are not in it).
+ */
+export function crossMarginFree(wallet: bigint, quoteScale: number, positions: readonly CrossBackedPosition[]): bigint {
+  let common = 1n;
+  for (const p of positions) {
+    if (!Number.isSafeInteger(p.leverage) || p.leverage < 1) throw new RangeError(`invalid leverage: ${p.leverage}`);
+    common *= BigInt(p.leverage);
+  }
+  // common × (wallet + Σ UPNL − Σ notional / leverage), every term exact.
+  let scaled = mul(exact(wallet, quoteScale), exact(common, 0));
+  for (const p of positions) {
+    scaled = add(scaled, mul(unrealisedPnlExact(p, p.mark), exact(common, 0)));
+    scaled = sub(scaled, mul(notional(p.lots, p.entry, p.terms), exact(common / BigInt(p.leverage), 0)));
+  }
+  return divide(scaled, exact(common, 0), quoteScale, 'down');
+}
+
+/**
+ * Whether `amount` (quote units) leaving the cross wallet would leave the equity below the open cross positions'
+ * initial margin (exactly equal is allowed). Without a cross position nothing is backed: false, and the ledger's own
+ * balance check stands alone.
+ */
+export const crossMarginBacked = (
+  wallet: bigint,
+  amount: bigint,
+  quoteScale: number,
+  positions: readonly CrossBackedPosition[],
+): boolean => positions.length > 0 && amount > crossMarginFree(wallet, quoteScale, positions);
+
 /** Whether a tick reaches a liquidation price: a long at or below it, a short at or above it. */
 export const reachesLiquidation = (side: LeverSide, lp: bigint, tick: bigint): boolean =>
   side === 'long' ? tick <= lp : tick >= lp;
