@@ -485,7 +485,10 @@ export class LeverEngine extends EngineLoop {
     const { ledger } = this.options;
     switch (action.kind) {
       case 'open':
-        await openPosition(trx, ledger, action.row, action.tick, now);
+        await openPosition(trx, ledger, action.row, action.tick, now, {
+          kind: this.options.database.kind,
+          markOf: (symbol) => (symbol === action.tick.symbol ? action.tick : this.window.last(symbol))?.price,
+        });
         return;
       case 'rest':
         await restPending(trx, action.row, action.tick, now);

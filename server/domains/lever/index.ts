@@ -1,7 +1,9 @@
 /** The public surface of this module: other code imports it only through this file. */
 export * from './calls';
+export { type MarkOf, refuseBackedCrossMargin } from './cross-backing';
 export * from './engine';
 export * from './migrations/0012_lever';
 export * from './ops';
 export type { LeverServices } from './submit';
+export { LEVER_QUOTE } from './terms';
 export * from './topic';

@@ -3,6 +3,7 @@ import { LEVER_POSITION_EVENT, type LeverCancelReason, type LeverCloseReason } f
 import {
   type CloseAmounts,
   closeAmounts,
+  crossMarginBacked,
   initialMargin,
   isolatedLiquidationPrice,
   tradeFee,
@@ -10,9 +11,11 @@ import {
 import { fromUnits } from '../../../protocol/rules/spot';
 import type { Ledger, Leg } from '../../ledger';
 import { pinTick } from '../../market';
+import type { DialectKind } from '../../platform/db/connect';
 import type { Database } from '../../platform/db/schema';
 import { recordUserEvent } from '../../platform/realtime/user-events';
 import type { EngineTick } from '../../trading';
+import { type CrossBacking, lockCrossBacking, type MarkOf } from './cross-backing';
 import { type LeverPositionRow, termsOf, toWire, unitsOf } from './positions';
 import { leverLedgerIds } from './submit';
 import { LEVER_QUOTE } from './terms';
@@ -50,12 +53,25 @@ export async function openPosition(
   row: LeverPositionRow,
   tick: EngineTick,
   now: number,
+  guard: { kind: DialectKind; markOf: MarkOf },
 ): Promise<LeverPositionRow | undefined> {
   const terms = termsOf(row);
   const lots = BigInt(row.lots);
   const margin = initialMargin(lots, tick.units, row.leverage, terms);
   const fee = tradeFee(lots, tick.units, terms);
-  if ((await freeBalance(trx, ledger, row)) + BigInt(row.reserve) < margin + fee) {
+  // The position's row first (every step of a position locks it first), then the contract account's ledger row,
+  // which a transfer out of the account locks too: this open and the transfer each judge what the other left.
+  await trx
+    .selectFrom('lever_positions')
+    .select('id')
+    .where('id', '=', row.id)
+    .$if(guard.kind === 'postgres', (qb) => qb.forUpdate())
+    .execute();
+  const backing = await lockCrossBacking(trx, guard.kind, row.user_id, row.book, guard.markOf);
+  if (
+    backing.available + BigInt(row.reserve) < margin + fee ||
+    opensIntoBackedMargin(row, tick, margin, fee, backing)
+  ) {
     return cancelOrder(trx, ledger, row, 'insufficient_margin', now);
   }
   const liq =
@@ -119,6 +135,30 @@ export async function openPosition(
   await pinTick(trx, { symbol: tick.symbol, seq: tick.seq, ts: tick.ts, price: tick.price }, `lever:${row.id}`);
   await announce(trx, held, now);
   return held;
+}
+
+/**
+ * Whether opening would leave the account's cross positions less equity than their initial margin (RULES "Cross
+ * margin": money that backs cross positions stays). The open's reserve comes back, its fee leaves, and its margin
+ * either stays in the cross wallet behind a new cross position (opened at this tick: no P&L yet) or leaves it for an
+ * isolated one. An account with an open cross position that has no mark yet cannot be judged and does not open.
+ */
+function opensIntoBackedMargin(
+  row: LeverPositionRow,
+  tick: EngineTick,
+  margin: bigint,
+  fee: bigint,
+  backing: CrossBacking,
+): boolean {
+  if (backing.unpriced) return true;
+  const cross = row.margin_mode === 'cross';
+  const positions = [...backing.positions];
+  if (cross) {
+    const opened = { side: row.side, lots: BigInt(row.lots), entry: tick.units, terms: termsOf(row) };
+    positions.push({ ...opened, leverage: row.leverage, mark: tick.units });
+  }
+  const leaving = fee + (cross ? 0n : margin);
+  return crossMarginBacked(backing.wallet + BigInt(row.reserve), leaving, termsOf(row).quoteScale, positions);
 }
 
 /** A limit open whose entry tick did not cross: it rests (status 0, pending) until a tick does. */

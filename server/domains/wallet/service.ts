@@ -12,7 +12,7 @@ import {
   type WalletDetail,
   type WalletList,
 } from '../../../protocol/wallet';
-import type { HistoryRow, Ledger } from '../../ledger';
+import type { HistoryRow, Ledger, Receipt, TransferRequest } from '../../ledger';
 import {
   CURRENCY_SCALES,
   currencyScale,
@@ -24,7 +24,9 @@ import {
 } from '../../ledger';
 import type { MarketFeed } from '../../market';
 import type { DatabaseHandle } from '../../platform/db/connect';
+import { writeTransaction } from '../../platform/db/transaction';
 import { BusinessError } from '../../platform/errors';
+import { LEVER_QUOTE, refuseBackedCrossMargin } from '../lever';
 import { formatValue, valueAt } from './valuation';
 
 export interface WalletServices {
@@ -244,17 +246,19 @@ export async function transfer(s: WalletServices, userId: number, input: Transfe
   if (from === to) throw new BusinessError('transferSameAccount', { field: 'to' });
   const parsed = parseAmount(currency, input.amount);
   if (!parsed.ok) throw new BusinessError(parsed.error, { field: 'amount' });
+  const request = {
+    userId,
+    requestId: transferRequestId(input.request_id),
+    book: BOOK,
+    currency,
+    amount: parsed.units,
+    from,
+    to,
+  } as const;
   const receipt = await ledgerEdge(
     () =>
-      s.ledger.transfer({
-        userId,
-        requestId: transferRequestId(input.request_id),
-        book: BOOK,
-        currency,
-        amount: parsed.units,
-        from,
-        to,
-      }),
+      // Out of the contract account: checked and moved in one transaction, under the lock the ledger takes.
+      from === 'contract' ? transferOutOfContract(s, request) : s.ledger.transfer(request),
     TRANSFER_FIELDS,
   );
   const balances = await heldBalances(s, userId);
@@ -267,6 +271,40 @@ export async function transfer(s: WalletServices, userId: number, input: Transfe
     from: { type: from, ...amounts(currency, balances.get(`${from}/${currency}`)) },
     to: { type: to, ...amounts(currency, balances.get(`${to}/${currency}`)) },
   };
+}
+
+/**
+ * A transfer out of the contract account (RULES "Cross margin": money that backs cross positions stays). Both
+ * accounts are locked first, in id order as the ledger locks them (so a transfer the other way cannot deadlock with
+ * this one); then the cross wallet is judged at the current marks and the ledger moves the money in the same
+ * transaction. A cross open locks the same contract account row, so each sees what the other left. A retry of an
+ * applied request is not judged again: the ledger answers it with its first receipt.
+ */
+async function transferOutOfContract(s: WalletServices, request: TransferRequest): Promise<Receipt> {
+  const { userId, book, currency } = request;
+  return writeTransaction(s.database, async (trx) => {
+    await trx
+      .selectFrom('ledger_accounts')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('book', '=', book ?? BOOK)
+      .where('currency', '=', currency)
+      .where('type', 'in', [request.from, request.to])
+      .orderBy('id')
+      .$if(s.database.kind === 'postgres', (qb) => qb.forUpdate())
+      .execute();
+    const applied = await trx
+      .selectFrom('ledger_entries')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('request_id', '=', request.requestId)
+      .executeTakeFirst();
+    if (!applied && currency === LEVER_QUOTE) {
+      const markOf = (symbol: string) => s.feed?.quote(symbol)?.last;
+      await refuseBackedCrossMargin(trx, s.database.kind, userId, book ?? BOOK, BigInt(request.amount), markOf);
+    }
+    return s.ledger.within(trx).transfer(request);
+  });
 }
 
 /** wallet/hzhistory: the user's transfers between account types, newest first, a page at a time. */
