@@ -13,6 +13,7 @@ import { SessionRequiredError } from '../errors';
 import { type Session, type Sessions, tokenFromHeader } from '../security/sessions';
 import { errorBody, okBody, sessionExpiredBody } from './envelope';
 import { requestLang } from './errors';
+import { BODY_DEPTH_MAX, nestsDeeperThan } from './nesting';
 
 /** What a handler knows about the request besides its validated fields. */
 export interface CallContext {
@@ -39,16 +40,17 @@ export type CallHandler<P extends CallPath> = (
 export type CallHandlers = { [P in CallPath]: CallHandler<P> };
 
 /**
- * Why a body is no form: not an object at all, a JSON number somewhere in it, or a NUL character in a text
- * (the path in `field`).
+ * Why a body is no form: not an object at all, nested deeper than BODY_DEPTH_MAX, a JSON number somewhere in it, or
+ * a NUL character in a text (the path in `field`).
  */
 type FormProblem =
-  | { key: 'bodyMalformed'; field?: undefined }
+  | { key: 'bodyMalformed' | 'bodyTooDeep'; field?: undefined }
   | { key: 'jsonNumberRefused' | 'invalidInput'; field: string };
 
 /**
  * The first value no form may carry, with its path (e.g. `amount`, `items.0.qty`), or null when there is none:
  * a JSON number, or a text with a NUL character (no field means one, and PostgreSQL cannot store it in text).
+ * Recursive, so only for a value already known to nest at most BODY_DEPTH_MAX levels.
  */
 function firstRefused(
   value: unknown,
@@ -68,11 +70,12 @@ function firstRefused(
  * Form and query values arrive as strings. A JSON body may carry strings and booleans (read as the strings a form
  * would have sent), never numbers: JSON.parse has already turned `1.0000000000000001` into 1 and `1.5e2` into 150,
  * so the exact text the client meant is gone and no rule could check it as it checks the same text in a form.
- * Anything that is not an object (a JSON array, a bare string) is no form.
+ * Anything that is not an object (a JSON array, a bare string) is no form, nor is a body nested deeper than any form.
  */
 export function formFields(raw: unknown): { fields: Record<string, unknown> } | { problem: FormProblem } {
   if (raw === undefined || raw === null) return { fields: {} };
   if (typeof raw !== 'object' || Array.isArray(raw)) return { problem: { key: 'bodyMalformed' } };
+  if (nestsDeeperThan(raw, BODY_DEPTH_MAX)) return { problem: { key: 'bodyTooDeep' } };
   const refused = firstRefused(raw, '');
   if (refused !== null) return { problem: refused };
   const fields: Record<string, unknown> = {};
