@@ -114,22 +114,40 @@ export const customerUrlResponse = z.object({ url: z.string(), internal: z.boole
 /** Socket commands (protocol/realtime.ts): send a message (text or image) and mark messages read. */
 export const CHAT_SEND_COMMAND = 'chat.send' as const;
 export const CHAT_READ_COMMAND = 'chat.read' as const;
-export const chatSendArgs = z.union([
-  z.object({
-    conversation_id: z.number().int().positive(),
-    text: z
-      .string({ error: 'chatTextRequired' })
-      .trim()
-      .min(1, { error: 'chatTextRequired' })
-      .max(CHAT_TEXT_MAX, { error: 'tooLong' }),
-  }),
-  z.object({ conversation_id: z.number().int().positive(), image_id: z.number().int().positive() }),
-]);
+/** Every refusal of a command's arguments is a key of the errors table, as on HTTP (never zod's English text). */
+const invalid = { error: 'invalidInput' } as const;
+const positiveIdArg = z.number(invalid).int(invalid).positive(invalid);
+const chatTextArg = z
+  .string({ error: 'chatTextRequired' })
+  .trim()
+  .min(1, { error: 'chatTextRequired' })
+  .max(CHAT_TEXT_MAX, { error: 'tooLong' });
+/**
+ * A message is a text or an image, never both: a message carries one kind (the client sends an image and a text as
+ * two messages), so both at once are refused (`chatTextOrImage`) rather than one of them dropped.
+ */
+export const chatSendArgs = z
+  .object({ conversation_id: positiveIdArg, text: chatTextArg.optional(), image_id: positiveIdArg.optional() }, invalid)
+  .transform(
+    (
+      { conversation_id, text, image_id },
+      ctx,
+    ): { conversation_id: number; text: string } | { conversation_id: number; image_id: number } => {
+      if (text !== undefined && image_id !== undefined) {
+        ctx.addIssue({ code: 'custom', message: 'chatTextOrImage', path: ['image_id'] });
+        return z.NEVER;
+      }
+      if (image_id !== undefined) return { conversation_id, image_id };
+      if (text !== undefined) return { conversation_id, text };
+      ctx.addIssue({ code: 'custom', message: 'chatTextRequired', path: ['text'] });
+      return z.NEVER;
+    },
+  );
 export type ChatSendArgs = z.input<typeof chatSendArgs>;
-export const chatReadArgs = z.object({
-  conversation_id: z.number().int().positive(),
-  seq: z.number().int().min(0),
-});
+export const chatReadArgs = z.object(
+  { conversation_id: positiveIdArg, seq: z.number(invalid).int(invalid).min(0, invalid) },
+  invalid,
+);
 
 /** User events: a new message, a read receipt, a conversation's state; they feed the private `chat` topic. */
 export const CHAT_MESSAGE_EVENT = 'chat_message' as const;

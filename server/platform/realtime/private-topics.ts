@@ -10,6 +10,8 @@ import {
   type PrivateMessage,
   privateTopicName,
 } from '../../../protocol/realtime';
+import { BODY_DEPTH_MAX, nestsDeeperThan } from '../http/nesting';
+import { isMessageKey } from '../i18n/messages';
 import type { RealtimeModule, SocketData } from './gateway';
 
 /**
@@ -79,6 +81,11 @@ export class PrivateChannels {
   command<A, R>(command: Command<A, R>): void {
     if (this.commands.has(command.name)) throw new Error(`command ${command.name} registered twice`);
     this.commands.set(command.name, command as Command<unknown, unknown>);
+  }
+
+  /** The names of the registered commands (tests walk every command with hostile arguments). */
+  commandNames(): string[] {
+    return [...this.commands.keys()];
   }
 
   /** Delivers one user event to this process's subscribers of the topics that carry it. */
@@ -174,6 +181,8 @@ export class PrivateChannels {
   }
 
   private runCommand(socket: AnySocket, raw: unknown): Promise<CommandAnswer> {
+    // Same limit as an HTTP body: no schema needs more, and nothing later walks an unbounded structure.
+    if (nestsDeeperThan(raw, BODY_DEPTH_MAX)) return Promise.resolve({ ok: false, error: 'bodyTooDeep' });
     const parsed = commandRequest.safeParse(raw);
     if (!parsed.success) return Promise.resolve({ ok: false, error: 'invalidInput' });
     const userId = socket.data.userId;
@@ -190,7 +199,7 @@ export class PrivateChannels {
           (data): CommandAnswer => ({ ok: true, data }),
           (err: unknown): CommandAnswer => ({ ok: false, error: errorKeyOf(err) }),
         )
-      : Promise.resolve({ ok: false, error: args.error.issues[0]?.message ?? 'invalidInput' });
+      : Promise.resolve({ ok: false, error: refusalKeyOf(args.error) });
     this.answers.set(key, { at: this.now(), answer });
     // A server error (a database blip) or a rate limit is no answer to keep: a retry with the same id runs again.
     void answer.then((a) => {
@@ -207,6 +216,16 @@ export class PrivateChannels {
       this.answers.delete(key);
     }
   }
+}
+
+/**
+ * The message key of a command's refused arguments: the first issue's message when a schema set one of the errors
+ * table, else `invalidInput` (zod's own English text, e.g. "Too small: expected number to be >0", is no key the
+ * client could show in the user's language).
+ */
+function refusalKeyOf(error: z.ZodError): string {
+  const message = error.issues[0]?.message;
+  return message !== undefined && isMessageKey(message) ? message : 'invalidInput';
 }
 
 /** A refusal the user can read (BusinessError carries a message key); anything else is a server error. */
