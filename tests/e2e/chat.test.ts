@@ -100,7 +100,7 @@ describe('customer-service chat in the browser', () => {
     );
     expect(stored.map((m) => m.text)).toHaveLength(5);
     // Support has read the user's messages: the receipt shows.
-    await asSupport((s) => markReadAsOperator(s, id, 5));
+    await asSupport((s) => markReadAsOperator(s, operator, id, 5));
     await page.locator('.chat-read').getByText('Read').waitFor({ timeout: 15_000 });
     await shot(page, 'chat-reconnected-dark-en');
 

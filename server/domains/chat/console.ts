@@ -32,8 +32,8 @@ export function supportConsoleSection(s: ChatServices): OpsSection {
             ? { conversation_id: input.id, image_id: input.image_id }
             : { conversation_id: input.id, text: input.text ?? '' },
         ),
-      'ops/support/read': async (input) => {
-        await markReadAsOperator(s, input.id, input.seq);
+      'ops/support/read': async (input, ctx) => {
+        await markReadAsOperator(s, requireOperator(ctx).operator, input.id, input.seq);
         return {};
       },
       'ops/support/close': async (input, ctx) => {
@@ -47,5 +47,19 @@ export function supportConsoleSection(s: ChatServices): OpsSection {
       // An order chat's photos, while its appeal is open.
       { path: OPS_ORDER_IMAGE_PATH, access: 'reviewer', uploadId: (query) => conversationImage(db, 'order', query) },
     ],
+    {
+      // Which users' conversations an operator listed and opened (once per session each, however often polled).
+      'ops/support/inbox': (input, result) => ({
+        action: 'support.inbox_view',
+        subjectType: 'chat_conversations',
+        subjectId: input.state ?? 'open',
+        detail: { ids: result.conversations.map((c) => c.id) },
+      }),
+      'ops/support/messages': (input) => ({
+        action: 'support.view',
+        subjectType: 'chat_conversation',
+        subjectId: input.id,
+      }),
+    },
   );
 }

@@ -90,6 +90,7 @@ export async function sendAsOperator(
       const owner = await platformPrincipalId(trx, s.now);
       await attachUploads(trx, owner, { image_id: input.image_id }, chatUploadTag(locked.id));
     }
+    const at = s.now();
     const { row } = await appendMessage(
       trx,
       locked,
@@ -101,22 +102,46 @@ export async function sendAsOperator(
         text: image ? null : input.text,
         imageId: image ? input.image_id : null,
       },
-      s.now(),
+      at,
     );
+    // What an operator told a user is on record with the conversation (a retry above posts and records nothing).
+    await recordAudit(trx, {
+      action: 'support.send',
+      subjectType: 'chat_conversation',
+      subjectId: locked.id,
+      operator: operator.name,
+      detail: { seq: row.seq, kind: row.kind, ...(image ? { image_id: input.image_id } : {}) },
+      at,
+    });
     return row;
   });
   return messageWire(row, operatorViewer(operator));
 }
 
-/** Support has read a conversation up to `seq` (the user sees the receipt). */
-export async function markReadAsOperator(s: ChatServices, id: number, seq: number): Promise<void> {
+/** Support has read a conversation up to `seq` (the user sees the receipt; audited: who read what, when). */
+export async function markReadAsOperator(
+  s: ChatServices,
+  operator: SupportOperator,
+  id: number,
+  seq: number,
+): Promise<void> {
   await supportConversation(s.database.db, id);
   await writeTransaction(s.database, async (trx) => {
     const locked = await lockConversation(trx, id);
     const upTo = Math.min(seq, locked.last_seq);
+    // Nothing newer read: no receipt, no entry.
     if (upTo <= locked.support_read_seq) return;
+    const at = s.now();
     await trx.updateTable('chat_conversations').set({ support_read_seq: upTo }).where('id', '=', id).execute();
-    await announce(trx, { ...locked, support_read_seq: upTo }, s.now(), null);
+    await announce(trx, { ...locked, support_read_seq: upTo }, at, null);
+    await recordAudit(trx, {
+      action: 'support.read',
+      subjectType: 'chat_conversation',
+      subjectId: id,
+      operator: operator.name,
+      detail: { seq: upTo },
+      at,
+    });
   });
 }
 

@@ -17,6 +17,7 @@ import { requestLang } from '../../platform/http/errors';
 import { translate } from '../../platform/i18n/messages';
 import type { OperatorPrincipal } from './accounts';
 import { type OperatorSession, type OperatorSessions, opsTokenFromHeader } from './sessions';
+import type { OpsViewEntry, OpsViewLog } from './views';
 
 /**
  * The console's HTTP surface: every call of the console's tables at /api/<path>, in a Fastify scope of its own (not
@@ -48,11 +49,20 @@ export type OpsHandler<S extends OpsCallSpec> = (
 /** One handler per call of a table: a call added to the table without a handler fails the type check. */
 export type OpsHandlers<T extends OpsCallTable> = { [P in keyof T]: OpsHandler<T[P]> };
 
+/**
+ * What a call that shows users' data records when it answers (the operator and time are added): changes are audited
+ * by their services in their own transaction; reads say here what they showed.
+ */
+export type OpsViews<T extends OpsCallTable> = {
+  [P in keyof T]?: (input: z.output<T[P]['request']>, result: z.input<T[P]['response']>) => OpsViewEntry;
+};
+
 /** A module's console calls: its table (protocol/) and their handlers, and the images it shows operators. */
 export interface OpsSection {
   table: OpsCallTable;
   handlers: Readonly<Record<string, (input: unknown, ctx: OpsCallContext) => Promise<unknown>>>;
   images?: readonly OpsImageRoute[];
+  views?: Readonly<Record<string, (input: unknown, result: unknown) => OpsViewEntry>>;
 }
 
 /**
@@ -69,10 +79,12 @@ export const opsSection = <T extends OpsCallTable>(
   table: T,
   handlers: OpsHandlers<T>,
   images: readonly OpsImageRoute[] = [],
+  views: OpsViews<T> = {},
 ): OpsSection => ({
   table,
   handlers: handlers as unknown as OpsSection['handlers'],
   images,
+  views: views as unknown as NonNullable<OpsSection['views']>,
 });
 
 /** The 999 envelope of the console (its own texts: the user's "log in" would send an operator to the wrong door). */
@@ -105,8 +117,13 @@ export function opsGate(sessions: OperatorSessions): OpsGate {
   };
 }
 
-/** Serves the calls of `sections` on `scope` behind `gate`. */
-export function registerOpsCalls(scope: FastifyInstance, gate: OpsGate, sections: readonly OpsSection[]): void {
+/** Serves the calls of `sections` on `scope` behind `gate`; the reads that show users' data are audited in `views`. */
+export function registerOpsCalls(
+  scope: FastifyInstance,
+  gate: OpsGate,
+  sections: readonly OpsSection[],
+  viewLog: OpsViewLog,
+): void {
   const seen = new Set<string>();
   for (const section of sections) {
     for (const [path, spec] of Object.entries(section.table)) {
@@ -114,6 +131,7 @@ export function registerOpsCalls(scope: FastifyInstance, gate: OpsGate, sections
       seen.add(path);
       const handle = section.handlers[path];
       if (!handle) throw new Error(`console call ${path} has no handler`);
+      const viewed = section.views?.[path];
       scope.route({
         method: spec.method,
         url: `/api/${path}`,
@@ -139,7 +157,10 @@ export function registerOpsCalls(scope: FastifyInstance, gate: OpsGate, sections
             operator: session?.operator ?? null,
             sessionId: session?.id ?? null,
           };
-          return okBody(await handle(parsed.data, ctx));
+          const result = await handle(parsed.data, ctx);
+          // Only what was answered is recorded: a refused read showed nothing.
+          if (viewed && session) await viewLog.record(session, viewed(parsed.data, result));
+          return okBody(result);
         },
       });
     }

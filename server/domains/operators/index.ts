@@ -8,3 +8,4 @@ export * from './register';
 export * from './secrets';
 export * from './sessions';
 export * from './totp';
+export * from './views';

@@ -10,6 +10,7 @@ import { type ConsoleServices, DEFAULT_OPS_LOGIN_LIMITS, type OpsLoginLimits } f
 import { consoleSection, registerReviewImages, uploadFile } from './reviews';
 import { DEFAULT_OPERATOR_SESSION_TIMES, OperatorSessions, type OperatorSessionTimes } from './sessions';
 import { registerOperatorUpload } from './upload';
+import { OpsViewLog } from './views';
 
 export interface OpsConsoleOptions {
   database: DatabaseHandle;
@@ -49,7 +50,7 @@ export async function registerOpsConsole(app: FastifyInstance, options: OpsConso
   const gate = opsGate(services.sessions);
   await app.register(async (scope) => {
     const sections = [consoleSection(services), ...(options.sections ?? [])];
-    registerOpsCalls(scope, gate, sections);
+    registerOpsCalls(scope, gate, sections, new OpsViewLog(options.database, options.now));
     registerReviewImages(scope, gate, options.database.db, options.uploads);
     await registerOperatorUpload(scope, gate, options);
     for (const route of sections.flatMap((section) => section.images ?? [])) {

@@ -60,129 +60,148 @@ export function consoleSection(s: ConsoleServices) {
     operator: requireOperator(ctx).operator.name,
     now: s.now,
   });
-  return opsSection(opsConsoleCalls, {
-    'ops/login': (input, ctx) => opsLogin(s, input, { ip: ctx.ip }),
-    'ops/logout': async (_input, ctx) => {
-      const { operator, sessionId } = requireOperator(ctx);
-      await opsLogout(s, { id: sessionId, operator });
-      return {};
-    },
-    'ops/me': async (_input, ctx) => {
-      const { operator } = requireOperator(ctx);
-      return { name: operator.name, roles: operator.roles };
-    },
+  return opsSection(
+    opsConsoleCalls,
+    {
+      'ops/login': (input, ctx) => opsLogin(s, input, { ip: ctx.ip }),
+      'ops/logout': async (_input, ctx) => {
+        const { operator, sessionId } = requireOperator(ctx);
+        await opsLogout(s, { id: sessionId, operator });
+        return {};
+      },
+      'ops/me': async (_input, ctx) => {
+        const { operator } = requireOperator(ctx);
+        return { name: operator.name, roles: operator.roles };
+      },
 
-    'ops/deposits': async () => ({
-      items: (await listPendingDeposits(db)).map((d) => ({
-        id: d.id,
-        user_id: d.userId,
-        username: d.username,
-        method: d.method,
-        coin: d.coin,
-        chain: d.chain,
-        amount: d.amount,
-        hash: d.hash,
-        card_last4: d.cardLast4,
-        proof: d.proof,
-        state: d.state,
-        created_at: d.createdAt,
-      })),
-    }),
-    'ops/deposits/approve': async ({ id }, ctx) => {
-      const result = await approveDeposit(handle, id, by(ctx));
-      return result.ok ? { id, state: result.state } : refusedReview(db, 'deposits', id, result.problem);
-    },
-    'ops/deposits/reject': async ({ id, reason }, ctx) => {
-      const result = await rejectDeposit(handle, id, reason, by(ctx));
-      return result.ok ? { id, state: result.state } : refusedReview(db, 'deposits', id, result.problem);
-    },
-
-    'ops/withdrawals': async () => ({
-      items: (await listPendingWithdrawals(db)).map((w) => ({
-        id: w.id,
-        user_id: w.userId,
-        username: w.username,
-        coin: w.coin,
-        chain: w.chain,
-        address: w.address,
-        amount: w.amount,
-        fee: w.fee,
-        remark: w.remark,
-        state: w.state,
-        created_at: w.createdAt,
-      })),
-    }),
-    'ops/withdrawals/approve': async ({ id }, ctx) => {
-      const result = await approveWithdrawal(handle, id, by(ctx));
-      return result.ok ? { id, state: result.state } : refusedReview(db, 'withdrawals', id, result.problem);
-    },
-    'ops/withdrawals/reject': async ({ id, reason }, ctx) => {
-      const result = await rejectWithdrawal(handle, id, reason, by(ctx));
-      return result.ok ? { id, state: result.state } : refusedReview(db, 'withdrawals', id, result.problem);
-    },
-
-    'ops/kyc': async () => {
-      const pending = await listPendingVerifications(db);
-      const basics = await verifiedBasics(
-        db,
-        pending.filter((v) => v.level === 'advanced').map((v) => v.userId),
-      );
-      return {
-        items: pending.map((v) => {
-          // The photos of an advanced submission are checked against the identity verified at the basic level.
-          const who = v.level === 'advanced' ? basics.get(v.userId) : undefined;
-          return {
-            id: v.id,
-            user_id: v.userId,
-            username: v.username,
-            level: v.level,
-            created_at: v.createdAt,
-            country: who ? who.country : v.country,
-            name: who ? who.name : v.name,
-            id_number: who ? who.id_number : v.idNumber,
-            address: who ? who.address : v.address,
-            photos: KYC_PHOTO_SIDES.filter((side) => v[side] !== null),
-          };
-        }),
-      };
-    },
-    'ops/kyc/approve': async ({ id }, ctx) => {
-      const result = await approveVerification(db, id, by(ctx));
-      return result.ok
-        ? { id, state: 'verified' as const }
-        : refusedReview(db, 'identity_verifications', id, result.problem);
-    },
-    'ops/kyc/reject': async ({ id, reason }, ctx) => {
-      const result = await rejectVerification(db, id, reason, by(ctx));
-      return result.ok
-        ? { id, state: 'rejected' as const }
-        : refusedReview(db, 'identity_verifications', id, result.problem);
-    },
-
-    'ops/audit': async ({ before_id, limit }) => {
-      const size = limit ?? 50;
-      let query = db
-        .selectFrom('ops_audit')
-        .selectAll()
-        .orderBy('id', 'desc')
-        .limit(size + 1);
-      if (before_id !== undefined) query = query.where('id', '<', before_id);
-      const { page, next_before_id } = cursorPage(await query.execute(), size);
-      return {
-        items: page.map((r) => ({
-          id: r.id,
-          at: r.at,
-          operator: r.operator,
-          action: r.action,
-          subject_type: r.subject_type,
-          subject_id: r.subject_id,
-          detail: parseDetail(r.detail),
+      'ops/deposits': async () => ({
+        items: (await listPendingDeposits(db)).map((d) => ({
+          id: d.id,
+          user_id: d.userId,
+          username: d.username,
+          method: d.method,
+          coin: d.coin,
+          chain: d.chain,
+          amount: d.amount,
+          hash: d.hash,
+          card_last4: d.cardLast4,
+          proof: d.proof,
+          state: d.state,
+          created_at: d.createdAt,
         })),
-        next_before_id,
-      };
+      }),
+      'ops/deposits/approve': async ({ id }, ctx) => {
+        const result = await approveDeposit(handle, id, by(ctx));
+        return result.ok ? { id, state: result.state } : refusedReview(db, 'deposits', id, result.problem);
+      },
+      'ops/deposits/reject': async ({ id, reason }, ctx) => {
+        const result = await rejectDeposit(handle, id, reason, by(ctx));
+        return result.ok ? { id, state: result.state } : refusedReview(db, 'deposits', id, result.problem);
+      },
+
+      'ops/withdrawals': async () => ({
+        items: (await listPendingWithdrawals(db)).map((w) => ({
+          id: w.id,
+          user_id: w.userId,
+          username: w.username,
+          coin: w.coin,
+          chain: w.chain,
+          address: w.address,
+          amount: w.amount,
+          fee: w.fee,
+          remark: w.remark,
+          state: w.state,
+          created_at: w.createdAt,
+        })),
+      }),
+      'ops/withdrawals/approve': async ({ id }, ctx) => {
+        const result = await approveWithdrawal(handle, id, by(ctx));
+        return result.ok ? { id, state: result.state } : refusedReview(db, 'withdrawals', id, result.problem);
+      },
+      'ops/withdrawals/reject': async ({ id, reason }, ctx) => {
+        const result = await rejectWithdrawal(handle, id, reason, by(ctx));
+        return result.ok ? { id, state: result.state } : refusedReview(db, 'withdrawals', id, result.problem);
+      },
+
+      'ops/kyc': async () => {
+        const pending = await listPendingVerifications(db);
+        const basics = await verifiedBasics(
+          db,
+          pending.filter((v) => v.level === 'advanced').map((v) => v.userId),
+        );
+        return {
+          items: pending.map((v) => {
+            // The photos of an advanced submission are checked against the identity verified at the basic level.
+            const who = v.level === 'advanced' ? basics.get(v.userId) : undefined;
+            return {
+              id: v.id,
+              user_id: v.userId,
+              username: v.username,
+              level: v.level,
+              created_at: v.createdAt,
+              country: who ? who.country : v.country,
+              name: who ? who.name : v.name,
+              id_number: who ? who.id_number : v.idNumber,
+              address: who ? who.address : v.address,
+              photos: KYC_PHOTO_SIDES.filter((side) => v[side] !== null),
+            };
+          }),
+        };
+      },
+      'ops/kyc/approve': async ({ id }, ctx) => {
+        const result = await approveVerification(db, id, by(ctx));
+        return result.ok
+          ? { id, state: 'verified' as const }
+          : refusedReview(db, 'identity_verifications', id, result.problem);
+      },
+      'ops/kyc/reject': async ({ id, reason }, ctx) => {
+        const result = await rejectVerification(db, id, reason, by(ctx));
+        return result.ok
+          ? { id, state: 'rejected' as const }
+          : refusedReview(db, 'identity_verifications', id, result.problem);
+      },
+
+      // Reading the log itself is not logged: it would record mostly its own reads (admins only).
+      'ops/audit': async ({ before_id, limit }) => {
+        const size = limit ?? 50;
+        let query = db
+          .selectFrom('ops_audit')
+          .selectAll()
+          .orderBy('id', 'desc')
+          .limit(size + 1);
+        if (before_id !== undefined) query = query.where('id', '<', before_id);
+        const { page, next_before_id } = cursorPage(await query.execute(), size);
+        return {
+          items: page.map((r) => ({
+            id: r.id,
+            at: r.at,
+            operator: r.operator,
+            action: r.action,
+            subject_type: r.subject_type,
+            subject_id: r.subject_id,
+            detail: parseDetail(r.detail),
+          })),
+          next_before_id,
+        };
+      },
     },
-  });
+    [],
+    {
+      // The queues show users' amounts, addresses and (unmasked) identities: which rows an operator saw is recorded.
+      'ops/deposits': (_input, result) => queueView('deposits', result.items),
+      'ops/withdrawals': (_input, result) => queueView('withdrawals', result.items),
+      'ops/kyc': (_input, result) => queueView('identity_verifications', result.items),
+    },
+  );
 }
+
+/** A review queue as it was shown: the table and the ids of its rows. */
+const queueView = (table: string, items: readonly { id: number }[]) => ({
+  action: `${table}.view`,
+  subjectType: table,
+  subjectId: 'pending',
+  detail: { ids: items.map((i) => i.id) },
+});
 
 /** The verified basic identity of each user (their latest), to check advanced photos against. */
 async function verifiedBasics(

@@ -2,7 +2,9 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { OPS_UPLOAD_PATH } from '../../../protocol/ops-support';
 import { platformPrincipalId } from '../../ledger';
+import { recordAudit } from '../../platform/audit';
 import type { DatabaseHandle } from '../../platform/db/connect';
+import { writeTransaction } from '../../platform/db/transaction';
 import { errorBody, okBody } from '../../platform/http/envelope';
 import { requestLang } from '../../platform/http/errors';
 import type { RateLimiter } from '../../platform/security/rate-limit';
@@ -48,7 +50,19 @@ export async function registerOperatorUpload(
         return reply.code(400).send(errorBody(lang, 'bodyMalformed'));
       }
       const owner = await platformPrincipalId(options.database.db, options.now);
-      return okBody(await options.uploads.save(owner, bytes));
+      const saved = await options.uploads.save(owner, bytes);
+      // The file and its row are written by the store; the entry names the upload a send then attaches.
+      await writeTransaction(options.database, (trx) =>
+        recordAudit(trx, {
+          action: 'support.upload',
+          subjectType: 'upload',
+          subjectId: saved.id,
+          operator: session.operator.name,
+          detail: { size: saved.size, mime: saved.mime },
+          at: options.now(),
+        }),
+      );
+      return okBody(saved);
     });
   });
 }
