@@ -266,7 +266,12 @@ describe.each(DATABASES)('hostile input on %s', (kind) => {
       send('both-00001', { conversation_id: conversationId, text: 'look', image_id: image }),
     ).resolves.toEqual({ ok: false, error: 'chatTextOrImage' });
     const stored = () =>
-      t.db.selectFrom('chat_messages').selectAll().where('conversation_id', '=', conversationId).execute();
+      t.db
+        .selectFrom('chat_messages')
+        .selectAll()
+        .where('conversation_id', '=', conversationId)
+        .orderBy('seq')
+        .execute();
     expect(await stored()).toEqual([]);
 
     // Each on its own goes through, as the client sends them.
