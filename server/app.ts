@@ -267,7 +267,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       ...(leverEngine ? { onChanged: (row) => leverEngine.changed(row) } : {}),
     }),
   };
-  registerCalls(app, handlers, sessions);
+  registerCalls(app, handlers, sessions, { db: options.database.db, now });
   await registerUploadRoutes(app, { store: uploads, sessions, limiter });
   // The support console's calls (/api/ops/...): their own scope, sessions and roles; a user's token opens nothing there.
   await registerOpsConsole(app, {

@@ -48,6 +48,7 @@ const TABLES = [
   'rate_limit_hits',
   'referral_partners',
   'referral_rebates',
+  'request_ids',
   'sessions',
   'spot_orders',
   'uploads',

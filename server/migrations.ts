@@ -21,6 +21,7 @@ import { migration0002, migration0009, migration0014 } from './market';
 import type { DatabaseHandle } from './platform/db/connect';
 import type { DomainMigration } from './platform/db/migration-kit';
 import { runMigrations } from './platform/db/migrator';
+import { migration0025 } from './platform/request-ids';
 
 /** Every module's migrations; the migrator runs them in name order (see platform/db/migrator.ts). */
 export const MIGRATIONS: readonly DomainMigration[] = [
@@ -47,6 +48,7 @@ export const MIGRATIONS: readonly DomainMigration[] = [
   migration0022,
   migration0023,
   migration0024,
+  migration0025,
 ];
 
 /** Brings the schema up to date; throws (with the failing migration's error) when one fails. */

@@ -7,6 +7,7 @@ import { ledgerEdge, parseAmount } from '../../ledger';
 import { writeTransaction } from '../../platform/db/transaction';
 import { BusinessError } from '../../platform/errors';
 import { recordUserEvent } from '../../platform/realtime/user-events';
+import { confirmRequestId, requestDigest } from '../../platform/request-ids';
 import { type LeverPositionRow, positionOf, priceUnits, toWire, unitsOf } from './positions';
 import { cancelOrder } from './settle';
 import { type LeverServices, leverLedgerIds } from './submit';
@@ -129,7 +130,9 @@ type AddMarginInput = z.output<typeof leverAddMarginRequest>;
 /**
  * lever/add_margin: more margin for an isolated holding position (RULES "Adding margin"): the margin hold is
  * replaced by one of the new total and the liquidation price moves away. A retry with the same request id changes
- * nothing twice (the ledger's request id of the new hold).
+ * nothing twice (the ledger's request id of the new hold). The ledger's entry cannot tell which position or amount
+ * an id was for, so the request-id claim (platform/request-ids) is what refuses the same id with other arguments:
+ * the router checks it before this runs, and the transaction confirms it with the effect.
  */
 export async function addMargin(s: LeverServices, userId: number, input: AddMarginInput) {
   const parsed = parseAmount(LEVER_QUOTE, input.amount);
@@ -167,6 +170,14 @@ export async function addMargin(s: LeverServices, userId: number, input: AddMarg
             .returningAll()
             .executeTakeFirst();
           if (!next) return undefined;
+          // With the effect, not before it: a lost version race commits nothing, not even the confirmation.
+          await confirmRequestId(trx, {
+            userId,
+            requestId: input.request_id,
+            path: 'lever/add_margin',
+            digest: requestDigest('lever/add_margin', input),
+            at: now,
+          });
           const book = s.ledger.within(trx);
           if (row.margin_hold_id !== null) {
             await book.voidHold({

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import {
   AUTH_HEADER,
@@ -9,7 +10,9 @@ import {
   calls,
   type Lang,
 } from '../../../protocol';
-import { SessionRequiredError } from '../errors';
+import type { Database } from '../db/schema';
+import { BusinessError, SessionRequiredError } from '../errors';
+import { claimRequestId, releaseRequestId, requestDigest, takesRequestId } from '../request-ids';
 import { type Session, type Sessions, tokenFromHeader } from '../security/sessions';
 import { errorBody, okBody, sessionExpiredBody } from './envelope';
 import { requestLang } from './errors';
@@ -91,14 +94,28 @@ export function firstIssue(error: z.ZodError): { key: string; field: string | un
   return { key: issue?.message ?? 'invalidInput', field: issue?.path.length ? issue.path.join('.') : undefined };
 }
 
+/** Where the router claims client request ids (platform/request-ids). */
+export interface RequestIdStore {
+  db: Kysely<Database>;
+  now: () => number;
+}
+
 /**
  * Serves every call of the protocol table at /api/<path>: session check for `auth` calls (999 otherwise),
- * validation with the call's request schema (error envelope with the first issue), then the handler,
- * whose result goes out in the ok envelope.
+ * validation with the call's request schema (error envelope with the first issue), the claim of its `request_id`
+ * when the schema has one, then the handler, whose result goes out in the ok envelope.
  */
-export function registerCalls(app: FastifyInstance, handlers: CallHandlers, sessions: Sessions): void {
+export function registerCalls(
+  app: FastifyInstance,
+  handlers: CallHandlers,
+  sessions: Sessions,
+  requestIds: RequestIdStore,
+): void {
   for (const path of Object.keys(calls) as CallPath[]) {
     const spec: CallSpec = calls[path];
+    const claimsRequestId = takesRequestId(spec.request);
+    // A request id is unique per user: a call without a session would have nothing to key it on.
+    if (claimsRequestId && !spec.auth) throw new Error(`${path} takes a request_id but no session`);
     // Safe: the input handed over below was parsed by this same call's request schema.
     const handle = handlers[path] as unknown as (input: unknown, ctx: CallContext) => Promise<unknown>;
     app.route({
@@ -124,7 +141,27 @@ export function registerCalls(app: FastifyInstance, handlers: CallHandlers, sess
         }
         const session = lookup.state === 'valid' ? lookup.session : null;
         const site = { scheme: request.protocol, host: request.host };
-        return okBody(await handle(parsed.data, { lang, ip: request.ip, session, site }));
+        const ctx: CallContext = { lang, ip: request.ip, session, site };
+        if (!claimsRequestId || !session) return okBody(await handle(parsed.data, ctx));
+        // Here, not in each service, so that no call taking a request id can skip it: the same id with other
+        // arguments (or for another call) is refused before the handler could act on it.
+        const input = parsed.data as Record<string, unknown>;
+        const claim = {
+          userId: session.userId,
+          requestId: String(input.request_id),
+          path,
+          digest: requestDigest(path, input),
+          at: requestIds.now(),
+        };
+        const { fresh } = await claimRequestId(requestIds.db, claim);
+        try {
+          return okBody(await handle(parsed.data, ctx));
+        } catch (err) {
+          // A refusal applied nothing: its id stays free for the corrected request. A server error keeps the claim
+          // (the effect may have committed before the error).
+          if (fresh && err instanceof BusinessError) await releaseRequestId(requestIds.db, claim);
+          throw err;
+        }
       },
     });
   }

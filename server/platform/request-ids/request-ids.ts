@@ -1,0 +1,158 @@
+import type { Kysely } from 'kysely';
+import type { z } from 'zod';
+import type { Database } from '../db/schema';
+import { BusinessError } from '../errors';
+import { sha256 } from '../security/digest';
+
+/**
+ * One idempotency mechanism for every call that takes a client `request_id` (DESIGN "The ledger": a retried request
+ * applies once). The router claims the id for (user, id) with the call's path and the digest of its validated
+ * arguments before the handler runs: the same id with the same call and arguments goes on to the handler, whose own
+ * replay answers with what the first request did; anything else (other arguments, or another call) is refused with
+ * `requestIdReused` before it can touch money. Because the check sits in the router and keys on the request schema's
+ * fields, a money call added later cannot skip it.
+ *
+ * A request the handler refused (a BusinessError: below the minimum, want of balance) releases the claim it made, so
+ * a refusal leaves nothing behind and its id may be sent again with corrected arguments, each answered with its own
+ * reason. A service may also confirm the claim in the transaction of its effect (`confirmRequestId`): a confirmed
+ * claim is never released, even by a concurrent refused request with the same id, so where the service's own rows
+ * cannot tell one request's arguments from another's (lever/add_margin) the claim still can.
+ */
+
+/** The table of claims (migration 0025). */
+export interface RequestIdsTable {
+  user_id: number;
+  /** The client's id, exactly as sent. */
+  request_id: string;
+  /** The call it was first sent to (`lever/add_margin`). */
+  call_path: string;
+  /** `requestDigest` of the first request's arguments. */
+  request_digest: string;
+  created_at: number;
+  /** 1 once confirmed in the transaction of the effect (never released after that). */
+  applied: number;
+}
+
+declare module '../db/schema' {
+  interface Database {
+    request_ids: RequestIdsTable;
+  }
+}
+
+/** The request field that names a request (left out of its digest: it is the key, not an argument). */
+export const REQUEST_ID_FIELD = 'request_id';
+
+/**
+ * Fields that authorise a request rather than describe it: a mistyped fund password answered `wrong password` is
+ * sent again with the same id and the right password (the withdraw form keys its id without it), and a secret has no
+ * business in a stored digest either.
+ */
+const AUTHORISATION_FIELDS: ReadonlySet<string> = new Set([REQUEST_ID_FIELD, 'fund_password']);
+
+/** The form fields a request schema knows: an object's keys, through refinements, pipes and intersections. */
+export function requestFieldNames(schema: z.ZodType): string[] {
+  const def = (schema as unknown as { _zod?: { def?: Record<string, unknown> } })._zod?.def;
+  if (!def) return [];
+  const shape = (schema as unknown as { shape?: Record<string, unknown> }).shape;
+  if (def.type === 'object' && shape) return Object.keys(shape);
+  if (def.type === 'pipe') return requestFieldNames(def.in as z.ZodType);
+  if (def.type === 'intersection') {
+    return [...requestFieldNames(def.left as z.ZodType), ...requestFieldNames(def.right as z.ZodType)];
+  }
+  if (def.type === 'union') return (def.options as z.ZodType[]).flatMap(requestFieldNames);
+  return [];
+}
+
+/** Whether a call's request schema carries a client request id (and so goes through `claimRequestId`). */
+export const takesRequestId = (schema: z.ZodType): boolean => requestFieldNames(schema).includes(REQUEST_ID_FIELD);
+
+/**
+ * The canonical digest of one request: the call's path and every argument but the id and authorisations, by field
+ * name in a fixed order, as validated (trimmed, defaulted). Fields left out and fields sent empty differ only where
+ * validation made them differ.
+ */
+export function requestDigest(path: string, input: Readonly<Record<string, unknown>>): string {
+  const fields = Object.keys(input)
+    .filter((key) => !AUTHORISATION_FIELDS.has(key) && input[key] !== undefined)
+    .sort()
+    .map((key) => [key, input[key]]);
+  return sha256(JSON.stringify([path, fields]));
+}
+
+export interface RequestClaim {
+  userId: number;
+  requestId: string;
+  path: string;
+  digest: string;
+  at: number;
+}
+
+/**
+ * Claims `requestId` for this user, call and digest, or finds the earlier claim: the same call and digest pass (a
+ * retry; `fresh` false), anything else throws `requestIdReused`. Atomic in both dialects: of two concurrent first
+ * claims one inserts and the other, waiting on the key, finds it.
+ */
+export async function claimRequestId(db: Kysely<Database>, claim: RequestClaim): Promise<{ fresh: boolean }> {
+  const inserted = await db
+    .insertInto('request_ids')
+    .values({
+      user_id: claim.userId,
+      request_id: claim.requestId,
+      call_path: claim.path,
+      request_digest: claim.digest,
+      created_at: claim.at,
+      applied: 0,
+    })
+    .onConflict((oc) => oc.columns(['user_id', 'request_id']).doNothing())
+    .executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) return { fresh: true };
+  const earlier = await db
+    .selectFrom('request_ids')
+    .select(['call_path', 'request_digest'])
+    .where('user_id', '=', claim.userId)
+    .where('request_id', '=', claim.requestId)
+    .executeTakeFirstOrThrow();
+  if (earlier.call_path !== claim.path || earlier.request_digest !== claim.digest) {
+    throw new BusinessError('requestIdReused');
+  }
+  return { fresh: false };
+}
+
+/** Releases a claim this request made (`fresh`) when the handler refused it, unless a service confirmed it meanwhile. */
+export async function releaseRequestId(db: Kysely<Database>, claim: RequestClaim): Promise<void> {
+  await db
+    .deleteFrom('request_ids')
+    .where('user_id', '=', claim.userId)
+    .where('request_id', '=', claim.requestId)
+    .where('call_path', '=', claim.path)
+    .where('request_digest', '=', claim.digest)
+    .where('applied', '=', 0)
+    .execute();
+}
+
+/**
+ * Confirms the claim inside the transaction that applies the request's effect (claiming it when a concurrent refusal
+ * released it): the effect and its claim commit together. Throws `requestIdReused` when the id is claimed for
+ * another call or other arguments.
+ */
+export async function confirmRequestId(trx: Kysely<Database>, claim: RequestClaim): Promise<void> {
+  const confirmed = await trx
+    .insertInto('request_ids')
+    .values({
+      user_id: claim.userId,
+      request_id: claim.requestId,
+      call_path: claim.path,
+      request_digest: claim.digest,
+      created_at: claim.at,
+      applied: 1,
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(['user_id', 'request_id'])
+        .doUpdateSet({ applied: 1 })
+        .where('request_ids.call_path', '=', claim.path)
+        .where('request_ids.request_digest', '=', claim.digest),
+    )
+    .executeTakeFirst();
+  if (Number(confirmed.numInsertedOrUpdatedRows ?? 0) === 0) throw new BusinessError('requestIdReused');
+}
