@@ -130,6 +130,11 @@ export const balanceRow = z.object({
   price_source: priceSource,
   /** total × price, exact, in USDT; '0' when unpriced. */
   valuation: decimalString,
+  /**
+   * What may be transferred out of this account now: `available`, except that in the contract account the money
+   * backing its cross positions stays (RULES "Cross margin"), judged at the current marks.
+   */
+  transferable: decimalString,
 });
 export type BalanceRow = z.infer<typeof balanceRow>;
 

@@ -162,4 +162,107 @@ describe.each(DATABASES)('cross margin backs its money on %s', (kind) => {
     expect(await crossSurplus(u.id, '59000.00')).toBeGreaterThanOrEqual(0n);
     expect(await b.ledgerProblems()).toEqual([]);
   });
+
+  const addMargin = (token: string, id: number, amount: string) =>
+    b.t.call('lever/add_margin', { id: String(id), amount, request_id: b.rid() }, { token });
+
+  /**
+   * A 10-lot cross long and a 1-lot isolated long at 60,000, judged at 59,000: available 100, of which 90 may leave
+   * the cross wallet (IM 60, UPNL −10). 166.33 = cross IM 60 + fee 0.3 + isolated IM 6 + fee 0.03 + 100.
+   */
+  async function crossAndIsolated() {
+    b.trade('BTC', '60000.00');
+    const u = await b.trader('166.33');
+    const cross = await open(u.token, { margin_mode: 'cross' }, '60000.00');
+    const isolated = await open(u.token, { margin_mode: 'isolated', lots: '1' }, '60000.00');
+    b.trade('BTC', '59000.00');
+    await openedAt(u.token, cross.id, '-10.000000');
+    await openedAt(u.token, isolated.id, '-1.000000');
+    expect(await b.contract(u.id)).toEqual({ balance: usdt('166'), available: usdt('100') });
+    return { u, isolated };
+  }
+
+  it('adding isolated margin is money leaving the cross wallet: exactly the free part may go, one unit more is refused', async () => {
+    const { u, isolated } = await crossAndIsolated();
+    const tooMuch = await addMargin(u.token, isolated.id, '90.000001');
+    expect(tooMuch.body.message).toBe(backed);
+    const untouched = await b.ok('lever/info', { id: String(isolated.id) }, u.token);
+    expect(untouched.additional_margin).toBe(isolated.additional_margin);
+    expect(await b.contract(u.id)).toEqual({ balance: usdt('166'), available: usdt('100') });
+
+    const exact = await addMargin(u.token, isolated.id, '90');
+    expect(exact.body.type, JSON.stringify(exact.body)).toBe('ok');
+    expect(await crossSurplus(u.id, '59000.00')).toBe(0n);
+    const more = await addMargin(u.token, isolated.id, '0.000001');
+    expect(more.body.message).toBe(backed);
+    expect(await b.ledgerProblems()).toEqual([]);
+  });
+
+  it('add_margin racing transfers and cross opens on one balance: the equity still covers every cross IM', async () => {
+    const { u, isolated } = await crossAndIsolated();
+    // 90 may leave; 6 transfers of 20, 6 add_margins of 15 and 4 one-lot cross opens ask for far more. Whichever
+    // comes first, what comes after must see it: an add_margin after four transfers must not take 15 of the 20 left.
+    const asks = [
+      ...Array.from({ length: 6 }, () => transfer(u.token, '20')),
+      ...Array.from({ length: 6 }, () => addMargin(u.token, isolated.id, '15')),
+      ...Array.from({ length: 4 }, () =>
+        b.t.call('lever/submit', b.order({ margin_mode: 'cross', lots: '1' }), { token: u.token }),
+      ),
+    ];
+    const answers = await Promise.all(asks);
+    const refusals = [
+      backed,
+      translate('en', 'insufficientBalance'),
+      // Two add_margins of one position racing: the loser of the version race reads again.
+      translate('en', 'leverNotOpen'),
+    ];
+    for (const a of answers) {
+      if (a.body.type !== 'ok') expect(refusals, JSON.stringify(a.body)).toContain(a.body.message);
+    }
+    const placed = answers.slice(12).flatMap((a) => (a.body.type === 'ok' ? [(a.body.data as LeverPosition).id] : []));
+    b.trade('BTC', '59000.00');
+    await vi.waitFor(
+      async () => {
+        for (const id of placed) {
+          const p = await b.ok('lever/info', { id: String(id) }, u.token);
+          expect(['holding', 'cancelled']).toContain(p.phase);
+        }
+      },
+      { timeout: 10_000, interval: 30 },
+    );
+    expect(await crossSurplus(u.id, '59000.00')).toBeGreaterThanOrEqual(0n);
+    expect(await b.ledgerProblems()).toEqual([]);
+  });
+
+  it('wallet/list tells how much may leave the contract account: the free part under a loss, all of it otherwise', async () => {
+    const { u } = await crossAndIsolated();
+    const usdtRow = async (type: string) => {
+      const list = await b.ok('wallet/list', {}, u.token);
+      return list.accounts.find((a) => a.type === type)?.rows.find((r) => r.currency === 'USDT');
+    };
+    expect(await usdtRow('contract')).toMatchObject({ available: '100.000000', transferable: '90.000000' });
+    // Another account's money backs nothing.
+    await b.ok(
+      'wallet/change',
+      { currency: 'USDT', from: 'contract', to: 'coin', amount: '5', request_id: b.rid() },
+      u.token,
+    );
+    expect(await usdtRow('coin')).toMatchObject({ available: '5.000000', transferable: '5.000000' });
+    expect(await usdtRow('contract')).toMatchObject({ available: '95.000000', transferable: '85.000000' });
+    // A gain: what may leave is capped at the available balance, as the ledger caps a transfer.
+    b.trade('BTC', '62000.00');
+    await vi.waitFor(
+      async () =>
+        expect(await usdtRow('contract')).toMatchObject({ available: '95.000000', transferable: '95.000000' }),
+      { timeout: 10_000, interval: 30 },
+    );
+    // The losses ate all the free money: nothing may leave, never a negative amount.
+    b.trade('BTC', '50000.00');
+    await vi.waitFor(async () => expect(await usdtRow('contract')).toMatchObject({ transferable: '0.000000' }), {
+      timeout: 10_000,
+      interval: 30,
+    });
+    const refused = await transfer(u.token, '0.000001');
+    expect(refused.body.message).toBe(backed);
+  });
 });

@@ -1,13 +1,16 @@
+import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { leverAddMarginRequest, leverSetStopRequest } from '../../../protocol/lever';
 import { LEVER_POSITION_EVENT } from '../../../protocol/lever';
 import { isolatedLiquidationPrice, stopProblem } from '../../../protocol/rules/lever';
 import { fromUnits, toUnits } from '../../../protocol/rules/spot';
 import { ledgerEdge, parseAmount } from '../../ledger';
+import type { Database } from '../../platform/db/schema';
 import { writeTransaction } from '../../platform/db/transaction';
 import { BusinessError } from '../../platform/errors';
 import { recordUserEvent } from '../../platform/realtime/user-events';
 import { confirmRequestId, requestDigest } from '../../platform/request-ids';
+import { refuseBackedCrossMargin } from './cross-backing';
 import { type LeverPositionRow, positionOf, priceUnits, toWire, unitsOf } from './positions';
 import { cancelOrder } from './settle';
 import { type LeverServices, leverLedgerIds } from './submit';
@@ -127,6 +130,16 @@ export async function setStops(s: LeverServices, userId: number, input: SetStopI
 
 type AddMarginInput = z.output<typeof leverAddMarginRequest>;
 
+/** Locks a hold row (PostgreSQL; SQLite's write transaction holds its one lock already). */
+async function lockHold(trx: Kysely<Database>, s: LeverServices, holdId: number): Promise<void> {
+  await trx
+    .selectFrom('ledger_holds')
+    .select('id')
+    .where('id', '=', holdId)
+    .$if(s.database.kind === 'postgres', (qb) => qb.forUpdate())
+    .execute();
+}
+
 /**
  * lever/add_margin: more margin for an isolated holding position (RULES "Adding margin"): the margin hold is
  * replaced by one of the new total and the liquidation price moves away. A retry with the same request id changes
@@ -178,6 +191,13 @@ export async function addMargin(s: LeverServices, userId: number, input: AddMarg
             digest: requestDigest('lever/add_margin', input),
             at: now,
           });
+          // The margin comes out of the contract account's available money, which also backs its cross positions
+          // (RULES "Cross margin"): judged like a transfer out, under the locks the ledger then takes, in its order
+          // (the position's row above, the hold before any account, then the contract account that a transfer and a
+          // cross open lock too), so add_margin, transfers and opens each see what the others left.
+          if (row.margin_hold_id !== null) await lockHold(trx, s, row.margin_hold_id);
+          const markOf = (symbol: string) => s.feed?.quote(symbol)?.last;
+          await refuseBackedCrossMargin(trx, s.database.kind, userId, row.book, BigInt(delta), markOf);
           const book = s.ledger.within(trx);
           if (row.margin_hold_id !== null) {
             await book.voidHold({

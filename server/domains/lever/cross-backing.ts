@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { type CrossBackedPosition, crossMarginBacked } from '../../../protocol/rules/lever';
+import { type CrossBackedPosition, crossMarginBacked, crossMarginFree } from '../../../protocol/rules/lever';
 import { currencyScale, type LedgerBook } from '../../ledger';
 import type { DialectKind } from '../../platform/db/connect';
 import type { Database } from '../../platform/db/schema';
@@ -37,9 +37,17 @@ export interface CrossBacking {
  * (PostgreSQL): a caller that also moves another account of the user locks both in id order first (the ledger's
  * order), this lock then finds its row already held.
  */
-export async function lockCrossBacking(
+export const lockCrossBacking = (
   trx: Kysely<Database>,
   kind: DialectKind,
+  userId: number,
+  book: LedgerBook,
+  markOf: MarkOf,
+): Promise<CrossBacking> => readCrossBacking(trx, kind === 'postgres', userId, book, markOf);
+
+async function readCrossBacking(
+  trx: Kysely<Database>,
+  lock: boolean,
   userId: number,
   book: LedgerBook,
   markOf: MarkOf,
@@ -51,7 +59,7 @@ export async function lockCrossBacking(
     .where('book', '=', book)
     .where('type', '=', 'contract')
     .where('currency', '=', LEVER_QUOTE)
-    .$if(kind === 'postgres', (qb) => qb.forUpdate())
+    .$if(lock, (qb) => qb.forUpdate())
     .executeTakeFirst();
   const available = account ? BigInt(account.balance) - BigInt(account.held) : 0n;
   const rows = await trx
@@ -99,4 +107,31 @@ export async function refuseBackedCrossMargin(
   if (crossMarginBacked(backing.wallet, amount, QUOTE_SCALE, backing.positions)) {
     throw new BusinessError('crossMarginBacked', { field: 'amount' });
   }
+}
+
+/**
+ * The most that may leave the contract account (quote units): the available balance, less what backs its cross
+ * positions (`crossMarginFree`, never below 0), and 0 while a cross position has no mark (such a transfer is
+ * refused). An amount up to it passes `refuseBackedCrossMargin` at the same marks and balances, one unit more does
+ * not, so the transfer page can offer exactly it.
+ */
+export function mayLeaveContract(backing: CrossBacking): bigint {
+  if (backing.unpriced) return 0n;
+  if (backing.positions.length === 0) return backing.available;
+  const free = crossMarginFree(backing.wallet, QUOTE_SCALE, backing.positions);
+  if (free < 0n) return 0n;
+  return free < backing.available ? free : backing.available;
+}
+
+/**
+ * `mayLeaveContract` of the user's contract account in `book` right now, read without a lock: what the transfer page
+ * shows. The transfer itself judges again under its lock, so a mark that moved in between is still caught there.
+ */
+export async function contractTransferable(
+  db: Kysely<Database>,
+  userId: number,
+  book: LedgerBook,
+  markOf: MarkOf,
+): Promise<bigint> {
+  return mayLeaveContract(await readCrossBacking(db, false, userId, book, markOf));
 }

@@ -1,6 +1,6 @@
 /** The public surface of this module: other code imports it only through this file. */
 export * from './calls';
-export { type MarkOf, refuseBackedCrossMargin } from './cross-backing';
+export { contractTransferable, type MarkOf, refuseBackedCrossMargin } from './cross-backing';
 export * from './engine';
 export * from './migrations/0012_lever';
 export * from './ops';

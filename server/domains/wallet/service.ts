@@ -26,7 +26,7 @@ import type { MarketFeed } from '../../market';
 import type { DatabaseHandle } from '../../platform/db/connect';
 import { writeTransaction } from '../../platform/db/transaction';
 import { BusinessError } from '../../platform/errors';
-import { LEVER_QUOTE, refuseBackedCrossMargin } from '../lever';
+import { contractTransferable, LEVER_QUOTE, refuseBackedCrossMargin } from '../lever';
 import { formatValue, valueAt } from './valuation';
 
 export interface WalletServices {
@@ -103,6 +103,10 @@ class Basis {
 /** wallet/list: per account type every ledger currency (zeros included), valued at last prices, with totals. */
 export async function listAssets(s: WalletServices, userId: number, only?: AccountType): Promise<WalletList> {
   const balances = await heldBalances(s, userId);
+  const contractFree =
+    only && only !== 'contract'
+      ? 0n
+      : await contractTransferable(s.database.db, userId, BOOK, (symbol) => s.feed?.quote(symbol)?.last);
   const prices = new Map([...CURRENCY_SCALES.keys()].map((c) => [c, priceOf(s, c)]));
   const basis = new Basis();
   let grand = 0n;
@@ -125,14 +129,18 @@ export async function listAssets(s: WalletServices, userId: number, only?: Accou
         }
       }
       sum += value;
+      const balance = amounts(currency, held);
       rows.push({
         currency,
         scale,
-        ...amounts(currency, held),
+        ...balance,
         price: price.price,
         price_ts: price.ts,
         price_source: price.source,
         valuation: formatValue(value),
+        // The same rule and marks as a transfer out of the contract account: the page can offer exactly this.
+        transferable:
+          type === 'contract' && currency === LEVER_QUOTE ? formatAmount(currency, contractFree) : balance.available,
       });
     }
     grand += sum;
