@@ -4,6 +4,7 @@ import { type FormEvent, type ReactElement, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fetchAssets, transferBetweenAccounts } from '../../../../../../core/api/wallet';
 import { compareDecimalText, isDecimalText } from '../../../../../../core/decimal-text';
+import { fromUnits, toUnits } from '../../../../../../protocol/rules/spot';
 import {
   ACCOUNT_TYPES,
   type AccountType,
@@ -28,6 +29,13 @@ import { errorText } from '../../../../../lib/i18n';
 import { toast } from '../../../../../state/toasts';
 import { Amount } from '../../../components/Amount';
 import '../../../wallet.css';
+
+/** How much of the available balance stays behind cross positions (exact, as text), or null when nothing does. */
+function backedAmount(available: string, transferable: string, scale: number): string | null {
+  const all = toUnits(available, scale);
+  const free = toUnits(transferable, scale);
+  return all === null || free === null || free >= all ? null : fromUnits(all - free, scale);
+}
 
 function RecordLink(): ReactElement {
   const { t } = useTranslation();
@@ -69,6 +77,10 @@ export default function TransferPage(): ReactElement {
     list?.accounts.find((a) => a.type === type)?.rows.find((r) => r.currency === currency);
   const fromRow = rowOf(from);
   const toRow = rowOf(to);
+  // What may leave: out of the contract account the server keeps back what backs cross positions (RULES "Cross
+  // margin"); everywhere else it is the available balance. The transfer itself is judged again at its own marks.
+  const leaving = fromRow?.transferable ?? fromRow?.available;
+  const backing = fromRow ? backedAmount(fromRow.available, fromRow.transferable, fromRow.scale) : null;
   const currencies = list?.accounts[0]?.rows.map((r) => r.currency) ?? [currency];
   const typeOptions = ACCOUNT_TYPES.map((v) => ({ value: v, label: t(typeName(v)) }));
 
@@ -86,7 +98,7 @@ export default function TransferPage(): ReactElement {
     setReceipt(null);
   };
   const fillAll = () => {
-    if (fromRow) form.set('amount', editableAmount(fromRow.available, lang, fromRow.scale));
+    if (fromRow && leaving !== undefined) form.set('amount', editableAmount(leaving, lang, fromRow.scale));
   };
 
   const submit = async (e: FormEvent) => {
@@ -170,11 +182,8 @@ export default function TransferPage(): ReactElement {
           autoComplete="off"
           placeholder={t('assets.transfer.amountPlaceholder')}
           hint={
-            fromRow
-              ? t('assets.transfer.available', {
-                  amount: formatBalance(fromRow.available, lang, fromRow.scale),
-                  currency,
-                })
+            fromRow && leaving !== undefined
+              ? t('assets.transfer.available', { amount: formatBalance(leaving, lang, fromRow.scale), currency })
               : undefined
           }
           end={
@@ -186,6 +195,12 @@ export default function TransferPage(): ReactElement {
             </span>
           }
         />
+
+        {fromRow && backing !== null ? (
+          <p className="muted transfer-backing" data-testid="transfer-backing">
+            {t('assets.transfer.backing', { amount: formatBalance(backing, lang, fromRow.scale), currency })}
+          </p>
+        ) : null}
 
         {fromRow && toRow ? (
           <dl className="kv transfer-balances" data-testid="transfer-balances">
