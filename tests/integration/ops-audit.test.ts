@@ -1,14 +1,28 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPS_TOKEN_HEADER, type OpsCallSpec, opsConsoleCalls } from '../../protocol/ops-console';
+import {
+  OPS_DEPOSIT_PROOF_PATH,
+  OPS_KYC_PHOTO_PATH,
+  OPS_TOKEN_HEADER,
+  type OpsCallSpec,
+  opsConsoleCalls,
+} from '../../protocol/ops-console';
 import { opsInspectionCalls } from '../../protocol/ops-inspection';
 import { opsNewsCalls } from '../../protocol/ops-news';
-import { OPS_UPLOAD_PATH, opsAppealCalls, opsHelpCalls, opsSupportCalls } from '../../protocol/ops-support';
+import {
+  OPS_ORDER_IMAGE_PATH,
+  OPS_SUPPORT_IMAGE_PATH,
+  OPS_UPLOAD_PATH,
+  opsAppealCalls,
+  opsHelpCalls,
+  opsSupportCalls,
+} from '../../protocol/ops-support';
 import { PasswordHasher } from '../../server/domains/account';
 import { CardVault } from '../../server/domains/bank-cards';
 import { addMerchant } from '../../server/domains/c2c';
 import { sendAsUser } from '../../server/domains/chat/messages';
-import { setDepositAddress } from '../../server/domains/funding';
+import { approveDeposit, setDepositAddress } from '../../server/domains/funding';
+import { approveVerification } from '../../server/domains/identity';
 import type { OperatorServices } from '../../server/domains/operators';
 import { parseAmount } from '../../server/ledger/amounts';
 import { Ledger } from '../../server/ledger/ledger';
@@ -29,10 +43,11 @@ import {
 import { fakeJpeg, multipart, uploadedId } from './uploads-helpers';
 
 /**
- * Every console action that changes or shows users' data leaves an audit entry: this walks all the console's call
- * tables (the ones src/console/api.ts joins) and the operator upload, drives each audited action with a valid call and
- * expects a new entry with the operator, the action, its subject and the time, in `ops/audit` and in
- * `npm run ops -- audit`. A call added to a table must be driven here or listed below with its reason.
+ * Every console action that changes or shows users' data leaves an audit entry: this walks every route the app
+ * registers under /api/ops (the console's call tables that src/console/api.ts joins, the operator upload and the
+ * image routes), drives each audited action with a valid call and expects a new entry with the operator, the action,
+ * its subject and the time, in `ops/audit` and in `npm run ops -- audit`. A route added under /api/ops must be driven
+ * here or listed below with its reason.
  */
 const tables = {
   ...opsConsoleCalls,
@@ -43,7 +58,32 @@ const tables = {
   ...opsInspectionCalls,
 } as const;
 type TablePath = keyof typeof tables;
-type Path = TablePath | typeof OPS_UPLOAD_PATH;
+type ImagePath =
+  | typeof OPS_KYC_PHOTO_PATH
+  | typeof OPS_DEPOSIT_PROOF_PATH
+  | typeof OPS_SUPPORT_IMAGE_PATH
+  | typeof OPS_ORDER_IMAGE_PATH;
+type Path = TablePath | typeof OPS_UPLOAD_PATH | ImagePath;
+
+/**
+ * The paths (relative to /api) of every route the app serves under /api/ops, read from Fastify's own route tree
+ * (`printRoutes` prints one node a line, each level indented by four characters, a node's path relative to its
+ * parent's), so a route registered anywhere, by any section, is walked.
+ */
+function registeredOpsPaths(tree: string): string[] {
+  const stack: string[] = [];
+  const paths = new Set<string>();
+  for (const line of tree.split('\n')) {
+    const node = /^((?:[│ ] {3})*)[├└]── (\S+)(?: \((.+)\))?$/.exec(line);
+    if (!node) continue;
+    const depth = (node[1] ?? '').length / 4;
+    stack.length = depth;
+    const full = (stack[depth - 1] ?? '') + (node[2] ?? '');
+    stack.push(full);
+    if (node[3] && full.startsWith('/api/ops/')) paths.add(full.slice('/api/'.length));
+  }
+  return [...paths].sort();
+}
 
 /** Calls that record nothing, each with why. */
 const EXEMPT: Partial<Record<Path, string>> = {
@@ -53,14 +93,8 @@ const EXEMPT: Partial<Record<Path, string>> = {
   'ops/news/articles': "news are the platform's texts, no user's data",
 };
 
-/**
- * Audited, but a valid call needs a whole flow that its own test drives and checks the entry of (a withdrawal needs
- * a fund password, a whitelisted address and a balance): the test and the action it asserts.
- */
-const DRIVEN_ELSEWHERE: Partial<Record<Path, string>> = {
-  'ops/withdrawals/approve': 'funding.test.ts: withdrawal.approve',
-  'ops/withdrawals/reject': 'funding.test.ts: withdrawal.reject',
-};
+/** Audited, but a valid call needs a whole flow that its own test drives and checks the entry of. */
+const DRIVEN_ELSEWHERE: Partial<Record<Path, string>> = {};
 
 interface Expected {
   action: string;
@@ -69,6 +103,8 @@ interface Expected {
 }
 
 const PASSWORD = 'correct horse battery';
+const FUND = '246810';
+const USER_ERC20 = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359';
 const PLATFORM_ERC20 = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const BASIC = {
   country: 'DE',
@@ -116,6 +152,9 @@ describe.each(DATABASES)('console audit of every action on %s', (kind) => {
 
   /** A user's support conversation with one message from the user. */
   async function conversation(): Promise<string> {
+    return (await conversationWith()).id;
+  }
+  async function conversationWith() {
     const user = await t.registerByEmail(uniqueEmail('aud-chat'));
     const opened = await ok('chat/support/open', { topic: 'account' }, user.token);
     await sendAsUser(
@@ -124,13 +163,16 @@ describe.each(DATABASES)('console audit of every action on %s', (kind) => {
       `aud-${opened.id}`,
       { conversation_id: opened.id, text: 'Hello?' },
     );
-    return String(opened.id);
+    return { id: String(opened.id), user };
   }
 
   let serial = 0;
   /** A pending crypto deposit of 100 USDT with its proof. */
   async function pendingDeposit(): Promise<string> {
-    const user = await t.registerByEmail(uniqueEmail('aud-dep'));
+    return pendingDepositOf((await t.registerByEmail(uniqueEmail('aud-dep'))).token);
+  }
+  async function pendingDepositOf(userToken: string): Promise<string> {
+    const user = { token: userToken };
     const proof = await uploadedId(t, user.token, fakeJpeg(3000));
     const r = await t.call(
       'wallet/charge_req',
@@ -160,8 +202,97 @@ describe.each(DATABASES)('console audit of every action on %s', (kind) => {
     return String(row.id);
   }
 
-  /** A C2C order whose buyer appealed after paying. */
-  async function appealedOrder(): Promise<string> {
+  /** An advanced identity verification waiting for review, with its three photos. */
+  async function pendingPhotos(): Promise<string> {
+    const user = await t.registerByEmail(uniqueEmail('aud-photo'));
+    expect((await t.call('user/real_name', BASIC, { token: user.token })).body.type).toBe('ok');
+    const basic = await t.db
+      .selectFrom('identity_verifications')
+      .select('id')
+      .where('user_id', '=', user.user.id)
+      .executeTakeFirstOrThrow();
+    expect((await approveVerification(t.db, basic.id, { operator: 'cli-user' })).ok).toBe(true);
+    const photo = async () => String(await uploadedId(t, user.token, fakeJpeg(2100)));
+    const fields = { front: await photo(), back: await photo(), hold: await photo(), consent: '1' };
+    expect((await t.call('user/real_name2', fields, { token: user.token })).body.type).toBe('ok');
+    const row = await t.db
+      .selectFrom('identity_verifications')
+      .select('id')
+      .where('user_id', '=', user.user.id)
+      .where('state', '=', 'pending')
+      .executeTakeFirstOrThrow();
+    return String(row.id);
+  }
+
+  /** A pending withdrawal of 20 USDT: fund password, verified identity, a saved address and a balance first. */
+  async function pendingWithdrawal(): Promise<string> {
+    const user = await t.registerByEmail(uniqueEmail('aud-wd'));
+    const fund = { mode: 'password', login_password: 'secret1', password: FUND, repassword: FUND };
+    expect((await t.call('user/e_pwd', fund, { token: user.token })).body.type).toBe('ok');
+    expect((await t.call('user/real_name', BASIC, { token: user.token })).body.type).toBe('ok');
+    const basic = await t.db
+      .selectFrom('identity_verifications')
+      .select('id')
+      .where('user_id', '=', user.user.id)
+      .executeTakeFirstOrThrow();
+    expect((await approveVerification(t.db, basic.id, { operator: 'cli-user' })).ok).toBe(true);
+    // Saved straight into the table: saving one over HTTP is the addresses suite's subject.
+    const address = await t.db
+      .insertInto('withdraw_addresses')
+      .values({
+        user_id: user.user.id,
+        coin: 'USDT',
+        chain: 'ERC20',
+        address: USER_ERC20,
+        label: null,
+        created_at: t.clock.now(),
+        deleted_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const deposit = await pendingDepositOf(user.token);
+    expect((await approveDeposit(t.handle, Number(deposit), { operator: 'cli-user' })).ok).toBe(true);
+    const r = await t.call(
+      'wallet/out',
+      {
+        coin: 'USDT',
+        chain: 'ERC20',
+        amount: '20',
+        address_id: String(address.id),
+        fund_password: FUND,
+        request_id: `aud-wd-${++serial}`,
+      },
+      { token: user.token },
+    );
+    expect(r.body.type, JSON.stringify(r.body)).toBe('ok');
+    return String((r.body.data as { id: number }).id);
+  }
+
+  /** A user's photo sent in a conversation (support or order chat) they are a member of. */
+  async function userPhoto(userId: number, token: string, conversationId: number): Promise<string> {
+    const image = await uploadedId(t, token);
+    await sendAsUser(
+      { database: t.handle, limiter: new RateLimiter(t.handle, t.clock.now), now: t.clock.now },
+      userId,
+      `aud-photo-${++serial}`,
+      { conversation_id: conversationId, image_id: image },
+    );
+    return String(image);
+  }
+
+  /** GETs a console image; it must be shown. */
+  async function shownImage(path: ImagePath, query: Record<string, string>, token: string): Promise<void> {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/api/${path}?${new URLSearchParams(query)}`,
+      headers: { [OPS_TOKEN_HEADER]: token },
+    });
+    expect(response.statusCode, `${path} ${response.body.slice(0, 200)}`).toBe(200);
+    expect(response.headers['content-type']).toBe('image/jpeg');
+  }
+
+  /** A C2C order whose buyer appealed after paying, with a photo the buyer sent in its chat. */
+  async function appealedOrder(): Promise<{ id: string; conversation: string; image: string }> {
     const merchant = await t.registerByEmail(uniqueEmail('aud-m'));
     const buyer = await t.registerByEmail(uniqueEmail('aud-b'));
     expect((await addMerchant(t.db, String(merchant.user.id), `Audit Merchant ${kind}`, { operator: 'test' })).ok).toBe(
@@ -198,7 +329,14 @@ describe.each(DATABASES)('console audit of every action on %s', (kind) => {
     );
     await ok('ctc/order/pay', { id: String(order.id) }, buyer.token);
     await ok('ctc/order/appeal', { id: String(order.id), reason: 'Paid, nothing released' }, buyer.token);
-    return String(order.id);
+    const row = await t.db
+      .selectFrom('c2c_orders')
+      .select('conversation_id')
+      .where('id', '=', Number(order.id))
+      .executeTakeFirstOrThrow();
+    if (row.conversation_id === null) throw new Error('an order without its chat');
+    const image = await userPhoto(buyer.user.id, buyer.token, row.conversation_id);
+    return { id: String(order.id), conversation: String(row.conversation_id), image };
   }
 
   const HELP = {
@@ -230,7 +368,8 @@ describe.each(DATABASES)('console audit of every action on %s', (kind) => {
     let helpId = '';
     let newsId = '';
     let chatId = '';
-    let appealId = '';
+    let chatUser: { user: { id: number }; token: string } | undefined;
+    let appeal = { id: '', conversation: '', image: '' };
 
     /** Each audited action: a valid call (any set-up first), and the entry it must leave. */
     const drivers: Partial<Record<Path, () => Promise<Expected>>> = {
@@ -258,9 +397,24 @@ describe.each(DATABASES)('console audit of every action on %s', (kind) => {
         await ops('ops/deposits/reject', { id, reason: 'No such transfer' }, token);
         return view('deposit.reject', 'deposit', id);
       },
+      [OPS_DEPOSIT_PROOF_PATH]: async () => {
+        const id = await pendingDeposit();
+        await shownImage(OPS_DEPOSIT_PROOF_PATH, { id }, token);
+        return view('deposit.proof_view', 'deposit', id);
+      },
       'ops/withdrawals': async () => {
         await ops('ops/withdrawals', {}, token);
         return view('withdrawals.view', 'withdrawals', 'pending');
+      },
+      'ops/withdrawals/approve': async () => {
+        const id = await pendingWithdrawal();
+        await ops('ops/withdrawals/approve', { id }, token);
+        return view('withdrawal.approve', 'withdrawal', id);
+      },
+      'ops/withdrawals/reject': async () => {
+        const id = await pendingWithdrawal();
+        await ops('ops/withdrawals/reject', { id, reason: 'Address on a sanctions list' }, token);
+        return view('withdrawal.reject', 'withdrawal', id);
       },
       'ops/kyc': async () => {
         await pendingVerification();
@@ -277,8 +431,15 @@ describe.each(DATABASES)('console audit of every action on %s', (kind) => {
         await ops('ops/kyc/reject', { id, reason: 'Blurred' }, token);
         return view('kyc.reject', 'identity_verification', id);
       },
+      [OPS_KYC_PHOTO_PATH]: async () => {
+        const id = await pendingPhotos();
+        await shownImage(OPS_KYC_PHOTO_PATH, { id, side: 'hold' }, token);
+        return view('kyc.photo_view', 'identity_verification', id);
+      },
       'ops/support/inbox': async () => {
-        chatId = await conversation();
+        const opened = await conversationWith();
+        chatId = opened.id;
+        chatUser = opened.user;
         await ops('ops/support/inbox', {}, token);
         return view('support.inbox_view', 'chat_conversations', 'open');
       },
@@ -314,22 +475,32 @@ describe.each(DATABASES)('console audit of every action on %s', (kind) => {
         ]);
         return view('support.upload', 'upload', imageId);
       },
+      [OPS_SUPPORT_IMAGE_PATH]: async () => {
+        if (!chatUser) throw new Error('the inbox driver opens the conversation first');
+        const image = await userPhoto(chatUser.user.id, chatUser.token, Number(chatId));
+        await shownImage(OPS_SUPPORT_IMAGE_PATH, { conversation: chatId, id: image }, token);
+        return view('support.image_view', 'chat_conversation', chatId);
+      },
       'ops/support/close': async () => {
         await ops('ops/support/close', { id: chatId }, token);
         return view('support.close', 'chat_conversation', chatId);
       },
       'ops/c2c/appeals': async () => {
-        appealId = await appealedOrder();
+        appeal = await appealedOrder();
         await ops('ops/c2c/appeals', {}, token);
         return view('c2c_appeal.list_view', 'c2c_orders', 'appeal');
       },
       'ops/c2c/chat': async () => {
-        await ops('ops/c2c/chat', { id: appealId }, token);
-        return view('c2c_appeal.chat_view', 'c2c_order', appealId);
+        await ops('ops/c2c/chat', { id: appeal.id }, token);
+        return view('c2c_appeal.chat_view', 'c2c_order', appeal.id);
+      },
+      [OPS_ORDER_IMAGE_PATH]: async () => {
+        await shownImage(OPS_ORDER_IMAGE_PATH, { conversation: appeal.conversation, id: appeal.image }, token);
+        return view('c2c_appeal.image_view', 'c2c_order', appeal.id);
       },
       'ops/c2c/resolve': async () => {
-        await ops('ops/c2c/resolve', { id: appealId, decision: 'release', reason: 'Payment seen' }, token);
-        return view('c2c_appeal.resolve', 'c2c_order', appealId);
+        await ops('ops/c2c/resolve', { id: appeal.id, decision: 'release', reason: 'Payment seen' }, token);
+        return view('c2c_appeal.resolve', 'c2c_order', appeal.id);
       },
       'ops/help/save': async () => {
         helpId = String((await ops('ops/help/save', HELP, token)).id);
@@ -365,8 +536,10 @@ describe.each(DATABASES)('console audit of every action on %s', (kind) => {
       },
     };
 
-    const paths: Path[] = [...(Object.keys(tables) as TablePath[]), OPS_UPLOAD_PATH];
-    // Every call is driven here, driven elsewhere, or exempt with a reason; never two of these.
+    // What is walked is what the app serves under /api/ops, whoever registered it; the call tables are all in it.
+    const paths = registeredOpsPaths(t.app.printRoutes({ commonPrefix: false }));
+    for (const path of Object.keys(tables)) expect(paths, path).toContain(path);
+    // Every route is driven here, driven elsewhere, or exempt with a reason; never two of these.
     for (const path of paths) {
       const kinds = [path in drivers, path in DRIVEN_ELSEWHERE, path in EXEMPT].filter(Boolean);
       expect(kinds, `${path}: drive it here (and audit it), or list it with a reason`).toHaveLength(1);
@@ -425,5 +598,39 @@ describe.each(DATABASES)('console audit of every action on %s', (kind) => {
     const refused = await consoleCall(tables, 'ops/support/messages', { id: '999999' }, support.token);
     expect(refused.type).toBe('error');
     expect(await views()).toHaveLength(2);
+  });
+
+  it('records who saw which identity photo once per session and photo, and an image not shown not at all', async () => {
+    const reviewer = await signedIn(['reviewer']);
+    const id = await pendingPhotos();
+    const before = await newestAuditId();
+    for (let i = 0; i < 3; i++) await shownImage(OPS_KYC_PHOTO_PATH, { id, side: 'front' }, reviewer.token);
+    await shownImage(OPS_KYC_PHOTO_PATH, { id, side: 'back' }, reviewer.token);
+    const fetchPhoto = (side: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: `/api/${OPS_KYC_PHOTO_PATH}?${new URLSearchParams({ id, side })}`,
+        headers: { [OPS_TOKEN_HEADER]: reviewer.token },
+      });
+    expect((await fetchPhoto('selfie')).statusCode).toBe(404);
+    const seen = async () =>
+      (await t.db.selectFrom('ops_audit').selectAll().where('id', '>', before).execute()).map((e) => ({
+        action: e.action,
+        subject: `${e.subject_type} ${e.subject_id}`,
+        operator: e.operator,
+        side: JSON.parse(e.detail).side,
+      }));
+    const photo = (side: string) => ({
+      action: 'kyc.photo_view',
+      subject: `identity_verification ${id}`,
+      operator: reviewer.name,
+      side,
+    });
+    expect(await seen()).toEqual([photo('front'), photo('back')]);
+    // Once decided, the photos are no longer the console's to show, and a refused fetch records nothing.
+    expect((await consoleCall(tables, 'ops/kyc/approve', { id }, reviewer.token)).type).toBe('ok');
+    const after = await newestAuditId();
+    expect((await fetchPhoto('hold')).statusCode).toBe(404);
+    expect(await newestAuditId()).toBe(after);
   });
 });

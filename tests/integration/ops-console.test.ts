@@ -365,7 +365,9 @@ describe.each(DATABASES)('support console on %s', (kind) => {
       .executeTakeFirstOrThrow();
     expect(Number(balance.balance)).toBe(200_000_000);
     const [cliAudit] = await auditOf('deposit', byCli.id);
-    const [webAudit] = await auditOf('deposit', byConsole.id);
+    // Seeing the user's proof is recorded too (ops-audit.test.ts), before the decision.
+    const [proofView, webAudit] = await auditOf('deposit', byConsole.id);
+    expect(proofView).toMatchObject({ action: 'deposit.proof_view', operator: reviewer.name });
     expect(webAudit).toMatchObject({ action: 'deposit.approve', operator: reviewer.name });
     expect(cliAudit).toMatchObject({ action: 'deposit.approve', operator: 'cli-user', detail: webAudit?.detail });
     const events = await eventsOf(user.user.id, 'deposit');
@@ -386,7 +388,10 @@ describe.each(DATABASES)('support console on %s', (kind) => {
     const missing = await ops('ops/deposits/reject', { id: '987654', reason: 'no such' }, { token, lang: 'de' });
     expect(missing.body).toMatchObject({ type: 'error', message: 'Diesen Eintrag gibt es nicht' });
     expect((await ops(OPS_DEPOSIT_PROOF_PATH, { id: String(byConsole.id) }, { token })).status).toBe(404);
-    expect((await auditOf('deposit', byConsole.id)).length).toBe(1);
+    expect((await auditOf('deposit', byConsole.id)).map((e) => e.action)).toEqual([
+      'deposit.proof_view',
+      'deposit.approve',
+    ]);
   });
 
   it('a rejection needs a reason (de and en) and changes nothing without one', async () => {

@@ -42,10 +42,46 @@ export function supportConsoleSection(s: ChatServices): OpsSection {
       },
     },
     [
-      // The photos users send in support conversations.
-      { path: OPS_SUPPORT_IMAGE_PATH, access: 'support', uploadId: (query) => conversationImage(db, 'support', query) },
-      // An order chat's photos, while its appeal is open.
-      { path: OPS_ORDER_IMAGE_PATH, access: 'reviewer', uploadId: (query) => conversationImage(db, 'order', query) },
+      // The photos users send in support conversations (who saw which, audited once per session and photo).
+      {
+        path: OPS_SUPPORT_IMAGE_PATH,
+        access: 'support',
+        image: async (query) => {
+          const shown = await conversationImage(db, 'support', query);
+          return shown
+            ? {
+                uploadId: shown.uploadId,
+                view: {
+                  action: 'support.image_view',
+                  subjectType: 'chat_conversation',
+                  subjectId: shown.conversationId,
+                  detail: { image_id: shown.uploadId },
+                },
+              }
+            : null;
+        },
+      },
+      // An order chat's photos, while its appeal is open (audited under the order, like the appeal's chat).
+      {
+        path: OPS_ORDER_IMAGE_PATH,
+        access: 'reviewer',
+        image: async (query) => {
+          const shown = await conversationImage(db, 'order', query);
+          return shown
+            ? {
+                uploadId: shown.uploadId,
+                view: {
+                  action: 'c2c_appeal.image_view',
+                  // An order chat always names its order; the conversation stands in should one not.
+                  ...(shown.orderId !== null
+                    ? { subjectType: 'c2c_order', subjectId: shown.orderId }
+                    : { subjectType: 'chat_conversation', subjectId: shown.conversationId }),
+                  detail: { conversation_id: shown.conversationId, image_id: shown.uploadId },
+                },
+              }
+            : null;
+        },
+      },
     ],
     {
       // Which users' conversations an operator listed and opened (once per session each, however often polled).

@@ -198,7 +198,7 @@ export async function conversationImage(
   db: Kysely<Database>,
   kind: 'support' | 'order',
   query: Record<string, unknown>,
-): Promise<number | null> {
+): Promise<{ conversationId: number; uploadId: number; orderId: number | null } | null> {
   const number = (v: unknown) => (typeof v === 'string' && /^[1-9]\d{0,11}$/.test(v) ? Number(v) : null);
   const conversationId = number(query.conversation);
   const uploadId = number(query.id);
@@ -206,11 +206,12 @@ export async function conversationImage(
   const row = await db
     .selectFrom('chat_messages as m')
     .innerJoin('chat_conversations as c', 'c.id', 'm.conversation_id')
-    .select('m.image_id')
+    .select(['m.image_id', 'c.order_id'])
     .where('m.conversation_id', '=', conversationId)
     .where('m.image_id', '=', uploadId)
     .where('c.kind', '=', kind)
     .$if(kind === 'order', (q) => q.innerJoin('c2c_orders as o', 'o.conversation_id', 'c.id').where('o.status', '=', 4))
     .executeTakeFirst();
-  return row?.image_id ?? null;
+  // The order is named for the audit of who saw the photo (an order chat's subject is its order).
+  return row?.image_id ? { conversationId, uploadId: row.image_id, orderId: row.order_id } : null;
 }

@@ -66,13 +66,20 @@ export interface OpsSection {
 }
 
 /**
- * An image route of a section (GET /api/<path>): `uploadId` says which upload the query names, or null when it names
- * none the role may see (answered like a missing one).
+ * An image route of a section (GET /api/<path>): `image` says which upload the query names and what showing it
+ * reveals (the audit view: whose image of what), or null when it names none the role may see (answered like a missing
+ * one). Users' photos are their data: a shown image is recorded like the other reads, once per session and image.
  */
 export interface OpsImageRoute {
   path: string;
   access: OpsRole;
-  uploadId(query: Record<string, unknown>): Promise<number | null>;
+  image(query: Record<string, unknown>): Promise<OpsImage | null>;
+}
+
+/** The upload an image route shows and the audit view of showing it. */
+export interface OpsImage {
+  uploadId: number;
+  view: OpsViewEntry;
 }
 
 export const opsSection = <T extends OpsCallTable>(
@@ -167,14 +174,19 @@ export function registerOpsCalls(
   }
 }
 
-/** Sends a stored image the way the user's own upload route does (never cached, never sniffed, never run). */
+/**
+ * Sends a stored image the way the user's own upload route does (never cached, never sniffed, never run);
+ * `beforeSend` runs only once the file is there to send (the audit of a shown image: a missing one showed nothing).
+ */
 export async function sendImage(
   reply: FastifyReply,
   lang: Lang,
   file: { path: string; mime: string } | null,
+  beforeSend?: () => Promise<void>,
 ): Promise<FastifyReply> {
   const stat = file ? await fs.promises.stat(file.path).catch(() => null) : null;
   if (!file || !stat) return reply.code(404).send(errorBody(lang, 'uploadNotFound'));
+  await beforeSend?.();
   return reply
     .type(file.mime)
     .header('content-length', stat.size)

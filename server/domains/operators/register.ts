@@ -7,7 +7,7 @@ import { CardVault, ephemeralDataKey } from '../bank-cards';
 import type { UploadStore } from '../uploads';
 import { type OpsSection, opsGate, registerOpsCalls, sendImage } from './console';
 import { type ConsoleServices, DEFAULT_OPS_LOGIN_LIMITS, type OpsLoginLimits } from './login';
-import { consoleSection, registerReviewImages, uploadFile } from './reviews';
+import { consoleSection, uploadFile } from './reviews';
 import { DEFAULT_OPERATOR_SESSION_TIMES, OperatorSessions, type OperatorSessionTimes } from './sessions';
 import { registerOperatorUpload } from './upload';
 import { OpsViewLog } from './views';
@@ -50,14 +50,20 @@ export async function registerOpsConsole(app: FastifyInstance, options: OpsConso
   const gate = opsGate(services.sessions);
   await app.register(async (scope) => {
     const sections = [consoleSection(services), ...(options.sections ?? [])];
-    registerOpsCalls(scope, gate, sections, new OpsViewLog(options.database, options.now));
-    registerReviewImages(scope, gate, options.database.db, options.uploads);
+    const viewLog = new OpsViewLog(options.database, options.now);
+    registerOpsCalls(scope, gate, sections, viewLog);
     await registerOperatorUpload(scope, gate, options);
+    // Every image the console shows comes from a section (identity photos, deposit proofs, chat photos), so none is
+    // served without its audit: recorded once per session and image, and only when the image is there to send.
     for (const route of sections.flatMap((section) => section.images ?? [])) {
       scope.get(`/api/${route.path}`, async (request, reply) => {
-        if (!(await gate(request, reply, route.access))) return reply;
-        const uploadId = await route.uploadId(request.query as Record<string, unknown>);
-        return sendImage(reply, requestLang(request), await uploadFile(options.database.db, options.uploads, uploadId));
+        const session = await gate(request, reply, route.access);
+        if (!session) return reply;
+        const image = await route.image(request.query as Record<string, unknown>);
+        const file = await uploadFile(options.database.db, options.uploads, image?.uploadId ?? null);
+        return sendImage(reply, requestLang(request), file, async () => {
+          if (image) await viewLog.record(session, image.view);
+        });
       });
     }
   });

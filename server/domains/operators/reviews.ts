@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import {
   KYC_PHOTO_SIDES,
@@ -12,8 +11,6 @@ import type { DatabaseHandle } from '../../platform/db/connect';
 import { cursorPage } from '../../platform/db/paging';
 import type { Database } from '../../platform/db/schema';
 import { BusinessError } from '../../platform/errors';
-import { errorBody } from '../../platform/http/envelope';
-import { requestLang } from '../../platform/http/errors';
 import {
   approveDeposit,
   approveWithdrawal,
@@ -24,7 +21,7 @@ import {
 } from '../funding';
 import { approveVerification, listPendingVerifications, rejectVerification } from '../identity';
 import type { UploadStore } from '../uploads';
-import { type OpsGate, opsSection, requireOperator, sendImage } from './console';
+import { type OpsImageRoute, opsSection, requireOperator } from './console';
 import type { ConsoleServices } from './login';
 import { opsLogin, opsLogout } from './login';
 
@@ -185,7 +182,7 @@ export function consoleSection(s: ConsoleServices) {
         };
       },
     },
-    [],
+    reviewImages(db),
     {
       // The queues show users' amounts, addresses and (unmasked) identities: which rows an operator saw is recorded.
       'ops/deposits': (_input, result) => queueView('deposits', result.items),
@@ -249,43 +246,61 @@ export async function uploadFile(db: Kysely<Database>, uploads: UploadStore, upl
 /**
  * The images of a review, to reviewers only and only while the row waits for a decision (so the console is no way
  * to browse users' files): an identity verification's photos by side, a deposit's proof. Anything else is the same
- * 404 as a missing one.
+ * 404 as a missing one. Who saw which photo of which submission is audited (register.ts serves and records them).
  */
-export function registerReviewImages(
-  scope: FastifyInstance,
-  gate: OpsGate,
-  db: Kysely<Database>,
-  uploads: UploadStore,
-) {
-  scope.get(`/api/${OPS_KYC_PHOTO_PATH}`, async (request, reply) => {
-    if (!(await gate(request, reply, 'reviewer'))) return reply;
-    const lang = requestLang(request);
-    const parsed = opsKycPhotoRequest.safeParse(request.query);
-    if (!parsed.success) return reply.code(404).send(errorBody(lang, 'uploadNotFound'));
-    const { id, side } = parsed.data;
-    const row = await db
-      .selectFrom('identity_verifications')
-      .select(['front_upload_id', 'back_upload_id', 'hold_upload_id'])
-      .where('id', '=', id)
-      .where('state', '=', 'pending')
-      .executeTakeFirst();
-    const uploadId = row
-      ? { front: row.front_upload_id, back: row.back_upload_id, hold: row.hold_upload_id }[side]
-      : null;
-    return sendImage(reply, lang, await uploadFile(db, uploads, uploadId));
-  });
-
-  scope.get(`/api/${OPS_DEPOSIT_PROOF_PATH}`, async (request, reply) => {
-    if (!(await gate(request, reply, 'reviewer'))) return reply;
-    const lang = requestLang(request);
-    const parsed = opsIdRequest.safeParse(request.query);
-    if (!parsed.success) return reply.code(404).send(errorBody(lang, 'uploadNotFound'));
-    const row = await db
-      .selectFrom('deposits')
-      .select('proof_upload_id')
-      .where('id', '=', parsed.data.id)
-      .where('state', 'in', [...OPEN_FUNDING])
-      .executeTakeFirst();
-    return sendImage(reply, lang, await uploadFile(db, uploads, row?.proof_upload_id ?? null));
-  });
+export function reviewImages(db: Kysely<Database>): OpsImageRoute[] {
+  return [
+    {
+      path: OPS_KYC_PHOTO_PATH,
+      access: 'reviewer',
+      image: async (query) => {
+        const parsed = opsKycPhotoRequest.safeParse(query);
+        if (!parsed.success) return null;
+        const { id, side } = parsed.data;
+        const row = await db
+          .selectFrom('identity_verifications')
+          .select(['user_id', 'front_upload_id', 'back_upload_id', 'hold_upload_id'])
+          .where('id', '=', id)
+          .where('state', '=', 'pending')
+          .executeTakeFirst();
+        const uploadId = row
+          ? { front: row.front_upload_id, back: row.back_upload_id, hold: row.hold_upload_id }[side]
+          : null;
+        if (!row || uploadId === null) return null;
+        return {
+          uploadId,
+          view: {
+            action: 'kyc.photo_view',
+            subjectType: 'identity_verification',
+            subjectId: id,
+            detail: { side, user_id: row.user_id, upload_id: uploadId },
+          },
+        };
+      },
+    },
+    {
+      path: OPS_DEPOSIT_PROOF_PATH,
+      access: 'reviewer',
+      image: async (query) => {
+        const parsed = opsIdRequest.safeParse(query);
+        if (!parsed.success) return null;
+        const row = await db
+          .selectFrom('deposits')
+          .select(['user_id', 'proof_upload_id'])
+          .where('id', '=', parsed.data.id)
+          .where('state', 'in', [...OPEN_FUNDING])
+          .executeTakeFirst();
+        if (!row || row.proof_upload_id === null) return null;
+        return {
+          uploadId: row.proof_upload_id,
+          view: {
+            action: 'deposit.proof_view',
+            subjectType: 'deposit',
+            subjectId: parsed.data.id,
+            detail: { user_id: row.user_id, upload_id: row.proof_upload_id },
+          },
+        };
+      },
+    },
+  ];
 }
