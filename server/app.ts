@@ -310,7 +310,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     app.addHook('onClose', () => listingWatcher.close());
   }
   // Private topics and socket commands: each domain registers its own here.
-  const channels = new PrivateChannels(now);
+  const channels = new PrivateChannels(now, options.database.db);
   channels.topic(accountTopic(db));
   channels.topic(ordersTopic(db));
   channels.topic(optionsTopic(db));

@@ -1,9 +1,12 @@
 import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type CallPath, calls } from '../../protocol';
 import type { LeverPosition } from '../../protocol/lever';
+import { COMMAND_EVENT, type CommandAnswer } from '../../protocol/realtime';
 import { addMerchant } from '../../server/domains/c2c';
 import { runFinanceCommand } from '../../server/domains/finance';
 import { setDepositAddress } from '../../server/domains/funding';
@@ -14,9 +17,9 @@ import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';
 import { MarketFeed } from '../../server/market/feed';
 import { translate } from '../../server/platform/i18n/messages';
-import { takesRequestId } from '../../server/platform/request-ids';
+import { releaseRequestId, takesRequestId } from '../../server/platform/request-ids';
 import { HandMarket } from './hand-market';
-import { appPerSuite, DATABASES, type TestApp, uniqueEmail } from './harness';
+import { appPerSuite, DATABASES, startTestApp, type TestApp, uniqueEmail } from './harness';
 import { uploadedId } from './uploads-helpers';
 
 /**
@@ -50,7 +53,9 @@ describe.each(DATABASES)('request ids on %s', (kind) => {
     },
     { market: { feed, record: { flushMs: 50 } }, uploadsDir: dir },
   );
+  const sockets: Socket[] = [];
   afterAll(() => {
+    for (const socket of sockets) socket.disconnect();
     feed.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
@@ -140,6 +145,31 @@ describe.each(DATABASES)('request ids on %s', (kind) => {
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
     return { balances, entries: Number(entries.n) };
+  }
+
+  /** The claim of a request id (platform/request-ids), as stored. */
+  const claimOf = (userId: number, requestId: string) =>
+    t.db
+      .selectFrom('request_ids')
+      .select(['call_path', 'request_digest', 'applied'])
+      .where('user_id', '=', userId)
+      .where('request_id', '=', requestId)
+      .executeTakeFirst();
+
+  /**
+   * What a refused twin of a request does to the claim after the request succeeded (two requests with one id and the
+   * same arguments at once: the first refused, the other applied): it releases the claim it believes it made.
+   */
+  async function releaseAsRefusedTwin(userId: number, requestId: string) {
+    const claim = await claimOf(userId, requestId);
+    if (!claim) return;
+    await releaseRequestId(t.db, {
+      userId,
+      requestId,
+      path: claim.call_path,
+      digest: claim.request_digest,
+      at: t.clock.now(),
+    });
   }
 
   interface Built {
@@ -342,6 +372,9 @@ describe.each(DATABASES)('request ids on %s', (kind) => {
     const u = await trader();
     const { fields, changed } = await build(u);
     const first = await ok<{ id?: number }>(p, fields, u.token);
+    // The effect committed with its claim confirmed: a refused twin's release cannot free the id for other arguments.
+    expect(await claimOf(u.id, String(fields.request_id))).toMatchObject({ call_path: p, applied: 1 });
+    await releaseAsRefusedTwin(u.id, String(fields.request_id));
     const again = await ok<{ id?: number }>(p, fields, u.token);
     if (first && typeof first === 'object' && 'id' in first) expect(again.id).toBe(first.id);
 
@@ -427,5 +460,103 @@ describe.each(DATABASES)('request ids on %s', (kind) => {
     const after = await ok<LeverPosition>('lever/info', { id: String(P.id) }, u.token);
     expect(['3.000000', '4.000000']).toContain(after.additional_margin);
     expect(describeProblems(await checkLedger(t.db))).toEqual([]);
+  });
+
+  describe('socket commands', () => {
+    /** A second server process on the same database (its own answers in memory; the claims are shared). */
+    let other: TestApp;
+    const urls: string[] = [];
+    beforeAll(async () => {
+      other = await startTestApp(t.handle);
+      for (const app of [t, other]) {
+        await app.app.listen({ host: '127.0.0.1', port: 0 });
+        urls.push(`http://127.0.0.1:${(app.app.server.address() as AddressInfo).port}`);
+      }
+    });
+    afterAll(async () => {
+      for (const socket of sockets) socket.disconnect();
+      await other?.close();
+    });
+
+    async function open(url: string, token: string): Promise<Socket> {
+      const socket = connect(url, { auth: { token }, transports: ['websocket'], reconnection: false });
+      sockets.push(socket);
+      await new Promise<void>((resolve, reject) => {
+        socket.once('connect', resolve);
+        socket.once('connect_error', reject);
+      });
+      return socket;
+    }
+    const command = (socket: Socket, name: string, id: string, args: unknown) =>
+      socket.emitWithAck(COMMAND_EVENT, { name, id, args }) as Promise<CommandAnswer>;
+
+    /** A valid command and a variant with another argument, per command: a new command fails the walk until added. */
+    const commandBuilders: Record<string, (conversationId: number) => { args: unknown; changed: unknown }> = {
+      'chat.send': (conversation_id) => ({
+        args: { conversation_id, text: 'Where is my deposit?' },
+        changed: { conversation_id, text: 'Never mind, it arrived.' },
+      }),
+      'chat.read': (conversation_id) => ({
+        args: { conversation_id, seq: 0 },
+        changed: { conversation_id, seq: 1 },
+      }),
+    };
+
+    it('every command: the same id with other arguments is refused, on this process and on another', async () => {
+      const names = t.app.channels.commandNames();
+      expect(names).toEqual(expect.arrayContaining(['chat.send', 'chat.read']));
+      for (const name of names) {
+        const build = commandBuilders[name];
+        if (!build) throw new Error(`command ${name} has no argument builder in request-ids.test.ts: add one`);
+        const u = await trader();
+        const opened = await ok<{ id: number }>('chat/support/open', { topic: 'other' }, u.token);
+        const here = await open(urls[0] as string, u.token);
+        const there = await open(urls[1] as string, u.token);
+        const { args, changed } = build(opened.id);
+        const X = rid();
+        const first = await command(here, name, X, args);
+        expect(first.ok, `${name}: ${JSON.stringify(first)}`).toBe(true);
+        // The retry gets the first answer, here and on the other process.
+        expect(await command(here, name, X, args)).toEqual(first);
+        expect((await command(there, name, X, args)).ok).toBe(true);
+        expect(await claimOf(u.id, X)).toMatchObject({ call_path: name, applied: 1 });
+
+        for (const socket of [here, there]) {
+          expect(await command(socket, name, X, changed), name).toEqual({ ok: false, error: 'requestIdReused' });
+        }
+        // Another command, or a call, under the id is another request too.
+        const elsewhere = names.find((n) => n !== name);
+        if (elsewhere) {
+          const foreign = commandBuilders[elsewhere]?.(opened.id).args;
+          expect(await command(there, elsewhere, X, foreign)).toEqual({ ok: false, error: 'requestIdReused' });
+        }
+        const transfer = { currency: 'USDT', from: 'coin', to: 'contract', amount: '1', request_id: X };
+        expect((await send('wallet/change', transfer, u.token)).message).toBe(reused);
+        // And the id of a call is not free for a command.
+        const Y = rid();
+        await ok('wallet/change', { ...transfer, request_id: Y }, u.token);
+        expect(await command(there, name, Y, args)).toEqual({ ok: false, error: 'requestIdReused' });
+      }
+    });
+
+    it('chat.send: one message for the first request, none for the same id with another text', async () => {
+      const u = await trader();
+      const opened = await ok<{ id: number }>('chat/support/open', { topic: 'other' }, u.token);
+      const there = await open(urls[1] as string, u.token);
+      const here = await open(urls[0] as string, u.token);
+      const X = rid();
+      const sent = await command(here, 'chat.send', X, { conversation_id: opened.id, text: 'first' });
+      expect(sent.ok).toBe(true);
+      await releaseAsRefusedTwin(u.id, X);
+      const changed = await command(there, 'chat.send', X, { conversation_id: opened.id, text: 'second' });
+      expect(changed).toEqual({ ok: false, error: 'requestIdReused' });
+      const texts = await t.db
+        .selectFrom('chat_messages')
+        .select('text')
+        .where('conversation_id', '=', opened.id)
+        .where('client_id', '=', X)
+        .execute();
+      expect(texts).toEqual([{ text: 'first' }]);
+    });
   });
 });

@@ -7,6 +7,7 @@ import { isUniqueViolation } from '../../platform/db/connect';
 import { cursorPage } from '../../platform/db/paging';
 import { writeTransaction } from '../../platform/db/transaction';
 import { BusinessError } from '../../platform/errors';
+import { confirmClaimedRequest } from '../../platform/request-ids';
 import { sha256 } from '../../platform/security/digest';
 import { assertDataKey } from '../bank-cards';
 import { openOrderConversation } from '../chat';
@@ -97,6 +98,8 @@ export async function addOrder(s: C2cServices, buyerId: number, input: C2cOrderA
 
       const at = s.now();
       const merchantName = (await nicknames(trx, [ad.merchant_id])).get(ad.merchant_id) ?? '';
+      // With the effect: a success always leaves its request-id claim confirmed (platform/request-ids).
+      await confirmClaimedRequest(trx, buyerId);
       const inserted = await trx
         .insertInto('c2c_orders')
         .values({

@@ -11,6 +11,7 @@ import type { DatabaseHandle } from '../../platform/db/connect';
 import type { Database } from '../../platform/db/schema';
 import { writeTransaction } from '../../platform/db/transaction';
 import { BusinessError } from '../../platform/errors';
+import { confirmClaimedRequest } from '../../platform/request-ids';
 import type { RateLimiter } from '../../platform/security/rate-limit';
 import { type AttachedReaders, attachUploads } from '../uploads';
 import {
@@ -87,6 +88,8 @@ export async function sendAsUser(
     const image = 'image_id' in input;
     if (image) await attachUploads(trx, userId, { image_id: input.image_id }, chatUploadTag(locked.id));
     const at = s.now();
+    // With the message: a sent message always leaves its command id's claim confirmed (platform/request-ids).
+    await confirmClaimedRequest(trx, userId);
     const { row } = await appendMessage(
       trx,
       locked,

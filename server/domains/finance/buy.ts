@@ -6,6 +6,7 @@ import type { DatabaseHandle } from '../../platform/db/connect';
 import { writeTransaction } from '../../platform/db/transaction';
 import { BusinessError } from '../../platform/errors';
 import { recordUserEvent } from '../../platform/realtime/user-events';
+import { confirmClaimedRequest } from '../../platform/request-ids';
 import { sha256 } from '../../platform/security/digest';
 import { lockFinanceBooks } from './locks';
 import { financeLedgerIds, orderWire } from './orders';
@@ -99,6 +100,8 @@ export async function buyFinance(s: FinanceServices, userId: number, family: Fin
           }
         }
         const startDay = interestStartDay(at);
+        // With the effect: a success always leaves its request-id claim confirmed (platform/request-ids).
+        await confirmClaimedRequest(trx, userId);
         const inserted = await trx
           .insertInto('finance_orders')
           .values({

@@ -15,6 +15,7 @@ import { isUniqueViolation } from '../../platform/db/connect';
 import { writeTransaction } from '../../platform/db/transaction';
 import { BusinessError } from '../../platform/errors';
 import { recordUserEvent } from '../../platform/realtime/user-events';
+import { confirmClaimedRequest } from '../../platform/request-ids';
 import { sha256 } from '../../platform/security/digest';
 import { assertUsableUploads, attachUploads } from '../uploads';
 import { depositRows, toDepositRecord } from './records';
@@ -143,6 +144,8 @@ export async function submitDeposit(
         if (used) throw new BusinessError('depositHashUsed', { field: 'hash' });
       }
       await assertUsableUploads(trx, userId, { proof: input.proof });
+      // With the effect: a success always leaves its request-id claim confirmed (platform/request-ids).
+      await confirmClaimedRequest(trx, userId);
       const row = await trx
         .insertInto('deposits')
         .values({

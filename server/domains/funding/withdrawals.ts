@@ -13,6 +13,7 @@ import type { Database } from '../../platform/db/schema';
 import { writeTransaction } from '../../platform/db/transaction';
 import { BusinessError } from '../../platform/errors';
 import { recordUserEvent } from '../../platform/realtime/user-events';
+import { confirmClaimedRequest } from '../../platform/request-ids';
 import { sha256 } from '../../platform/security/digest';
 import { sessionUser, verifyFundPassword } from '../account';
 import { verificationState } from '../identity';
@@ -199,6 +200,8 @@ export async function withdraw(
     );
     const holdId = receipt.holdId;
     if (holdId === null) throw new Error('placeHold returned no hold');
+    // With the effect: a success always leaves its request-id claim confirmed (platform/request-ids).
+    await confirmClaimedRequest(trx, userId);
     const row = await trx
       .insertInto('withdrawals')
       .values({

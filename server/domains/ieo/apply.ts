@@ -7,6 +7,7 @@ import { isUniqueViolation } from '../../platform/db/connect';
 import { writeTransaction } from '../../platform/db/transaction';
 import { BusinessError } from '../../platform/errors';
 import { recordUserEvent } from '../../platform/realtime/user-events';
+import { confirmClaimedRequest } from '../../platform/request-ids';
 import { sha256 } from '../../platform/security/digest';
 import { orderWire, projectById } from './projects';
 
@@ -60,6 +61,8 @@ export async function applyIeo(s: IeoServices, userId: number, input: IeoApplyIn
       if (current.allotted_at !== null || s.now() >= current.ends_at) {
         throw new BusinessError('ieoNotSubscribing', { field: 'project_id' });
       }
+      // With the effect: a success always leaves its request-id claim confirmed (platform/request-ids).
+      await confirmClaimedRequest(trx, userId);
       const inserted = await trx
         .insertInto('ieo_subscriptions')
         .values({

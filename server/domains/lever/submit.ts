@@ -8,6 +8,7 @@ import type { DatabaseHandle } from '../../platform/db/connect';
 import { writeTransaction } from '../../platform/db/transaction';
 import { BusinessError } from '../../platform/errors';
 import { recordUserEvent } from '../../platform/realtime/user-events';
+import { confirmClaimedRequest } from '../../platform/request-ids';
 import { sha256 } from '../../platform/security/digest';
 import { practiceBalance } from '../../trading';
 import { verificationState } from '../identity';
@@ -151,6 +152,8 @@ export async function submitLever(s: LeverServices, userId: number, input: Submi
           if (!first) throw new BusinessError('requestIdReused');
           return first;
         }
+        // With the effect: a success always leaves its request-id claim confirmed (platform/request-ids).
+        await confirmClaimedRequest(trx, userId);
         const inserted = await trx
           .insertInto('lever_positions')
           .values({

@@ -7,6 +7,7 @@ import type { DatabaseHandle } from '../../platform/db/connect';
 import { writeTransaction } from '../../platform/db/transaction';
 import { BusinessError } from '../../platform/errors';
 import { recordUserEvent } from '../../platform/realtime/user-events';
+import { confirmClaimedRequest } from '../../platform/request-ids';
 import { sha256 } from '../../platform/security/digest';
 import { heldCurrency, type SpotOrderRow, toWire } from './orders';
 import { readTerms, spotInstrument, type Terms } from './terms';
@@ -139,6 +140,8 @@ export async function placeOrder(s: SpotServices, userId: number, input: PlaceOr
         if (!first) throw new BusinessError('requestIdReused');
         return first;
       }
+      // With the effect: a success always leaves its request-id claim confirmed (platform/request-ids).
+      await confirmClaimedRequest(trx, userId);
       const inserted = await trx
         .insertInto('spot_orders')
         .values({

@@ -26,6 +26,7 @@ import type { MarketFeed } from '../../market';
 import type { DatabaseHandle } from '../../platform/db/connect';
 import { writeTransaction } from '../../platform/db/transaction';
 import { BusinessError } from '../../platform/errors';
+import { confirmClaimedRequest } from '../../platform/request-ids';
 import { contractTransferable, LEVER_QUOTE, refuseBackedCrossMargin } from '../lever';
 import { formatValue, valueAt } from './valuation';
 
@@ -266,7 +267,7 @@ export async function transfer(s: WalletServices, userId: number, input: Transfe
   const receipt = await ledgerEdge(
     () =>
       // Out of the contract account: checked and moved in one transaction, under the lock the ledger takes.
-      from === 'contract' ? transferOutOfContract(s, request) : s.ledger.transfer(request),
+      from === 'contract' ? transferOutOfContract(s, request) : transferBetween(s, request),
     TRANSFER_FIELDS,
   );
   const balances = await heldBalances(s, userId);
@@ -279,6 +280,16 @@ export async function transfer(s: WalletServices, userId: number, input: Transfe
     from: { type: from, ...amounts(currency, balances.get(`${from}/${currency}`)) },
     to: { type: to, ...amounts(currency, balances.get(`${to}/${currency}`)) },
   };
+}
+
+/** A transfer between accounts that back nothing: the ledger's move, with the request-id claim confirmed in it. */
+function transferBetween(s: WalletServices, request: TransferRequest): Promise<Receipt> {
+  return writeTransaction(s.database, async (trx) => {
+    const receipt = await s.ledger.within(trx).transfer(request);
+    // With the effect: a success always leaves its request-id claim confirmed (platform/request-ids).
+    await confirmClaimedRequest(trx, request.userId);
+    return receipt;
+  });
 }
 
 /**
@@ -311,7 +322,9 @@ async function transferOutOfContract(s: WalletServices, request: TransferRequest
       const markOf = (symbol: string) => s.feed?.quote(symbol)?.last;
       await refuseBackedCrossMargin(trx, s.database.kind, userId, book ?? BOOK, BigInt(request.amount), markOf);
     }
-    return s.ledger.within(trx).transfer(request);
+    const receipt = await s.ledger.within(trx).transfer(request);
+    await confirmClaimedRequest(trx, userId);
+    return receipt;
   });
 }
 

@@ -12,7 +12,7 @@ import {
 } from '../../../protocol';
 import type { Database } from '../db/schema';
 import { BusinessError, SessionRequiredError } from '../errors';
-import { claimRequestId, releaseRequestId, requestDigest, takesRequestId } from '../request-ids';
+import { claimRequestId, releaseRequestId, requestDigest, takesRequestId, withRequestClaim } from '../request-ids';
 import { type Session, type Sessions, tokenFromHeader } from '../security/sessions';
 import { errorBody, okBody, sessionExpiredBody } from './envelope';
 import { requestLang } from './errors';
@@ -155,7 +155,8 @@ export function registerCalls(
         };
         const { fresh } = await claimRequestId(requestIds.db, claim);
         try {
-          return okBody(await handle(parsed.data, ctx));
+          // Inside the claim, so the service confirms it in the transaction of its effect (confirmClaimedRequest).
+          return okBody(await withRequestClaim(claim, () => handle(parsed.data, ctx)));
         } catch (err) {
           // A refusal applied nothing: its id stays free for the corrected request. A server error keeps the claim
           // (the effect may have committed before the error).

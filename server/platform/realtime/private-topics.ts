@@ -1,3 +1,4 @@
+import type { Kysely } from 'kysely';
 import type { Socket } from 'socket.io';
 import type { z } from 'zod';
 import {
@@ -10,8 +11,18 @@ import {
   type PrivateMessage,
   privateTopicName,
 } from '../../../protocol/realtime';
+import type { Database } from '../db/schema';
+import { BusinessError } from '../errors';
 import { BODY_DEPTH_MAX, nestsDeeperThan } from '../http/nesting';
 import { isMessageKey } from '../i18n/messages';
+import {
+  claimRequestId,
+  confirmRequestId,
+  type RequestClaim,
+  releaseRequestId,
+  requestDigest,
+  withRequestClaim,
+} from '../request-ids';
 import type { RealtimeModule, SocketData } from './gateway';
 
 /**
@@ -50,6 +61,21 @@ export interface Command<A, R> {
 export const COMMAND_ANSWER_TTL_MS = 10 * 60_000;
 const MAX_REMEMBERED_ANSWERS = 10_000;
 
+interface RememberedAnswer {
+  at: number;
+  /** The command and the digest of its arguments: an answer is only ever given back to the same request. */
+  path: string;
+  digest: string;
+  answer: Promise<CommandAnswer>;
+}
+
+/** A command's validated arguments as the fields of its digest (every command's schema is an object today). */
+function argumentsOf(args: unknown): Readonly<Record<string, unknown>> {
+  return args !== null && typeof args === 'object' && !Array.isArray(args)
+    ? (args as Record<string, unknown>)
+    : { args };
+}
+
 type AnySocket = Socket<never, never, never, SocketData>;
 type Ack = (answer: unknown) => void;
 
@@ -68,10 +94,17 @@ export class PrivateChannels {
   private readonly subscriptions = new Map<AnySocket, Map<string, Subscription>>();
   /** Sockets per user on this process. */
   private readonly sockets = new Map<number, Set<AnySocket>>();
-  /** Answers of recent commands by user and client id (a retry gets the first answer back). */
-  private readonly answers = new Map<string, { at: number; answer: Promise<CommandAnswer> }>();
+  /** Answers of recent commands by user and client id (a retry with the same command and arguments gets it back). */
+  private readonly answers = new Map<string, RememberedAnswer>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  /**
+   * `claims`: where command ids are claimed (platform/request-ids), as the HTTP router claims request ids. Without
+   * it (a test of topics alone) only this process's answers keep a retry from acting twice.
+   */
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly claims?: Kysely<Database>,
+  ) {}
 
   topic<T>(topic: PrivateTopic<T>): void {
     if (this.topics.has(topic.name)) throw new Error(`private topic ${topic.name} registered twice`);
@@ -189,24 +222,63 @@ export class PrivateChannels {
     if (userId === null) return Promise.resolve({ ok: false, error: 'notLoggedIn' });
     const command = this.commands.get(parsed.data.name);
     if (!command) return Promise.resolve({ ok: false, error: 'invalidInput' });
-    const key = `${userId}:${parsed.data.name}:${parsed.data.id}`;
+    const args = command.args.safeParse(parsed.data.args);
+    // Refused arguments touch nothing and claim nothing (as in the HTTP router: validation comes first).
+    if (!args.success) return Promise.resolve({ ok: false, error: refusalKeyOf(args.error) });
+    // The id is the user's, whatever the command (and whatever HTTP call took it as a request id): one key.
+    const claim: RequestClaim = {
+      userId,
+      requestId: parsed.data.id,
+      path: command.name,
+      digest: requestDigest(command.name, argumentsOf(args.data)),
+      at: this.now(),
+    };
+    const key = `${userId}:${parsed.data.id}`;
     this.forgetOldAnswers();
     const known = this.answers.get(key);
-    if (known) return known.answer;
-    const args = command.args.safeParse(parsed.data.args);
-    const answer: Promise<CommandAnswer> = args.success
-      ? command.run(userId, args.data, parsed.data.id).then(
-          (data): CommandAnswer => ({ ok: true, data }),
-          (err: unknown): CommandAnswer => ({ ok: false, error: errorKeyOf(err) }),
-        )
-      : Promise.resolve({ ok: false, error: refusalKeyOf(args.error) });
-    this.answers.set(key, { at: this.now(), answer });
+    if (known) {
+      // The same id with another command or other arguments is another request: never the first one's answer.
+      const same = known.path === claim.path && known.digest === claim.digest;
+      return same ? known.answer : Promise.resolve({ ok: false, error: 'requestIdReused' });
+    }
+    const answer: Promise<CommandAnswer> = this.claimAndRun(command, claim, args.data).then(
+      (data): CommandAnswer => ({ ok: true, data }),
+      (err: unknown): CommandAnswer => ({ ok: false, error: errorKeyOf(err) }),
+    );
+    this.answers.set(key, { at: claim.at, path: claim.path, digest: claim.digest, answer });
     // A server error (a database blip) or a rate limit is no answer to keep: a retry with the same id runs again.
+    // Nor is a refused claim (the id belongs to an earlier request, maybe of another process): it is not this id's.
     void answer.then((a) => {
-      const passing = !a.ok && (a.error === 'serverError' || a.error === 'rateLimited');
+      const passing =
+        !a.ok && (a.error === 'serverError' || a.error === 'rateLimited' || a.error === 'requestIdReused');
       if (passing && this.answers.get(key)?.answer === answer) this.answers.delete(key);
     });
     return answer;
+  }
+
+  /**
+   * Claims the command id like the HTTP router claims a request id, then runs the command inside the claim: the
+   * answers above are one process's memory, the claim holds across processes and restarts. A refusal releases a
+   * fresh claim; a success leaves it confirmed (a command that writes confirms it in its own transaction with
+   * `confirmClaimedRequest`; the confirmation after it is for the others, whose effect cannot collide).
+   */
+  private async claimAndRun(command: Command<unknown, unknown>, claim: RequestClaim, args: unknown): Promise<unknown> {
+    const db = this.claims;
+    if (!db) return command.run(claim.userId, args, claim.requestId);
+    const { fresh } = await claimRequestId(db, claim);
+    let result: unknown;
+    try {
+      result = await withRequestClaim(claim, () => command.run(claim.userId, args, claim.requestId));
+    } catch (err) {
+      if (fresh && err instanceof BusinessError) await releaseRequestId(db, claim);
+      throw err;
+    }
+    await confirmRequestId(db, claim).catch((err: unknown) => {
+      // Only after a refused twin released the claim and another request took the id: the effect is done either
+      // way, and its answer is the truth; the other request holds the id now.
+      if (!(err instanceof BusinessError)) throw err;
+    });
+    return result;
   }
 
   private forgetOldAnswers(): void {

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { Database } from '../db/schema';
@@ -155,4 +156,31 @@ export async function confirmRequestId(trx: Kysely<Database>, claim: RequestClai
     )
     .executeTakeFirst();
   if (Number(confirmed.numInsertedOrUpdatedRows ?? 0) === 0) throw new BusinessError('requestIdReused');
+}
+
+/**
+ * The claim of the request being served, for the services it reaches: the router (and the socket command runner)
+ * runs the handler inside it, and a service confirms it in the transaction of its effect with
+ * `confirmClaimedRequest`. The service never recomputes the path or the digest, so it confirms exactly what was
+ * claimed; the walk in tests/integration/request-ids.test.ts fails for a request-id call whose success leaves the
+ * claim unconfirmed, so a service cannot forget it unnoticed.
+ */
+const servedClaim = new AsyncLocalStorage<RequestClaim>();
+
+/** Runs `work` (a handler) as the request holding `claim`. */
+export function withRequestClaim<T>(claim: RequestClaim, work: () => Promise<T>): Promise<T> {
+  return servedClaim.run(claim, work);
+}
+
+/**
+ * Confirms the claim of the request being served, if any, in `trx` (the transaction of its effect): so a successful
+ * effect always commits with a confirmed claim, and a claim a refused twin released can only have belonged to a
+ * request that applied nothing. `userId` is the user the service acts for: a claim of someone else is never touched
+ * (a handler acting for another user, e.g. the other side of a trade, confirms nothing). Outside a served request (the
+ * ops CLI, a job) it does nothing.
+ */
+export async function confirmClaimedRequest(trx: Kysely<Database>, userId: number): Promise<void> {
+  const claim = servedClaim.getStore();
+  if (!claim || claim.userId !== userId) return;
+  await confirmRequestId(trx, claim);
 }
