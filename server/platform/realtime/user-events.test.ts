@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AccountEvent } from '../../../protocol/identity';
 import { insertUser, openMemoryDatabase } from '../../testing';
 import type { DatabaseHandle } from '../db/connect';
-import { recordUserEvent, UserEventRelay } from './user-events';
+import { type InFlight, recordUserEvent, UserEventRelay } from './user-events';
 
 describe('user event relay', () => {
   let handle: DatabaseHandle;
@@ -68,6 +68,73 @@ describe('user event relay', () => {
     await insertWithId(6);
     expect(await relay.poll()).toBe(1);
     expect(got.map(([, e]) => e.data)).toEqual([{ n: 2 }, { n: 1 }, { n: 4 }, { n: 5 }, { n: 6 }]);
+  });
+
+  it('gives a hole up by the clock once its wait has passed (SQLite: a hole is a rolled-back insert)', async () => {
+    await relay.start();
+    await insertWithId(2);
+    expect(await relay.poll()).toBe(1);
+    expect(relay.waitingIds).toBe(1);
+    time += 1000;
+    await relay.poll();
+    await relay.poll();
+    expect(relay.waitingIds).toBe(0);
+  });
+
+  describe('with a transaction that holds an id past the hole wait', () => {
+    /** Transactions in flight as the database would tell them: "1" holds id 1, "2" wrote id 2 and committed. */
+    let inFlight: InFlight;
+    beforeEach(() => {
+      inFlight = { oldest: 1n, next: 3n };
+      relay = new UserEventRelay(handle.db, sink, {
+        intervalMs: 60_000,
+        gapWaitMs: 1000,
+        clock: () => time,
+        inFlight: async () => inFlight,
+        batch: 2,
+      });
+    });
+
+    it('delivers its event when it commits, however late', async () => {
+      await relay.start();
+      await insertWithId(2);
+      expect(await relay.poll()).toBe(1);
+      // Far past the hole wait: the transaction is still running, so its id is still waited for.
+      for (let k = 0; k < 5; k += 1) {
+        time += 10_000;
+        expect(await relay.poll()).toBe(0);
+      }
+      expect(relay.waitingIds).toBe(1);
+      await insertWithId(1);
+      inFlight = { oldest: 3n, next: 3n };
+      expect(await relay.poll()).toBe(1);
+      expect(got.map(([, e]) => e.data)).toEqual([{ n: 2 }, { n: 1 }]);
+      // Nothing runs any more: the hole is closed, and nothing comes twice.
+      expect(await relay.poll()).toBe(0);
+      expect(relay.waitingIds).toBe(0);
+      expect(got).toHaveLength(2);
+    });
+
+    it('keeps delivering newer rows, more than a batch of them, while the hole waits', async () => {
+      await relay.start();
+      for (const id of [2, 3, 4, 5, 6]) await insertWithId(id);
+      expect(await relay.poll()).toBe(2);
+      expect(await relay.poll()).toBe(2);
+      expect(await relay.poll()).toBe(1);
+      expect(got.map(([, e]) => e.data)).toEqual([{ n: 2 }, { n: 3 }, { n: 4 }, { n: 5 }, { n: 6 }]);
+      expect(relay.waitingIds).toBe(1);
+    });
+
+    it('gives the hole up once the transaction has ended without the row (it rolled back)', async () => {
+      await relay.start();
+      await insertWithId(2);
+      await relay.poll();
+      inFlight = { oldest: 3n, next: 4n };
+      await relay.poll();
+      await relay.poll();
+      expect(relay.waitingIds).toBe(0);
+      expect(got).toHaveLength(1);
+    });
   });
 
   it('passes a payload that is no JSON on as null', async () => {

@@ -1,7 +1,8 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
 import { ACCOUNT_EVENT, type AccountEvent, accountEvent } from '../../../protocol/identity';
 import { ACCOUNT_TOPIC } from '../../../protocol/realtime';
+import { handleOf } from '../db/connect';
 import type { Database } from '../db/schema';
 import { userRoom } from './gateway';
 import type { PrivateTopic } from './private-topics';
@@ -31,6 +32,11 @@ const INSERT_ROWS = 500;
 
 /** Appends many events in order (ids ascend with the list), in bulk; pass the transaction of the changes. */
 export async function recordUserEvents(trx: Kysely<Database>, events: readonly UserEventInput[]): Promise<void> {
+  // PostgreSQL gives a transaction its xid at its first write, a moment after the insert took its ids: claimed
+  // first, the xid is in every snapshot taken after those ids exist, which is what the relay's hole waits rely on.
+  if (events.length > 0 && trx.isTransaction && handleOf(trx).kind === 'postgres') {
+    await sql`select pg_current_xact_id()`.execute(trx);
+  }
   for (let k = 0; k < events.length; k += INSERT_ROWS) {
     await trx
       .insertInto('user_events')
@@ -65,8 +71,8 @@ export interface RelayOptions {
   /** How often to look for new rows (default 1000 ms). */
   intervalMs?: number;
   /**
-   * How long a missing id is waited for. PostgreSQL hands out ids before commit, so id 7 may become visible after
-   * id 8; a hole is a transaction still committing (wait) or one that rolled back (give up after this long).
+   * SQLite only: how long a missing id is waited for before it is taken for a rolled-back insert. SQLite has one
+   * writer at a time, so ids become visible in commit order and a hole is never a commit still in flight.
    */
   gapWaitMs?: number;
   /** Rows read per poll. */
@@ -75,23 +81,66 @@ export interface RelayOptions {
   onError?: (err: unknown) => void;
   /** Real time for the gap waits (not the app's test clock). */
   clock?: () => number;
+  /** Which transactions may still commit (default: the database's own view, `postgresInFlight` on PostgreSQL, else by the clock). */
+  inFlight?: () => Promise<InFlight>;
 }
 
-/** Holes wider than this are given up at once (a sequence jump after a crash, not commits in flight). */
-const MAX_GAP_SPAN = 10_000;
+/**
+ * The transactions in flight at one moment, as marks that compare with each other: every transaction running then
+ * is below `next`, and every transaction below `oldest` has ended (committed or rolled back).
+ */
+export interface InFlight {
+  oldest: bigint;
+  next: bigint;
+}
 
+/**
+ * Transactions in flight on PostgreSQL: the current snapshot's xmin and xmax. A transaction below xmin has ended,
+ * so once xmin reaches the xmax seen when a hole showed, the transaction holding the hole's id has ended too.
+ */
+export async function postgresInFlight(db: Kysely<Database>): Promise<InFlight> {
+  const { rows } = await sql<{ oldest: string; next: string }>`
+    select pg_snapshot_xmin(s)::text as oldest, pg_snapshot_xmax(s)::text as next
+    from (select pg_current_snapshot() as s) as now`.execute(db);
+  const row = rows[0];
+  if (!row) throw new Error('no snapshot');
+  return { oldest: BigInt(row.oldest), next: BigInt(row.next) };
+}
+
+/** Transactions "in flight" by the clock alone (SQLite): a hole is waited for `gapWaitMs`, then given up. */
+export const clockInFlight = (clock: () => number, gapWaitMs: number) => async (): Promise<InFlight> => {
+  const now = clock();
+  return { oldest: BigInt(now - gapWaitMs), next: BigInt(now) };
+};
+
+/** Missing ids `from`..`to`; `mark` (the `next` of the moment they showed) is passed once they cannot come any more. */
+interface Hole {
+  from: number;
+  to: number;
+  mark: bigint;
+}
+
+/** Ranges of holes re-read per query (each one `id between`). */
+const HOLES_PER_READ = 100;
+
+/**
+ * Relays committed `user_events` rows to this process's sockets, each exactly once. PostgreSQL hands out ids
+ * before commit, so id 7 may become visible after id 8 (its transaction was slower): a hole is a transaction still
+ * committing or one that rolled back. The relay delivers whatever is visible at once and keeps re-reading the holes
+ * until every transaction that may hold one has ended (on PostgreSQL by the snapshot's xmin, however long that
+ * takes: a wait by the clock alone lost the events of a commit slower than the wait); new rows are read above the
+ * highest id seen, so holes never hold back anything else.
+ */
 export class UserEventRelay {
-  /** Every id up to here was delivered (or given up as a rolled-back hole). */
-  private cursor = 0;
-  /** Ids above the cursor already delivered. */
-  private readonly delivered = new Set<number>();
-  /** Missing ids above the cursor, with when the hole was first seen. */
-  private readonly holes = new Map<number, number>();
+  /** The highest id read; every id up to here was delivered or is in `holes`. */
+  private top = 0;
+  private holes: Hole[] = [];
+  /** Taken after the last read: any transaction it shows ended had ended before the next read. */
+  private lastSeen: InFlight | null = null;
   private readonly intervalMs: number;
-  private readonly gapWaitMs: number;
   private readonly batch: number;
-  private readonly clock: () => number;
   private readonly onError: (err: unknown) => void;
+  private readonly inFlight: () => Promise<InFlight>;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -99,10 +148,13 @@ export class UserEventRelay {
     options: RelayOptions = {},
   ) {
     this.intervalMs = options.intervalMs ?? 1000;
-    this.gapWaitMs = options.gapWaitMs ?? 10_000;
     this.batch = options.batch ?? 500;
-    this.clock = options.clock ?? Date.now;
     this.onError = options.onError ?? (() => {});
+    this.inFlight =
+      options.inFlight ??
+      (handleOf(db).kind === 'postgres'
+        ? () => postgresInFlight(db)
+        : clockInFlight(options.clock ?? Date.now, options.gapWaitMs ?? 10_000));
   }
 
   /**
@@ -114,7 +166,9 @@ export class UserEventRelay {
       .selectFrom('user_events')
       .select((eb) => eb.fn.max('id').as('top'))
       .executeTakeFirst();
-    this.cursor = Number(row?.top ?? 0);
+    this.top = Number(row?.top ?? 0);
+    this.holes = [];
+    this.lastSeen = await this.inFlight();
   }
 
   /** How often the runner should poll. */
@@ -122,23 +176,38 @@ export class UserEventRelay {
     return this.intervalMs;
   }
 
-  /** Reads and delivers the rows above the cursor; returns how many were delivered. */
+  /** Holes still open (for tests and logs). */
+  get waitingIds(): number {
+    return this.holes.reduce((n, hole) => n + hole.to - hole.from + 1, 0);
+  }
+
+  /** Reads the holes and the rows above the highest id seen, and delivers them in id order; returns how many. */
   async poll(): Promise<number> {
-    const rows = await this.db
+    const before = this.lastSeen ?? (await this.inFlight());
+    const late = await this.readHoles();
+    const fresh = await this.db
       .selectFrom('user_events')
       .select(['id', 'user_id', 'kind', 'payload'])
-      .where('id', '>', this.cursor)
+      .where('id', '>', this.top)
       .orderBy('id')
       .limit(this.batch)
       .execute();
-    let sent = 0;
-    let top = this.cursor;
-    for (const row of rows) {
+    const after = await this.inFlight();
+    this.lastSeen = after;
+
+    for (const row of late) this.fill(Number(row.id));
+    // A hole whose transactions had all ended before this read was read one last time just now: given up.
+    this.holes = this.holes.filter((hole) => hole.mark > before.oldest);
+    let expected = this.top + 1;
+    for (const row of fresh) {
       const id = Number(row.id);
-      top = Math.max(top, id);
-      if (this.delivered.has(id)) continue;
-      this.delivered.add(id);
-      this.holes.delete(id);
+      if (id > expected) this.holes.push({ from: expected, to: id - 1, mark: after.next });
+      expected = id + 1;
+    }
+    if (fresh.length > 0) this.top = expected - 1;
+
+    let sent = 0;
+    for (const row of [...late, ...fresh]) {
       try {
         this.sink(row.user_id, { kind: row.kind, data: parsePayload(row.payload) });
       } catch (err) {
@@ -147,27 +216,35 @@ export class UserEventRelay {
       }
       sent += 1;
     }
-    this.advance(top);
     return sent;
   }
 
-  /** Moves the cursor over delivered ids and over holes waited out (or far too wide to be commits in flight). */
-  private advance(top: number): void {
-    const now = this.clock();
-    const skipHoles = top - this.cursor > MAX_GAP_SPAN;
-    if (!skipHoles) {
-      for (let id = this.cursor + 1; id < top; id += 1) {
-        if (!this.delivered.has(id) && !this.holes.has(id)) this.holes.set(id, now);
-      }
+  /** The rows that filled holes since the last poll, in id order. */
+  private async readHoles() {
+    const rows = [];
+    for (let k = 0; k < this.holes.length; k += HOLES_PER_READ) {
+      const ranges = this.holes.slice(k, k + HOLES_PER_READ);
+      rows.push(
+        ...(await this.db
+          .selectFrom('user_events')
+          .select(['id', 'user_id', 'kind', 'payload'])
+          .where((eb) => eb.or(ranges.map((hole) => eb.between('id', hole.from, hole.to))))
+          .orderBy('id')
+          .execute()),
+      );
     }
-    while (this.cursor < top) {
-      const next = this.cursor + 1;
-      const since = this.holes.get(next);
-      const passed = this.delivered.delete(next) || skipHoles || (since !== undefined && now - since >= this.gapWaitMs);
-      if (!passed) break;
-      this.holes.delete(next);
-      this.cursor = next;
-    }
+    return rows;
+  }
+
+  /** Takes a delivered id out of its hole (splitting the hole when it was inside). */
+  private fill(id: number): void {
+    this.holes = this.holes.flatMap((hole) => {
+      if (id < hole.from || id > hole.to) return [hole];
+      const parts: Hole[] = [];
+      if (hole.from < id) parts.push({ ...hole, to: id - 1 });
+      if (id < hole.to) parts.push({ ...hole, from: id + 1 });
+      return parts;
+    });
   }
 }
 
