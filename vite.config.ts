@@ -203,7 +203,10 @@ export default defineConfig({
           name: 'e2e',
           environment: 'node',
           include: ['tests/e2e/**/*.test.ts'],
-          fileParallelism: false,
+          // Files run side by side (issue 24: CI time): each has its own server on a free port, its own data dir,
+          // Chromium profile and, where it changes the build (pwa.test.ts), its own copy of it. Three workers keep
+          // both cores busy while a test waits on its server or browser; waits are on events, so load only slows.
+          maxWorkers: 3,
           testTimeout: 90_000,
           hookTimeout: 120_000,
         },

@@ -70,6 +70,40 @@ const freePort = () =>
     });
   });
 
+/**
+ * Resolves once `child` answers at `url`, rejects (with its output) when it exits first. Its being alive is checked
+ * after the answer too: a server that already failed to listen must not pass for ready because another one answered.
+ */
+function serving(child: ChildProcess, url: string): Promise<void> {
+  let output = '';
+  child.stdout?.on('data', (d) => {
+    output += d;
+  });
+  child.stderr?.on('data', (d) => {
+    output += d;
+  });
+  const exited = new Promise<never>((_, reject) => {
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+  });
+  const answered = (async () => {
+    // A limit, not a wait: with files side by side on a busy machine a server's start (tsx compiling it) took over
+    // a minute. Just under the e2e hookTimeout (vite.config.ts), so a start that never comes fails with its output.
+    const end = Date.now() + 110_000;
+    while (Date.now() < end) {
+      try {
+        const res = await fetch(`${url}/api/get/lang`, { method: 'POST' });
+        if (res.ok && child.exitCode === null) return;
+      } catch {
+        // not listening yet
+      }
+      await Promise.race([new Promise((r) => setTimeout(r, 200)), exited]);
+    }
+    throw new Error(`server did not start:\n${output}`);
+  })();
+  exited.catch(() => undefined);
+  return Promise.race([answered, exited]);
+}
+
 // The plain signature last: a test file that passes `startServer` along (browserPerTest) gets that one.
 export async function startServer(options: { clockHook: true }): Promise<HookedServer>;
 export async function startServer(options: ServerPlace): Promise<RunningServer>;
@@ -78,52 +112,35 @@ export async function startServer(
   options: { clockHook?: boolean } & ServerPlace = {},
 ): Promise<RunningServer | HookedServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'e2e-data-'));
-  const port = options.port ?? (await freePort());
   const hook = options.clockHook === true;
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      INVITE_CODE,
-      LOG_LEVEL: 'warn',
-      ...(hook ? { CLOCK_HOOK: '1' } : {}),
-      ...(options.staticDir ? { STATIC_DIR: options.staticDir } : {}),
-    },
-    // The clock hook listens on Node's IPC channel: no HTTP surface for it exists.
-    stdio: hook ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
+  const launch = async (port: number) => {
+    const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        INVITE_CODE,
+        LOG_LEVEL: 'warn',
+        ...(hook ? { CLOCK_HOOK: '1' } : {}),
+        ...(options.staticDir ? { STATIC_DIR: options.staticDir } : {}),
+      },
+      // The clock hook listens on Node's IPC channel: no HTTP surface for it exists.
+      stdio: hook ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
+    });
+    await serving(child, `http://127.0.0.1:${port}`);
+    return { child, port };
+  };
+  let started: Awaited<ReturnType<typeof launch>> | undefined;
+  // Test files run side by side (vite.config.ts): another worker's server may take the free port between the probe
+  // and the listen. A server that could not listen is started again on another free port (a chosen one is kept).
+  for (let attempt = 1; !started; attempt++) {
+    const tried = await launch(options.port ?? (await freePort())).catch((error: Error) => error);
+    if (!(tried instanceof Error)) started = tried;
+    else if (options.port !== undefined || attempt === 3 || !tried.message.includes('EADDRINUSE')) throw tried;
+  }
+  const { child, port } = started;
   const url = `http://127.0.0.1:${port}`;
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
-    const poll = async () => {
-      try {
-        const res = await fetch(`${url}/api/get/lang`, { method: 'POST' });
-        if (res.ok) {
-          clearTimeout(timer);
-          resolve();
-          return;
-        }
-      } catch {
-        // not listening yet
-      }
-      if (child.exitCode !== null) {
-        clearTimeout(timer);
-        reject(new Error(`server exited with ${child.exitCode}:\n${output}`));
-        return;
-      }
-      setTimeout(poll, 200);
-    };
-    child.stdout?.on('data', (d) => {
-      output += d;
-    });
-    child.stderr?.on('data', (d) => {
-      output += d;
-    });
-    void poll();
-  });
   const running: RunningServer = {
     url,
     dataDir,

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { PasswordHasher } from '../../server/domains/account';
@@ -36,7 +36,9 @@ const PASSWORD = 'an operator password for e2e';
 
 /** The console's chunk and its tables, from the build's manifest. */
 function consoleFiles(): { entry: string; tables: string[] } {
-  const manifest = JSON.parse(readFileSync(join(process.cwd(), 'dist', '.vite', 'manifest.json'), 'utf8')) as Record<
+  // The build the servers serve: STATIC_DIR when a run serves a build of its own (as harness.ts passes it on).
+  const built = resolve(process.env.STATIC_DIR ?? 'dist');
+  const manifest = JSON.parse(readFileSync(join(built, '.vite', 'manifest.json'), 'utf8')) as Record<
     string,
     { file: string; src?: string }
   >;
