@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { base58CheckDecode, eip55, keccak256, segwitDecode, sha256, toHex } from './address-codecs';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { newsCursor, newsListRequest, parseNewsCursor } from './news';
 import { opsNewsSaveRequest } from './ops-news';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, concatBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 import { getAddress, type Hex, hashMessage } from 'viem';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Candle, Trade } from '../protocol/market';
 import { type CandleSeries, createCandleStream, MAX_BARS, mergeCandles } from './candles';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { BehaviorSubject, type Observable, Subject } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Quote } from '../protocol/market';

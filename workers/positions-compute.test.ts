@@ -1,3 +1,4 @@
+// @vitest-environment node
 import * as Comlink from 'comlink';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { accountCalls, type User } from '../../protocol/account';
 import { createServerClock } from '../clock';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it, vi } from 'vitest';
 import type { ChainBatch, ChainHead, ChainLink, ChainRecord, RecordedTick } from '../../protocol/price-record';
 import { chainHash, GENESIS_HASH, symbolDigest, ticksDigest } from '../../protocol/rules/price-record';

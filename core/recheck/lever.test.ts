@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import type { LeverPosition } from '../../protocol/lever';
 import { recheckLever } from './lever';

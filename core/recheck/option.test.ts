@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import type { OptionContract } from '../../protocol/options';
 import type { RecordedTick } from '../../protocol/price-record';

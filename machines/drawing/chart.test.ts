@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { and, not } from 'xstate';
 import { c2cOrderMachine } from '../c2c/order.machine';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_REFERRAL_SHARE, inviteLinkPath } from '../referral';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { assign, createActor, createMachine, fromPromise } from 'xstate';
 import { createTraceReporter } from './actor-traces';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { BehaviorSubject, Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { ConnectionState } from '../../streams/socket';

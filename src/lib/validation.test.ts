@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import errorsDe from '../../locales/de/errors.json';
 import errorsEn from '../../locales/en/errors.json';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { C2cOpenPoll } from '../../core/api/c2c';
 import type { C2cOrder, C2cStatus, C2cTopicMessage } from '../../protocol/c2c';

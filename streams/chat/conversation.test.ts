@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { Subject } from 'rxjs';
 import { describe, expect, it, vi } from 'vitest';
 import type { ChatConversation, ChatMessage, ChatTopicMessage } from '../../protocol/chat';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type IeoOrder, type IeoPhase, type IeoTopicMessage, IPO_STATUS_OF_PHASE } from '../../protocol/ieo';
 import { RealtimeSocket } from '../socket';

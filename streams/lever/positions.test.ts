@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { firstValueFrom, of, Subject, toArray } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type LeverPhase, type LeverPosition, type PositionsTopicMessage, STATUS_OF_PHASE } from '../../protocol/lever';

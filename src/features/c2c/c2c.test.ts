@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import type { C2cAd, C2cOrder, C2cStatus } from '../../../protocol/c2c';
 import { c2cFiatAmount, priceUnits } from '../../../protocol/rules/c2c';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import type { FinanceOrder, FinanceProduct } from '../../../protocol/finance';
 import { DAY_MS } from '../../../protocol/rules/finance';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import type { LeverInstrument, LeverPosition } from '../../../protocol/lever';
 import { draftOf, type LeverTicket, liquidationAfterTopUp, ticketEstimate, ticketProblem } from './ticket';

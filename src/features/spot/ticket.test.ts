@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import type { SpotConfig } from '../../../core/api/spot';
 import { draftOf, estimate, pairTerms, percentOf, type Ticket, ticketProblem } from './ticket';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it, vi } from 'vitest';
 import type { BookTotals, PositionFigures, PositionsUpdate } from '../../../../workers/positions';
 import { FigureBoard } from './figureBoard';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import type { InstrumentInfo, Quote } from '../../../../protocol/market';
 import { quoteRows } from './rows';
