@@ -297,6 +297,9 @@ describe.each(DATABASES)('request ids on %s', (kind) => {
     const now = t.clock.now();
     const iso = (ms: number) => new Date(ms).toISOString();
     const coin = kind === 'sqlite' ? 'RIDS' : 'RIDP';
+    // One project per suite (a coin is listed once); each trader subscribes to it once.
+    const listed = await t.db.selectFrom('ieo_projects').select('id').where('coin', '=', coin).executeTakeFirst();
+    if (listed) return listed.id;
     const words = {
       coin,
       name: `${coin} Token`,
@@ -389,6 +392,30 @@ describe.each(DATABASES)('request ids on %s', (kind) => {
     expect(refusedElsewhere.message, JSON.stringify(refusedElsewhere)).toBe(reused);
     expect(await money(u.id)).toEqual(before);
   });
+
+  // A request made before the claims existed has its product row (with that service's own digest) and no claim:
+  // the services keep their per-row digests as they were, so its retry still answers and other arguments are still
+  // refused. lever/add_margin has no row digest (its id was checked alone before the claims; nothing to keep).
+  it.each(REQUEST_ID_CALLS.filter((p) => p !== 'lever/add_margin'))(
+    '%s: a retry of a request from before the claims still answers; other arguments are still refused',
+    async (p) => {
+      const build = builders[p];
+      if (!build) throw new Error(`${p} has no argument builder`);
+      const u = await trader();
+      const { fields, changed } = await build(u);
+      const first = await ok<{ id?: number }>(p, fields, u.token);
+      await t.db.deleteFrom('request_ids').where('user_id', '=', u.id).execute();
+      const before = await money(u.id);
+      const other = await send(p, changed, u.token);
+      // ieo/apply answers by its own rule first (one subscription per project): refused either way.
+      const refusal = p === 'ieo/apply' ? translate('en', 'ieoAlreadySubscribed') : reused;
+      expect(other.message, JSON.stringify(other)).toBe(refusal);
+      expect(await money(u.id)).toEqual(before);
+      const again = await ok<{ id?: number }>(p, fields, u.token);
+      if (first && typeof first === 'object' && 'id' in first) expect(again.id).toBe(first.id);
+      expect(await money(u.id)).toEqual(before);
+    },
+  );
 
   it('lever/add_margin: the same id for another amount or another position is refused, not a silent OK', async () => {
     const u = await trader();

@@ -18,6 +18,12 @@ import { sha256 } from '../security/digest';
  * reason. A service may also confirm the claim in the transaction of its effect (`confirmRequestId`): a confirmed
  * claim is never released, even by a concurrent refused request with the same id, so where the service's own rows
  * cannot tell one request's arguments from another's (lever/add_margin) the claim still can.
+ *
+ * The services' own `request_digest` columns (spot, options, lever, finance, funding, c2c, ieo) keep their own digest
+ * functions on purpose: rows written before the claims existed hold those digests and have no claim, so a retry of
+ * such a request passes the claim (fresh) and only the row's digest can tell it from other arguments. Switching
+ * those columns to `requestDigest` would refuse that retry; for every request since, the claim decides first and the
+ * row's digest agrees with it (both are functions of the same validated arguments).
  */
 
 /** The table of claims (migration 0025). */
