@@ -7,6 +7,8 @@ import { setLeverSettings } from '../../server/domains/lever/terms';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { MarketFeed } from '../../server/market/feed';
 import { instrumentBySymbol } from '../../server/market/instruments';
+import { sealBatch } from '../../server/market/price-chain';
+import { writeTransaction } from '../../server/platform/db/transaction';
 import { crashSite, enrolTraders, expectAcknowledgedKept, firstPrices, startClients, until } from './crash-kit';
 import { HandMarket } from './hand-market';
 import { DATABASES, openTestDatabase, startTestApp, uniqueEmail } from './harness';
@@ -231,12 +233,16 @@ describe.each(DATABASES)('a position whose liquidation tick went by in a dead pr
       expect(opened.liq_price).toBe('54271.35');
       await first.close();
       beforeFeed.close();
-      // What the dead process had recorded after the open: a tick past the liquidation price.
+      // What the dead process had recorded after the open: a tick past the liquidation price, in a sealed flush (the
+      // engine reads the record only up to its newest sealed tick: past it an earlier tick may still be missing).
       const recorded = { symbol: 'BTC', seq: 3, ts: opened.updated_at + 500, price: '54000.00' };
-      await db
-        .insertInto('price_ticks')
-        .values({ ...recorded, instrument_id: instrumentBySymbol('BTC')?.id ?? 0, batch_id: null })
-        .execute();
+      await writeTransaction(database.handle, (trx) =>
+        sealBatch(
+          trx,
+          [{ ...recorded, instrument_id: instrumentBySymbol('BTC')?.id ?? 0, batch_id: null }],
+          recorded.ts,
+        ),
+      );
 
       // The restarted process: its ticks go on from sequence 4, later, further down.
       const after = new HandMarket(['BTC']);

@@ -46,6 +46,15 @@ const WALLET_REFRESH_MS = 1_000;
 const SCAN_OVERLAP_MS = 3_000;
 /** Recorded ticks read per query when a row catches up. */
 const RECORD_PAGE = 10_000;
+/**
+ * How long a row waits for the price record to be sealed up to where the window begins (a takeover: the dead record
+ * writer's last ticks are written by its successor's first batch, a few seconds later) before the engine goes on
+ * with what it has: only a record writer stalled this long gets there.
+ */
+const RECORD_WAIT_MS = 15_000;
+
+/** What `admit` says of a row it cannot decide yet: a tick it must be checked against is in neither record nor window. */
+const LATER = Symbol('later');
 
 const accountKey = (row: LeverPositionRow) => `${row.user_id}:${row.book}`;
 
@@ -72,6 +81,8 @@ export class LeverEngine extends EngineLoop {
   private readonly crossRows = new Map<string, Map<number, LeverPositionRow>>();
   private readonly crossBySymbol = new Map<string, Set<string>>();
   private readonly wallets = new Map<string, bigint>();
+  /** Rows waiting for the record to be sealed up to the window (see `admit`), with when they were first put off. */
+  private readonly putOff = new Map<number, { row: LeverPositionRow; since: number }>();
   private lastScan = 0;
   private lastResync = 0;
   private lastWallets = 0;
@@ -112,6 +123,7 @@ export class LeverEngine extends EngineLoop {
     this.crossRows.clear();
     this.crossBySymbol.clear();
     this.wallets.clear();
+    this.putOff.clear();
     this.loaded = false;
     this.lastScan = 0;
   }
@@ -133,6 +145,8 @@ export class LeverEngine extends EngineLoop {
         .execute();
       await this.learn(fresh);
     }
+    // Rows put off: asked again every round, so they act as soon as the record is sealed far enough.
+    if (this.putOff.size > 0) await this.learn([...this.putOff.values()].map((p) => p.row));
     await this.expire(now);
     if (now - this.lastWallets >= WALLET_REFRESH_MS) {
       this.lastWallets = now;
@@ -171,6 +185,7 @@ export class LeverEngine extends EngineLoop {
       .execute();
     const versions = new Map(open.map((r) => [r.id, r.version]));
     for (const id of [...this.rows.keys()]) if (!versions.has(id)) this.drop(id);
+    for (const id of [...this.putOff.keys()]) if (!versions.has(id)) this.putOff.delete(id);
     const stale = open.filter((r) => (this.rows.get(r.id)?.version ?? 0) < r.version).map((r) => r.id);
     if (stale.length === 0) return;
     const rows = await this.options.database.db
@@ -189,9 +204,20 @@ export class LeverEngine extends EngineLoop {
       const known = this.rows.get(row.id);
       if (known && known.version >= row.version) continue;
       this.drop(row.id);
-      if (!(OPEN_LEVER_PHASES as readonly string[]).includes(row.phase)) continue;
+      if (!(OPEN_LEVER_PHASES as readonly string[]).includes(row.phase)) {
+        this.putOff.delete(row.id);
+        continue;
+      }
+      const putOff = this.putOff.get(row.id);
+      const action = await this.admit(row, putOff ? this.now() - putOff.since >= RECORD_WAIT_MS : false);
+      if (action === LATER) {
+        // Not watched yet (no trigger, no entry wait): the next round asks the record again.
+        this.rows.delete(row.id);
+        this.putOff.set(row.id, { row, since: putOff?.since ?? this.now() });
+        continue;
+      }
+      this.putOff.delete(row.id);
       if (row.margin_mode === 'cross') touched.add(accountKey(row));
-      const action = await this.admit(row);
       if (action) actions.push(action);
     }
     if (touched.size > 0) await this.refreshWallets([...touched]);
@@ -200,14 +226,18 @@ export class LeverEngine extends EngineLoop {
 
   /**
    * Starts watching a row; returns what it must do now when a tick it has not seen already decided it: its entry
-   * tick (waiting), or the first tick since it last changed that crosses one of its prices.
+   * tick (waiting), or the first tick since it last changed that crosses one of its prices. LATER when the window
+   * does not reach back to the row's time and the record is not sealed up to where the window begins (from a record
+   * writer's death until its successor's first write): a tick in between may still be missing from the record, and
+   * acting on a later one would skip it. `impatient`: waited RECORD_WAIT_MS for that already, go on with what there is.
    */
-  private async admit(row: LeverPositionRow): Promise<Action | undefined> {
+  private async admit(row: LeverPositionRow, impatient: boolean): Promise<Action | undefined | typeof LATER> {
     this.rows.set(row.id, row);
     if (row.phase === 'waiting') {
       const recorded = this.window.covers(row.symbol, row.accepted_at)
         ? undefined
         : await this.recordedTick(row.symbol, row.accepted_at);
+      if (!recorded && !impatient && !this.window.covers(row.symbol, row.accepted_at)) return LATER;
       const entry = recorded
         ? { item: row, tick: recorded }
         : this.entries.add(`open:${row.id}`, row.symbol, row.accepted_at, row);
@@ -219,11 +249,12 @@ export class LeverEngine extends EngineLoop {
     if (row.phase === 'closing') {
       const since = row.close_requested_at ?? row.updated_at;
       const recorded = this.window.covers(row.symbol, since) ? undefined : await this.recordedTick(row.symbol, since);
+      if (!recorded && !impatient && !this.window.covers(row.symbol, since)) return LATER;
       const entry = recorded ? { tick: recorded } : this.closes.add(`close:${row.id}`, row.symbol, since, row);
       return entry ? { kind: 'close', row, tick: entry.tick, reason: 'user' } : undefined;
     }
     // Pending or holding: check every tick its current terms apply to that went by unseen, then rest its triggers.
-    const action = await this.firstDecided(row);
+    const action = await this.firstDecided(row, impatient);
     if (action) return action;
     this.rest(row);
     return undefined;
@@ -237,15 +268,17 @@ export class LeverEngine extends EngineLoop {
 
   /**
    * The first tick after the row's `terms_since` that decides it: from the window when it reaches back that far,
-   * else from the record a page at a time, then the window's newer ticks.
+   * else from the record (sealed ticks only) a page at a time, then the window's newer ticks, if the window reaches
+   * back to the last recorded one (else LATER: the ticks between are in neither yet).
    */
-  private async firstDecided(row: LeverPositionRow): Promise<Action | undefined> {
+  private async firstDecided(row: LeverPositionRow, impatient: boolean): Promise<Action | undefined | typeof LATER> {
     const since = row.terms_since;
     if (!this.window.covers(row.symbol, since)) {
       const priceScale = leverPriceScale(row.symbol);
       if (priceScale === undefined) return undefined;
       let after = since;
       let lastSeq = -1;
+      let lastTs = since;
       for (;;) {
         const page = await recordedTicksAfter(this.options.database.db, row.symbol, after, priceScale, RECORD_PAGE);
         for (const tick of page) {
@@ -253,11 +286,15 @@ export class LeverEngine extends EngineLoop {
           if (action) return action;
         }
         const last = page[page.length - 1];
+        if (last) {
+          lastSeq = last.seq;
+          lastTs = last.ts;
+        }
         if (!last || page.length < RECORD_PAGE) break;
         // Ticks share a millisecond at most rarely; the next page starts after the last one's time.
         after = last.ts;
-        lastSeq = last.seq;
       }
+      if (!impatient && !this.window.covers(row.symbol, lastTs)) return LATER;
       for (const tick of this.window.after(row.symbol, since)) {
         if (tick.seq <= lastSeq) continue;
         const action = this.decide(row, tick);
