@@ -202,6 +202,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         database: options.database,
         ledger,
         feed,
+        lastPrice: (symbol) => feed.quote(symbol)?.last,
         now,
         onError: (err) => app.log.error({ err }, 'lever engine'),
       })

@@ -17,6 +17,7 @@ import {
   recordedTicksAfter,
   TriggerBook,
 } from '../../trading';
+import type { MarkOf } from './cross-backing';
 import { type LeverPositionRow, priceUnits, unitsOf } from './positions';
 import { cancelOrder, closePosition, openPosition, restPending } from './settle';
 import { LEVER_QUOTE, leverPriceScale } from './terms';
@@ -88,7 +89,14 @@ export class LeverEngine extends EngineLoop {
   private lastWallets = 0;
   private loaded = false;
 
-  constructor(options: EngineOptions) {
+  /**
+   * The latest price this process knows of a symbol beside the engine's own window: after a takeover the window is
+   * empty until a symbol ticks, and a cross account's other positions must still be judged at their marks when one of
+   * its orders opens (as a transfer judges them), not taken for unpriced and the open cancelled.
+   */
+  private readonly lastPrice: MarkOf;
+
+  constructor(options: EngineOptions & { lastPrice?: MarkOf }) {
     super(
       {
         name: 'lever-engine',
@@ -99,6 +107,7 @@ export class LeverEngine extends EngineLoop {
       },
       options,
     );
+    this.lastPrice = options.lastPrice ?? (() => undefined);
   }
 
   /** Rows this engine is watching (tests and inspection). */
@@ -524,7 +533,10 @@ export class LeverEngine extends EngineLoop {
       case 'open':
         await openPosition(trx, ledger, action.row, action.tick, now, {
           kind: this.options.database.kind,
-          markOf: (symbol) => (symbol === action.tick.symbol ? action.tick : this.window.last(symbol))?.price,
+          markOf: (symbol) =>
+            symbol === action.tick.symbol
+              ? action.tick.price
+              : (this.window.last(symbol)?.price ?? this.lastPrice(symbol)),
         });
         return;
       case 'rest':
