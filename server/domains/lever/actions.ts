@@ -9,7 +9,7 @@ import type { Database } from '../../platform/db/schema';
 import { writeTransaction } from '../../platform/db/transaction';
 import { BusinessError } from '../../platform/errors';
 import { recordUserEvent } from '../../platform/realtime/user-events';
-import { confirmRequestId, requestDigest } from '../../platform/request-ids';
+import { confirmClaimedRequest } from '../../platform/request-ids';
 import { refuseBackedCrossMargin } from './cross-backing';
 import { type LeverPositionRow, positionOf, priceUnits, toWire, unitsOf } from './positions';
 import { cancelOrder } from './settle';
@@ -184,13 +184,7 @@ export async function addMargin(s: LeverServices, userId: number, input: AddMarg
             .executeTakeFirst();
           if (!next) return undefined;
           // With the effect, not before it: a lost version race commits nothing, not even the confirmation.
-          await confirmRequestId(trx, {
-            userId,
-            requestId: input.request_id,
-            path: 'lever/add_margin',
-            digest: requestDigest('lever/add_margin', input),
-            at: now,
-          });
+          await confirmClaimedRequest(trx, userId);
           // The margin comes out of the contract account's available money, which also backs its cross positions
           // (RULES "Cross margin"): judged like a transfer out, under the locks the ledger then takes, in its order
           // (the position's row above, the hold before any account, then the contract account that a transfer and a

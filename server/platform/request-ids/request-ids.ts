@@ -11,11 +11,12 @@ import { sha256 } from '../security/digest';
  * arguments before the handler runs: the same id with the same call and arguments goes on to the handler, whose own
  * replay answers with what the first request did; anything else (other arguments, or another call) is refused with
  * `requestIdReused` before it can touch money. Because the check sits in the router and keys on the request schema's
- * fields, a money call added later cannot skip it.
+ * `request_id` field (the protocol's one name for a client request id), a money call added later with that field
+ * cannot skip it; tests/integration/request-ids.test.ts fails for one without an argument builder.
  *
  * A request the handler refused (a BusinessError: below the minimum, want of balance) releases the claim it made, so
  * a refusal leaves nothing behind and its id may be sent again with corrected arguments, each answered with its own
- * reason. A service may also confirm the claim in the transaction of its effect (`confirmRequestId`): a confirmed
+ * reason. A service confirms the claim in the transaction of its effect (`confirmClaimedRequest`): a confirmed
  * claim is never released, even by a concurrent refused request with the same id, so where the service's own rows
  * cannot tell one request's arguments from another's (lever/add_margin) the claim still can.
  *
@@ -94,35 +95,43 @@ export interface RequestClaim {
   at: number;
 }
 
+/** The row a claim writes; `applied` 1 when it is written with the effect it claims. */
+const claimRow = (claim: RequestClaim, applied: 0 | 1) => ({
+  user_id: claim.userId,
+  request_id: claim.requestId,
+  call_path: claim.path,
+  request_digest: claim.digest,
+  created_at: claim.at,
+  applied,
+});
+
 /**
  * Claims `requestId` for this user, call and digest, or finds the earlier claim: the same call and digest pass (a
  * retry; `fresh` false), anything else throws `requestIdReused`. Atomic in both dialects: of two concurrent first
- * claims one inserts and the other, waiting on the key, finds it.
+ * claims one inserts and the other, waiting on the key, finds it. A claim can vanish between the insert that found it
+ * and the read (a refused twin released it): then the insert is tried again, a few times, before it is a server error.
  */
 export async function claimRequestId(db: Kysely<Database>, claim: RequestClaim): Promise<{ fresh: boolean }> {
-  const inserted = await db
-    .insertInto('request_ids')
-    .values({
-      user_id: claim.userId,
-      request_id: claim.requestId,
-      call_path: claim.path,
-      request_digest: claim.digest,
-      created_at: claim.at,
-      applied: 0,
-    })
-    .onConflict((oc) => oc.columns(['user_id', 'request_id']).doNothing())
-    .executeTakeFirst();
-  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) return { fresh: true };
-  const earlier = await db
-    .selectFrom('request_ids')
-    .select(['call_path', 'request_digest'])
-    .where('user_id', '=', claim.userId)
-    .where('request_id', '=', claim.requestId)
-    .executeTakeFirstOrThrow();
-  if (earlier.call_path !== claim.path || earlier.request_digest !== claim.digest) {
-    throw new BusinessError('requestIdReused');
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const inserted = await db
+      .insertInto('request_ids')
+      .values(claimRow(claim, 0))
+      .onConflict((oc) => oc.columns(['user_id', 'request_id']).doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) return { fresh: true };
+    const earlier = await db
+      .selectFrom('request_ids')
+      .select(['call_path', 'request_digest'])
+      .where('user_id', '=', claim.userId)
+      .where('request_id', '=', claim.requestId)
+      .executeTakeFirst();
+    if (!earlier) continue;
+    if (earlier.call_path !== claim.path || earlier.request_digest !== claim.digest) {
+      throw new BusinessError('requestIdReused');
+    }
+    return { fresh: false };
   }
-  return { fresh: false };
+  throw new Error(`request id ${claim.requestId} kept vanishing while it was claimed`);
 }
 
 /** Releases a claim this request made (`fresh`) when the handler refused it, unless a service confirmed it meanwhile. */
@@ -145,14 +154,7 @@ export async function releaseRequestId(db: Kysely<Database>, claim: RequestClaim
 export async function confirmRequestId(trx: Kysely<Database>, claim: RequestClaim): Promise<void> {
   const confirmed = await trx
     .insertInto('request_ids')
-    .values({
-      user_id: claim.userId,
-      request_id: claim.requestId,
-      call_path: claim.path,
-      request_digest: claim.digest,
-      created_at: claim.at,
-      applied: 1,
-    })
+    .values(claimRow(claim, 1))
     .onConflict((oc) =>
       oc
         .columns(['user_id', 'request_id'])
