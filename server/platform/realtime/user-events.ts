@@ -34,7 +34,12 @@ const INSERT_ROWS = 500;
 export async function recordUserEvents(trx: Kysely<Database>, events: readonly UserEventInput[]): Promise<void> {
   // PostgreSQL gives a transaction its xid at its first write, a moment after the insert took its ids: claimed
   // first, the xid is in every snapshot taken after those ids exist, which is what the relay's hole waits rely on.
-  if (events.length > 0 && trx.isTransaction && handleOf(trx).kind === 'postgres') {
+  // Outside a transaction the claim and the insert would be two transactions, so they get one of their own.
+  if (events.length > 0 && handleOf(trx).kind === 'postgres') {
+    if (!trx.isTransaction) {
+      await trx.transaction().execute((own) => recordUserEvents(own, events));
+      return;
+    }
     await sql`select pg_current_xact_id()`.execute(trx);
   }
   for (let k = 0; k < events.length; k += INSERT_ROWS) {
