@@ -181,7 +181,8 @@ describe('the support console in the browser', () => {
 
     await nav.getByRole('link', { name: en('console.nav.audit') }).click();
     await page.waitForURL((url) => url.pathname === '/ops/audit');
-    const newest = page.locator('.ops-audit-row').first();
+    // Newest first; the reads the operator made (the queue, the photos) are audited beside the decision.
+    const newest = page.locator('.ops-audit-row', { hasText: 'kyc.approve' }).first();
     await expect.poll(() => newest.textContent()).toContain('kyc.approve');
     expect(await newest.textContent()).toContain('erika');
     expect(await newest.textContent()).toContain(`identity_verification ${verification}`);
@@ -198,7 +199,11 @@ describe('the support console in the browser', () => {
         .all()
         .map((r) => (r as { action: string }).action),
     );
-    expect(audited).toEqual(['ops.login_failed', 'ops.login', 'kyc.approve', 'ops.logout']);
+    const decisions = audited.filter((action) => !action.endsWith('.view') && !action.endsWith('_view'));
+    expect(decisions).toEqual(['ops.login_failed', 'ops.login', 'kyc.approve', 'ops.logout']);
+    // What the operator saw: the queue holding this verification, and each of its three photos, once.
+    expect(audited.filter((action) => action === 'kyc.photo_view')).toHaveLength(3);
+    expect(audited.filter((action) => action === 'identity_verifications.view')).toHaveLength(1);
   });
 
   it("a user's pages never fetch the console's code; /ops does", async () => {

@@ -403,6 +403,8 @@ describe.each(DATABASES)('console audit of every action on %s', (kind) => {
         return view('deposit.proof_view', 'deposit', id);
       },
       'ops/withdrawals': async () => {
+        // A queue that shows a row (an empty one reveals nothing and is not recorded).
+        await pendingWithdrawal();
         await ops('ops/withdrawals', {}, token);
         return view('withdrawals.view', 'withdrawals', 'pending');
       },

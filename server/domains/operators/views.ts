@@ -26,6 +26,9 @@ export class OpsViewLog {
   ) {}
 
   async record(session: { id: number; operator: { name: string } }, entry: OpsViewEntry): Promise<void> {
+    // A list that showed no row (an empty queue) revealed nothing about anyone: recording it would only bury entries.
+    const ids = entry.detail?.ids;
+    if (Array.isArray(ids) && ids.length === 0) return;
     const key = JSON.stringify([entry.action, entry.subjectType, String(entry.subjectId), entry.detail ?? {}]);
     let keys = this.seen.get(session.id);
     if (keys?.has(key)) return;
