@@ -423,7 +423,13 @@ export class LeverEngine extends EngineLoop {
     const fired = new Map<number, TriggerItem>();
     for (const trigger of this.book.fire(tick.symbol, tick.units)) {
       const { item } = trigger;
-      if (this.rows.get(item.id)?.version !== item.version) continue;
+      const row = this.rows.get(item.id);
+      if (row?.version !== item.version) continue;
+      if (!isAfterEntry(row, tick)) {
+        // Fired out of the book, but this tick is history for the row: its trigger waits for the next one.
+        this.book.add(trigger);
+        continue;
+      }
       const best = fired.get(item.id);
       if (!best || PRECEDENCE[item.kind] < PRECEDENCE[best.kind]) fired.set(item.id, item);
     }
@@ -456,6 +462,8 @@ export class LeverEngine extends EngineLoop {
       for (const row of rows) {
         const mark = row.symbol === tick.symbol ? tick : this.window.last(row.symbol);
         if (!mark) break;
+        // A tick older than a position's entry (a late one, see isAfterEntry) does not judge the account holding it.
+        if (row.symbol === tick.symbol && row.entry_seq !== null && tick.seq < row.entry_seq) break;
         marks.set(row.symbol, mark);
         const units = unitsOf(row);
         positions.push({
@@ -550,6 +558,17 @@ export class LeverEngine extends EngineLoop {
         return;
     }
   }
+}
+
+/**
+ * Whether `tick` comes after the row's entry tick, so that its triggers may fire on it (RULES "Lever": triggers are
+ * checked on every recorded tick after the entry tick). Ticks reach an engine in order, but not always before the rows
+ * opened on later ones: a process that takes the market over after its leader died generates again the steps the
+ * dead leader had published, which the dead leader's engines may already have opened positions on. Such a tick
+ * (same walk, same price, a lower sequence number than the entry) is history for the row, never a trigger.
+ */
+function isAfterEntry(row: LeverPositionRow, tick: EngineTick): boolean {
+  return row.entry_seq === null || row.symbol !== tick.symbol || tick.seq > row.entry_seq;
 }
 
 /** The quote scale of an account's rows (they all trade in USDT). */
