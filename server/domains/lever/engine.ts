@@ -568,7 +568,10 @@ export class LeverEngine extends EngineLoop {
  * (same walk, same price, a lower sequence number than the entry) is history for the row, never a trigger.
  */
 function isAfterEntry(row: LeverPositionRow, tick: EngineTick): boolean {
-  return row.entry_seq === null || row.symbol !== tick.symbol || tick.seq > row.entry_seq;
+  if (row.symbol !== tick.symbol) return true;
+  // A pending limit open rested at its entry tick (terms_since): the ticks before it were before its acceptance.
+  if (row.entry_seq === null) return tick.ts > row.terms_since;
+  return tick.seq > row.entry_seq;
 }
 
 /** The quote scale of an account's rows (they all trade in USDT). */

@@ -176,7 +176,15 @@ export class SpotEngine extends EngineLoop {
   private async onTick(tick: EngineTick): Promise<void> {
     const actions: Action[] = [];
     for (const entry of this.waits.onTick(tick)) actions.push(...this.onEntry(entry.item, tick));
-    for (const fired of this.book.fire(tick.symbol, tick.units)) actions.push({ kind: 'fill', row: fired.item, tick });
+    for (const fired of this.book.fire(tick.symbol, tick.units)) {
+      // A tick from before the acceptance reaching this engine late (a new market leader generates again the steps
+      // the dead one had published) is not one of the order's ticks: its limit waits in the book for the next.
+      if (tick.ts <= fired.item.accepted_at) {
+        this.book.add(fired);
+        continue;
+      }
+      actions.push({ kind: 'fill', row: fired.item, tick });
+    }
     await this.apply(actions);
   }
 
