@@ -95,6 +95,7 @@ async function runLane(lane: Stage[], shared: boolean): Promise<Result[]> {
   return results;
 }
 
+// Wall time shown to the second: a duration, not money or a price, so rounding here is only display.
 const minutes = (ms: number) => {
   const s = Math.round(ms / 1000);
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;

@@ -345,6 +345,7 @@ async function run(cluster: Cluster): Promise<void> {
     const mine = crowd.submissions.filter((s) => s.phase === phase);
     const accepted = mine.filter((s) => s.ok).length;
     const ms = mine.map((s) => s.ms);
+    // Rates and latencies for the printout: measurements, never money or prices.
     return `${(accepted / seconds).toFixed(1)} orders/s accepted (${accepted} in ${seconds.toFixed(0)} s), submit p50 ${percentile(ms, 50).toFixed(0)} ms, p99 ${percentile(ms, 99).toFixed(0)} ms`;
   };
   const acked = crowd.acked.spot.size + crowd.acked.options.size + crowd.acked.lever.size;
