@@ -5,9 +5,10 @@ import { Ledger } from '../../server/ledger';
 import { MarketFeed } from '../../server/market/feed';
 import { PriceRecorder } from '../../server/market/recorder';
 import type { PriceSource, Tick, TickListener } from '../../server/market/simulator';
+import type { DatabaseHandle } from '../../server/platform/db/connect';
 import type { Job } from '../../server/platform/jobs/runner';
 import { HandMarket } from './hand-market';
-import { DATABASES, openTestDatabase, startTestApp, uniqueEmail } from './harness';
+import { DATABASES, type DatabaseKind, openTestDatabase, startTestApp, uniqueEmail } from './harness';
 
 /**
  * What the failover bench found (README "Failover under load"): positions entered at BTC 162 on the market leader were
@@ -52,43 +53,67 @@ class HeldRelay implements PriceSource {
   }
 }
 
-describe.each(DATABASES)('lever triggers and ticks older than the entry (%s)', (kind) => {
-  it('a tick from before the entry that reaches the engine late never liquidates the position', async () => {
-    const database = await openTestDatabase(kind);
-    const db = database.handle.db;
-    const market = new HandMarket(['BTC']);
-    const feedA = new MarketFeed(market);
-    const relay = new HeldRelay(market);
-    const feedB = new MarketFeed(relay);
-    const a = await startTestApp(database.handle, { market: { feed: feedA, record: { flushMs: 50 } } });
-    const now = a.clock.now;
-    const engineB = new LeverEngine({
-      database: database.handle,
-      ledger: new Ledger(database.handle, now),
-      feed: feedB,
-      now,
-    });
-    // B also takes the record over, as the failover's successor does (the engine reads the sealed record).
-    const recorderB = new PriceRecorder(database.handle, feedB, { now });
-    const leverB: Job = engineB.job();
-    const recordB: Job = recorderB.job();
-    const round = async (leading: boolean) => {
-      await recordB.run({ leading, stillLeading: () => leading });
-      await leverB.run({ leading, stillLeading: () => leading });
-    };
-    const trade = (price: string) => {
+/** A's app leads and dies; B (its engine and the record writer) follows the held relay and takes over. */
+async function openScene(
+  kind: DatabaseKind,
+  engineOf: (handle: DatabaseHandle, feed: MarketFeed, now: () => number) => LeverEngine | SpotEngine,
+) {
+  const database = await openTestDatabase(kind);
+  const market = new HandMarket(['BTC']);
+  const feedA = new MarketFeed(market);
+  const relay = new HeldRelay(market);
+  const feedB = new MarketFeed(relay);
+  const a = await startTestApp(database.handle, { market: { feed: feedA, record: { flushMs: 50 } } });
+  const now = a.clock.now;
+  const engine = engineOf(database.handle, feedB, now);
+  // B also takes the record over, as the failover's successor does (the engines read the sealed record).
+  const recorder = new PriceRecorder(database.handle, feedB, { now });
+  const jobs: Job[] = [recorder.job(), engine.job()];
+  let aClosed = false;
+  return {
+    handle: database.handle,
+    db: database.handle.db,
+    a,
+    relay,
+    now,
+    trade(price: string) {
       a.clock.advance(1_000);
       return market.trade('BTC', price, now());
-    };
-    let aClosed = false;
+    },
+    /** One round of B's jobs, leading or following, and the work it queued. */
+    async round(leading: boolean) {
+      for (const job of jobs) await job.run({ leading, stillLeading: () => leading });
+      await engine.idle();
+    },
+    async killLeader() {
+      await a.close();
+      aClosed = true;
+    },
+    async close() {
+      engine.close();
+      await recorder.close();
+      feedB.close();
+      if (!aClosed) await a.close();
+      feedA.close();
+      await database.close();
+    },
+  };
+}
+
+describe.each(DATABASES)('lever triggers and ticks older than the entry (%s)', (kind) => {
+  it('a tick from before the entry that reaches the engine late never liquidates the position', async () => {
+    const s = await openScene(
+      kind,
+      (handle, feed, now) => new LeverEngine({ database: handle, ledger: new Ledger(handle, now), feed, now }),
+    );
     try {
-      const session = await a.registerByEmail(uniqueEmail('replayed'));
-      trade('60000.00');
-      await round(false);
+      const session = await s.a.registerByEmail(uniqueEmail('replayed'));
+      s.trade('60000.00');
+      await s.round(false);
       // B's feed falls behind here: the next two ticks reach only A (the leader) for now.
-      relay.holding = true;
-      const early = trade('54000.00');
-      const placed = await a.call(
+      s.relay.holding = true;
+      const early = s.trade('54000.00');
+      const placed = await s.a.call(
         'lever/submit',
         {
           symbol: 'BTC',
@@ -104,72 +129,41 @@ describe.each(DATABASES)('lever triggers and ticks older than the entry (%s)', (
       );
       expect(placed.body.type, placed.body.message).toBe('ok');
       const id = (placed.body.data as { id: number }).id;
-      const entry = trade('60000.00');
-      const row = () => db.selectFrom('lever_positions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      const entry = s.trade('60000.00');
+      const row = () => s.db.selectFrom('lever_positions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
       await vi.waitFor(async () => expect((await row()).phase).toBe('holding'), { timeout: 20_000, interval: 20 });
       expect(await row()).toMatchObject({ entry_seq: entry.seq, liq_price: '54271.35' });
       expect(early.seq).toBeLessThan(entry.seq);
 
       // A dies; B's engine leads and loads the holding row, then meets the two ticks it had not seen: 54,000 (below
       // the liquidation price, but before the entry) and the entry tick itself.
-      await a.close();
-      aClosed = true;
-      await round(true);
-      await engineB.idle();
-      relay.release();
-      await round(true);
-      await engineB.idle();
+      await s.killLeader();
+      await s.round(true);
+      s.relay.release();
+      await s.round(true);
       expect((await row()).phase).toBe('holding');
 
       // The first tick after the entry at or below the liquidation price liquidates it, at that tick.
-      const after = trade('54200.00');
-      await round(true);
-      await engineB.idle();
+      const after = s.trade('54200.00');
+      await s.round(true);
       await vi.waitFor(async () => expect((await row()).phase).toBe('closed'), { timeout: 20_000, interval: 20 });
       expect(await row()).toMatchObject({ close_reason: 'liquidation', exit_seq: after.seq, exit_price: '54200.00' });
     } finally {
-      engineB.close();
-      await recorderB.close();
-      feedB.close();
-      if (!aClosed) await a.close();
-      feedA.close();
-      await database.close();
+      await s.close();
     }
   });
   it('a tick from before the acceptance that reaches the engine late never opens a resting limit', async () => {
-    const database = await openTestDatabase(kind);
-    const db = database.handle.db;
-    const market = new HandMarket(['BTC']);
-    const feedA = new MarketFeed(market);
-    const relay = new HeldRelay(market);
-    const feedB = new MarketFeed(relay);
-    const a = await startTestApp(database.handle, { market: { feed: feedA, record: { flushMs: 50 } } });
-    const now = a.clock.now;
-    const engineB = new LeverEngine({
-      database: database.handle,
-      ledger: new Ledger(database.handle, now),
-      feed: feedB,
-      now,
-    });
-    const recorderB = new PriceRecorder(database.handle, feedB, { now });
-    const leverB: Job = engineB.job();
-    const recordB: Job = recorderB.job();
-    const round = async (leading: boolean) => {
-      await recordB.run({ leading, stillLeading: () => leading });
-      await leverB.run({ leading, stillLeading: () => leading });
-    };
-    const trade = (price: string) => {
-      a.clock.advance(1_000);
-      return market.trade('BTC', price, now());
-    };
-    let aClosed = false;
+    const s = await openScene(
+      kind,
+      (handle, feed, now) => new LeverEngine({ database: handle, ledger: new Ledger(handle, now), feed, now }),
+    );
     try {
-      const session = await a.registerByEmail(uniqueEmail('replayed-limit'));
-      trade('60000.00');
-      await round(false);
-      relay.holding = true;
-      trade('55000.00');
-      const placed = await a.call(
+      const session = await s.a.registerByEmail(uniqueEmail('replayed-limit'));
+      s.trade('60000.00');
+      await s.round(false);
+      s.relay.holding = true;
+      s.trade('55000.00');
+      const placed = await s.a.call(
         'lever/submit',
         {
           symbol: 'BTC',
@@ -186,57 +180,35 @@ describe.each(DATABASES)('lever triggers and ticks older than the entry (%s)', (
       );
       expect(placed.body.type, placed.body.message).toBe('ok');
       const id = (placed.body.data as { id: number }).id;
-      trade('60000.00');
-      const row = () => db.selectFrom('lever_positions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      s.trade('60000.00');
+      const row = () => s.db.selectFrom('lever_positions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
       await vi.waitFor(async () => expect((await row()).phase).toBe('pending'), { timeout: 20_000, interval: 20 });
 
-      await a.close();
-      aClosed = true;
-      await round(true);
-      await engineB.idle();
-      relay.release();
-      await round(true);
-      await engineB.idle();
+      await s.killLeader();
+      await s.round(true);
+      s.relay.release();
+      await s.round(true);
       expect((await row()).phase).toBe('pending');
 
-      const after = trade('57000.00');
-      await round(true);
-      await engineB.idle();
+      const after = s.trade('57000.00');
+      await s.round(true);
       await vi.waitFor(async () => expect((await row()).phase).toBe('holding'), { timeout: 20_000, interval: 20 });
       expect(await row()).toMatchObject({ entry_seq: after.seq, entry_price: '57000.00' });
     } finally {
-      engineB.close();
-      await recorderB.close();
-      feedB.close();
-      if (!aClosed) await a.close();
-      feedA.close();
-      await database.close();
+      await s.close();
     }
   });
 });
 
 describe.each(DATABASES)('spot limits and ticks older than their acceptance (%s)', (kind) => {
   it('a tick from before the acceptance that reaches the engine late never fills a resting limit', async () => {
-    const database = await openTestDatabase(kind);
-    const db = database.handle.db;
-    const market = new HandMarket(['BTC']);
-    const feedA = new MarketFeed(market);
-    const relay = new HeldRelay(market);
-    const feedB = new MarketFeed(relay);
-    const a = await startTestApp(database.handle, { market: { feed: feedA, record: { flushMs: 50 } } });
-    const now = a.clock.now;
-    const ledger = new Ledger(database.handle, now);
-    const engineB = new SpotEngine({ database: database.handle, ledger, feed: feedB, now });
-    const spotB: Job = engineB.job();
-    const round = (leading: boolean) => Promise.resolve(spotB.run({ leading, stillLeading: () => leading }));
-    const trade = (price: string) => {
-      a.clock.advance(1_000);
-      return market.trade('BTC', price, now());
-    };
-    let aClosed = false;
+    const s = await openScene(
+      kind,
+      (handle, feed, now) => new SpotEngine({ database: handle, ledger: new Ledger(handle, now), feed, now }),
+    );
     try {
-      const session = await a.registerByEmail(uniqueEmail('replayed-spot'));
-      await ledger.credit({
+      const session = await s.a.registerByEmail(uniqueEmail('replayed-spot'));
+      await new Ledger(s.handle, s.now).credit({
         userId: session.user.id,
         requestId: 'replayed-spot-seed',
         kind: 'deposit',
@@ -245,44 +217,36 @@ describe.each(DATABASES)('spot limits and ticks older than their acceptance (%s)
         from: 'deposits_clearing',
         to: 'coin',
       });
-      trade('60000.00');
-      await round(false);
+      s.trade('60000.00');
+      await s.round(false);
       // B falls behind: a tick at 55,000 reaches only A, then the order is accepted and rests at 60,000 on A.
-      relay.holding = true;
-      trade('55000.00');
-      const placed = await a.call(
+      s.relay.holding = true;
+      s.trade('55000.00');
+      const placed = await s.a.call(
         'coin/trade',
         { symbol: 'BTC', side: 'buy', type: 'limit', qty: '0.001', price: '58000.00', request_id: 'replayed-spot' },
         { token: session.token },
       );
       expect(placed.body.type, placed.body.message).toBe('ok');
       const id = (placed.body.data as { id: number }).id;
-      trade('60000.00');
-      const order = () => db.selectFrom('spot_orders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      s.trade('60000.00');
+      const order = () => s.db.selectFrom('spot_orders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
       await vi.waitFor(async () => expect((await order()).state).toBe('pending'), { timeout: 20_000, interval: 20 });
 
       // A dies; B's engine leads, loads the resting order, then meets the 55,000 from before the acceptance.
-      await a.close();
-      aClosed = true;
-      await round(true);
-      await engineB.idle();
-      relay.release();
-      await round(true);
-      await engineB.idle();
+      await s.killLeader();
+      await s.round(true);
+      s.relay.release();
+      await s.round(true);
       expect((await order()).state).toBe('pending');
 
       // The first tick after the acceptance at or below the limit fills it, at that tick.
-      const after = trade('57000.00');
-      await round(true);
-      await engineB.idle();
+      const after = s.trade('57000.00');
+      await s.round(true);
       await vi.waitFor(async () => expect((await order()).state).toBe('completed'), { timeout: 20_000, interval: 20 });
       expect(await order()).toMatchObject({ fill_seq: after.seq, fill_price: '57000.00' });
     } finally {
-      engineB.close();
-      feedB.close();
-      if (!aClosed) await a.close();
-      feedA.close();
-      await database.close();
+      await s.close();
     }
   });
 });
