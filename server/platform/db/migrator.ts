@@ -1,4 +1,4 @@
-import { type Migration, Migrator, sql } from 'kysely';
+import { type DatabaseIntrospector, type Kysely, type Migration, Migrator, sql, type TableMetadata } from 'kysely';
 import type { DatabaseHandle } from './connect';
 import type { DomainMigration } from './migration-kit';
 
@@ -28,7 +28,7 @@ export async function runMigrations({ db, kind }: DatabaseHandle, list: readonly
       ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
       : undefined;
   const migrator = new Migrator({
-    db,
+    db: schema ? askingOnlyAbout(db, schema) : db,
     provider: { getMigrations: async () => migrationTable(list, kind) },
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
@@ -37,4 +37,34 @@ export async function runMigrations({ db, kind }: DatabaseHandle, list: readonly
   if (error) {
     throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed`, { cause: error });
   }
+}
+
+/**
+ * `db` whose introspection sees one PostgreSQL schema. Kysely's migrator asks it whether its own two tables exist, and
+ * Kysely's answer reads every schema's catalog through functions that look names up again (`has_schema_privilege`,
+ * `pg_get_serial_sequence`): a schema dropped or a column renamed elsewhere at that moment fails the whole query
+ * ("schema … does not exist"). That happened with test files migrating side by side, each in its own schema. A plain
+ * catalog read of this schema is a consistent snapshot and all the migrator needs (names; it reads no columns).
+ */
+function askingOnlyAbout<Tables>(db: Kysely<Tables>, schema: string): Kysely<Tables> {
+  const getTables = async (): Promise<TableMetadata[]> => {
+    const { rows } = await sql<{ name: string; kind: string }>`
+      select c.relname as name, c.relkind as kind from pg_catalog.pg_class c
+      join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = ${schema} and c.relkind in ('r', 'p', 'v')`.execute(db);
+    return rows.map((row) => ({ name: row.name, schema, isView: row.kind === 'v', columns: [] }));
+  };
+  const introspection: DatabaseIntrospector = {
+    getSchemas: async () => [{ name: schema }],
+    getTables,
+    getMetadata: async () => ({ tables: await getTables() }),
+  };
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === 'introspection') return introspection;
+      const value: unknown = Reflect.get(target, property, target);
+      // Kysely's methods use private fields: they must run on the real instance, not on the proxy.
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
