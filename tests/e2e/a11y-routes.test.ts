@@ -1,12 +1,11 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CallPath, calls } from '../../protocol';
 import { PAGES } from '../../src/app/pages';
-import { describeFindings } from './a11y';
+import { describeFindings, runAxe } from './a11y';
 import { type Browser, INVITE_CODE, openBrowser, type RunningServer, startServer, withDb } from './harness';
 import { depositDirectly, verifyIdentity } from './ledger-seed';
 import { type ApiAnswer, registerUser, type TestSession } from './users';
@@ -227,7 +226,7 @@ async function visit(path: string): Promise<void> {
 /** All of axe's rules on the page as it is; throws the readable list on a serious or critical violation. */
 async function checkRoute(theme: string, why: string): Promise<void> {
   await page.addStyleTag({ content: FREEZE });
-  const results = await new AxeBuilder({ page }).setLegacyMode(true).analyze();
+  const results = await runAxe(page);
   const findings = results.violations
     .filter((v) => FAILING.has(v.impact ?? ''))
     .map((violation) => ({ theme, violation }));
