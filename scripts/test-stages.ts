@@ -4,10 +4,10 @@ import { spawn } from 'node:child_process';
  * `npm test`: every check the project has, in stages, and a table of each stage's wall time at the end (issue 24: CI
  * must stay well inside its 90 minutes, and the table shows where the time goes), printed on failure too.
  *
- * On the 2-core CI machine, stages that leave a core idle run side by side: the type check beside the lint, and the
- * client build (then the size budgets that read it) beside the integration tests, which mostly wait on their servers
- * and databases. Unit and browser tests fill both cores themselves, so they run alone. After a failed step no new
- * step starts (as `a && b` did), unless `--keep-going`; stages that did not run show as "not run".
+ * On the 2-core CI machine, stages that leave a core idle run side by side: the type check (one core) and the lint
+ * beside the unit tests, and the client build (then the size budgets that read it) beside the integration tests,
+ * which wait on their servers and databases. The browser tests fill both cores themselves, so they run alone. After a
+ * failed step no new step starts (as `a && b` did), unless `--keep-going`; stages that did not run show as "not run".
  */
 
 interface Stage {
@@ -30,8 +30,7 @@ const stages = {
 
 /** One step's lanes run at the same time; the stages of one lane run one after the other (size needs the build). */
 const plan: Stage[][][] = [
-  [[stages.typecheck], [stages.lint]],
-  [[stages.unit]],
+  [[stages.typecheck], [stages.lint], [stages.unit]],
   [[stages.integration], [stages.build, stages.size]],
   [[stages.e2e]],
 ];
