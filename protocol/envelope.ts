@@ -17,6 +17,11 @@ export const errorEnvelope = z.object({
   message: z.string(),
   /** Field the failure refers to, when one does (lets a form mark it). */
   field: z.string().optional(),
+  /**
+   * Why, as the key of the errors table (`leverVerifyRequired`, `insufficientBalance`, …): what client code decides
+   * on, never the translated message.
+   */
+  reason: z.string(),
 });
 
 export const sessionExpiredEnvelope = z.object({
@@ -31,6 +36,7 @@ export const anyEnvelope = z.object({
   code: z.union([z.number(), z.string()]).optional(),
   message: z.string().optional(),
   msg: z.string().optional(),
+  reason: z.string().optional(),
   data: z.unknown().optional(),
 });
 export type AnyEnvelope = z.infer<typeof anyEnvelope>;

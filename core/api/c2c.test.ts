@@ -145,6 +145,7 @@ describe('c2c actions', () => {
       ok: false,
       message: 'The amount is below the ad’s minimum',
       field: 'quantity',
+      reason: 'testRefusal',
       answered: true,
     });
     expect(sent.at(-1)).toEqual({ path: 'ctc/order/add', method: 'POST', form: body });

@@ -9,7 +9,7 @@ import {
   type C2cStatus,
   c2cCalls,
 } from '../../protocol/c2c';
-import { areaApi, type CallOptions, unanswered } from './client';
+import { areaApi, type CallOptions, type Refusal, refusal } from './client';
 
 const { callApi, callApiResult } = areaApi(c2cCalls);
 
@@ -129,26 +129,26 @@ export async function pollOpenC2cOrders(merchant = false): Promise<C2cOpenPoll |
 export type C2cResult = { ok: true; order: C2cOrder } | C2cRefusal;
 /** What saving or closing an ad answered (the ad in its new state, or why not). */
 export type C2cAdResult = { ok: true; ad: C2cOwnAd } | C2cRefusal;
-export type C2cRefusal = { ok: false; message: string; field?: string; answered: boolean };
+export type C2cRefusal = Refusal;
 
-/** The client's own texts for "no answer" (core/api/client.ts makes them when the request never got one). */
+/** The data of an answered call, or its refusal. */
 async function refusalOr<T>(
-  call: Promise<{ ok: true; data: T } | { ok: false; message: string; field?: string }>,
+  call: Promise<{ ok: true; data: T } | { ok: false; message: string; field?: string; reason?: string }>,
 ): Promise<{ ok: true; data: T } | C2cRefusal> {
   const r = await call;
   if (r.ok) return r;
-  return { ok: false, message: r.message, ...(r.field ? { field: r.field } : {}), answered: !unanswered(r.message) };
+  return refusal(r);
 }
 
 async function orderResult(
-  call: Promise<{ ok: true; data: C2cOrder } | { ok: false; message: string; field?: string }>,
+  call: Promise<{ ok: true; data: C2cOrder } | { ok: false; message: string; field?: string; reason?: string }>,
 ): Promise<C2cResult> {
   const r = await refusalOr(call);
   return r.ok ? { ok: true, order: r.data } : r;
 }
 
 async function adResult(
-  call: Promise<{ ok: true; data: C2cOwnAd } | { ok: false; message: string; field?: string }>,
+  call: Promise<{ ok: true; data: C2cOwnAd } | { ok: false; message: string; field?: string; reason?: string }>,
 ): Promise<C2cAdResult> {
   const r = await refusalOr(call);
   return r.ok ? { ok: true, ad: r.data } : r;

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { accountCalls, type User } from '../../protocol/account';
 import { createServerClock } from '../clock';
-import { areaApi, configureApi, FALLBACK_ERROR, request, TIMEOUT_MS } from './client';
+import { areaApi, configureApi, FALLBACK_ERROR, refusal, request, TIMEOUT_MS } from './client';
 import { apiEvents } from './events';
 
 const { callApi, callApiResult } = areaApi(accountCalls);
@@ -147,6 +147,23 @@ describe('envelope rules (SPEC 7)', () => {
     fetchMock.mockResolvedValue(json({ type: 'error', code: 0, message: 'Wrong account or password' }));
     await expect(request('POST', 'x')).resolves.toBe(false);
     expect(toastTexts()).toEqual(['Wrong account or password']);
+  });
+
+  it('hands a typed call the refusal’s reason (its errors-table key) beside the translated message', async () => {
+    fetchMock.mockResolvedValue(
+      json({
+        type: 'error',
+        code: 0,
+        message: 'Falsches Konto oder Passwort',
+        reason: 'loginFailed',
+        field: 'password',
+      }),
+    );
+    const r = await callApiResult('email_send', { email: 'a@example.com', scene: 'register' }, { quiet: true });
+    expect(r).toEqual({ ok: false, message: 'Falsches Konto oder Passwort', reason: 'loginFailed', field: 'password' });
+    expect(refusal(r.ok ? { message: '' } : r)).toMatchObject({ reason: 'loginFailed', answered: true });
+    // No reason, no answer the client can trust: the server may have acted, so a retry keeps its request id.
+    expect(refusal({ message: 'ERROR' }).answered).toBe(false);
   });
 
   it('toasts ERROR when a failure carries no message', async () => {

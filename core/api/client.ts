@@ -60,13 +60,6 @@ export function configureApi(options: Partial<ApiConfig>): void {
 }
 
 /** One of the client's own texts in the user's language (FALLBACK_ERROR when none is configured). */
-/**
- * Whether a failure message is the client's own "no answer" (offline, timeout, a body that is no envelope): the
- * server may still have acted, so a retry must carry the same request id.
- */
-export const unanswered = (message: string): boolean =>
-  message === apiText('offline') || message === apiText('timeout') || message === FALLBACK_ERROR || message === '';
-
 export function apiText(key: ApiTextKey): string {
   return config.text(key) || FALLBACK_ERROR;
 }
@@ -108,7 +101,7 @@ export type Outcome =
   | { kind: 'data'; data: unknown }
   | { kind: 'message'; message: string; data: unknown }
   | { kind: 'expired'; message: string }
-  | { kind: 'fail'; message: string; field?: string; retryAfter?: number };
+  | { kind: 'fail'; message: string; field?: string; reason?: string; retryAfter?: number };
 
 /** Seconds until a rate-limited call may be repeated, when the server said so (`data.retry_after`). */
 function retryAfterOf(raw: unknown): number | undefined {
@@ -133,6 +126,7 @@ export function interpret(env: AnyEnvelope | null, raw?: unknown): Outcome {
   return {
     kind: 'fail',
     message: message || FALLBACK_ERROR,
+    ...(env.reason ? { reason: env.reason } : {}),
     ...(field ? { field } : {}),
     ...(retryAfter ? { retryAfter } : {}),
   };
@@ -282,7 +276,31 @@ export async function request(method: Method, path: string, body?: object, opts?
 /** What a typed call answers: the parsed data, or the failure (already toasted unless quiet) and its field. */
 export type CallResult<S extends CallSpec> =
   | { ok: true; data: z.output<S['response']> }
-  | { ok: false; message: string; field?: string; retryAfter?: number };
+  | { ok: false; message: string; field?: string; reason?: string; retryAfter?: number };
+
+/**
+ * A refused or unanswered action, as the product screens and machines take it. `reason` is the server's errors-table
+ * key; `answered` is false when no answer came at all (offline, timeout, a body that is no envelope: no reason): the
+ * server may still have acted, so a retry must carry the same request id.
+ */
+export interface Refusal {
+  ok: false;
+  message: string;
+  field?: string;
+  reason?: string;
+  answered: boolean;
+}
+
+/** The refusal of a failed call (see Refusal). */
+export function refusal(failure: { message: string; field?: string; reason?: string }): Refusal {
+  return {
+    ok: false,
+    message: failure.message,
+    ...(failure.field ? { field: failure.field } : {}),
+    ...(failure.reason ? { reason: failure.reason } : {}),
+    answered: failure.reason !== undefined,
+  };
+}
 
 /**
  * A typed call: request fields typed by the contract, ok data parsed with the call's response schema. A failure

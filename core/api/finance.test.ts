@@ -33,6 +33,7 @@ describe('finance calls', () => {
       ok: false,
       message: 'Insufficient balance',
       field: 'amount',
+      reason: 'testRefusal',
       answered: true,
     });
     expect(sent.at(-1)).toEqual({ path: 'lh/send/order', method: 'POST', form: body });

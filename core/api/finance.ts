@@ -10,7 +10,7 @@ import {
   type FinanceReport,
   financeCalls,
 } from '../../protocol/finance';
-import { areaApi, type CallOptions, unanswered } from './client';
+import { areaApi, type CallOptions, type Refusal, refusal } from './client';
 
 const { callApi, callApiResult } = areaApi(financeCalls);
 
@@ -88,15 +88,12 @@ export function fetchFinanceOrders(
  * What a purchase or a redemption answered. `answered` is false when no answer came at all (offline, timeout, a
  * body that is not an envelope): the server may still have acted, so a retried purchase must carry the same id.
  */
-export type FinanceResult =
-  | { ok: true; order: FinanceOrder }
-  | { ok: false; message: string; field?: string; answered: boolean };
+export type FinanceResult = { ok: true; order: FinanceOrder } | Refusal;
 
-/** The client's own texts for "no answer" (core/api/client.ts makes them when the request never got one). */
 async function orderResult(call: ReturnType<typeof callApiResult<'lh/deposit'>>): Promise<FinanceResult> {
   const r = await call;
   if (r.ok) return { ok: true, order: r.data };
-  return { ok: false, message: r.message, ...(r.field ? { field: r.field } : {}), answered: !unanswered(r.message) };
+  return refusal(r);
 }
 
 /**

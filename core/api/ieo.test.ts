@@ -36,6 +36,7 @@ describe('ieo calls', () => {
       ok: false,
       message: 'The quantity is above the limit per user',
       field: 'quantity',
+      reason: 'testRefusal',
       answered: true,
     });
     expect(sent.at(-1)).toEqual({ path: 'ieo/apply', method: 'POST', form: body });

@@ -6,7 +6,7 @@ import {
   type IeoProjectPage,
   ieoCalls,
 } from '../../protocol/ieo';
-import { areaApi, type CallOptions, unanswered } from './client';
+import { areaApi, type CallOptions, type Refusal, refusal } from './client';
 
 const { callApi, callApiResult } = areaApi(ieoCalls);
 
@@ -60,15 +60,12 @@ export async function pollMyIeoOrders(): Promise<IeoOrder[] | false> {
  * body that is not an envelope): the server may still have acted, so a retried subscription must carry the same id
  * (a payment needs none: the server pays an order once however often it is asked).
  */
-export type IeoResult =
-  | { ok: true; order: IeoOrder }
-  | { ok: false; message: string; field?: string; answered: boolean };
+export type IeoResult = { ok: true; order: IeoOrder } | Refusal;
 
-/** The client's own texts for "no answer" (core/api/client.ts makes them when the request never got one). */
 async function orderResult(call: ReturnType<typeof callApiResult<'ieo/apply'>>): Promise<IeoResult> {
   const r = await call;
   if (r.ok) return { ok: true, order: r.data };
-  return { ok: false, message: r.message, ...(r.field ? { field: r.field } : {}), answered: !unanswered(r.message) };
+  return refusal(r);
 }
 
 /**

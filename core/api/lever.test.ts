@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LeverPosition } from '../../protocol/lever';
 import { configureApi } from './client';
 import { addLeverMargin, closeLeverPosition, pollOpenPositions, setLeverStops, submitLeverOrder } from './lever';
+import { failAnswer } from './testing';
 
 // The envelope rules are core/api/client.test.ts's; here only what is lever's: the calls' paths and fields, which
 // failures count as answered (a retry must reuse the request id only when no answer came), and the four-list poll.
@@ -56,10 +57,7 @@ const ok = (data: unknown) =>
   new Response(JSON.stringify({ type: 'ok', code: 1, message: 'OK', data }), {
     headers: { 'content-type': 'application/json' },
   });
-const fail = (message: string, field?: string) =>
-  new Response(JSON.stringify({ type: 'error', code: 0, message, ...(field ? { field } : {}) }), {
-    headers: { 'content-type': 'application/json' },
-  });
+const fail = failAnswer;
 
 /** Each request as the server would read it: path, method and form fields. */
 const sent: { path: string; method: string; form: Record<string, string> }[] = [];
@@ -116,11 +114,12 @@ describe('lever calls', () => {
   });
 
   it('a refusal is answered (a new attempt may take a new id); no connection is not', async () => {
-    answer = () => fail('Insufficient balance', 'amount');
+    answer = () => fail('Insufficient balance', 'amount', 'insufficientBalance');
     expect(await addLeverMargin({ id: 7, amount: '50', request_id: 'req-2' })).toEqual({
       ok: false,
       message: 'Insufficient balance',
       field: 'amount',
+      reason: 'insufficientBalance',
       answered: true,
     });
     expect(sent.at(-1)).toMatchObject({
@@ -130,6 +129,14 @@ describe('lever calls', () => {
     answer = () => Promise.reject(new TypeError('network down'));
     expect(await closeLeverPosition(7)).toEqual({ ok: false, message: 'No connection', answered: false });
     expect(sent.at(-1)).toMatchObject({ path: 'lever/close', form: { id: '7' } });
+  });
+
+  it('an envelope without a reason is no answer the client can trust: a retry keeps the request id', async () => {
+    answer = () =>
+      new Response(JSON.stringify({ type: 'error', code: 0, message: 'Bad gateway' }), {
+        headers: { 'content-type': 'application/json' },
+      });
+    expect(await closeLeverPosition(7)).toEqual({ ok: false, message: 'Bad gateway', answered: false });
   });
 
   it('sets stops, leaving out the one not given (the server clears it)', async () => {

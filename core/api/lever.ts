@@ -8,7 +8,7 @@ import {
   type SubmitLeverRequest,
 } from '../../protocol/lever';
 import type { SimulatorBalance } from '../../protocol/simulator';
-import { areaApi, type CallOptions, unanswered } from './client';
+import { areaApi, type CallOptions, type Refusal, refusal } from './client';
 
 const { callApi, callApiResult } = areaApi(leverCalls);
 
@@ -25,15 +25,12 @@ const background = { quiet: true, loading: false } as const;
  * envelope): the server may still have acted, so a retry of a submission or a margin top-up must carry the same
  * request id.
  */
-export type LeverResult =
-  | { ok: true; position: LeverPosition }
-  | { ok: false; message: string; field?: string; answered: boolean };
+export type LeverResult = { ok: true; position: LeverPosition } | Refusal;
 
-/** The client's own texts for "no answer" (core/api/client.ts makes them when the request never got one). */
 async function positionResult(call: ReturnType<typeof callApiResult<'lever/submit'>>): Promise<LeverResult> {
   const r = await call;
   if (r.ok) return { ok: true, position: r.data };
-  return { ok: false, message: r.message, ...(r.field ? { field: r.field } : {}), answered: !unanswered(r.message) };
+  return refusal(r);
 }
 
 /** The instruments with their terms, and the contract account of the chosen book (available, cross wallet). */

@@ -8,7 +8,7 @@ import {
   type SimulatorBalance,
   type SubmitOptionRequest,
 } from '../../protocol/options';
-import { areaApi, type CallOptions, unanswered } from './client';
+import { areaApi, type CallOptions, type Refusal, refusal } from './client';
 
 const { callApi, callApiResult } = areaApi(optionCalls);
 
@@ -28,11 +28,8 @@ export function fetchOptionTerms(opts: CallOptions = read): Promise<OptionSecond
  * What a submission answered. `answered` is false when no answer came at all (offline, timeout, a body that is not
  * an envelope): the server may still have bought the contract, so a retry must carry the same request id.
  */
-export type OptionSubmitResult =
-  | { ok: true; contract: OptionContract }
-  | { ok: false; message: string; field?: string; answered: boolean };
+export type OptionSubmitResult = { ok: true; contract: OptionContract } | Refusal;
 
-/** The client's own texts for "no answer" (core/api/client.ts makes them when the request never got one). */
 /**
  * Buys a contract; send the same `request_id` again to retry the same purchase (the server applies one id once).
  * Quiet: the ticket shows the refusal beside its buttons instead of a toast.
@@ -40,7 +37,7 @@ export type OptionSubmitResult =
 export async function submitOptionContract(body: SubmitOptionRequest): Promise<OptionSubmitResult> {
   const r = await callApiResult('microtrade/submit', body, { quiet: true });
   if (r.ok) return { ok: true, contract: r.data };
-  return { ok: false, message: r.message, ...(r.field ? { field: r.field } : {}), answered: !unanswered(r.message) };
+  return refusal(r);
 }
 
 export interface ContractPageQuery {

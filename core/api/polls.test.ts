@@ -34,8 +34,14 @@ describe('poll calls', () => {
   });
 
   it('hands a refusal back with its message and field', async () => {
-    server.answer = () => failAnswer('This poll has closed', 'poll_id');
-    expect(await castVote(2, 5)).toEqual({ ok: false, message: 'This poll has closed', field: 'poll_id' });
+    server.answer = () => failAnswer('This poll has closed', 'poll_id', 'votePollClosed');
+    expect(await castVote(2, 5)).toEqual({
+      ok: false,
+      message: 'This poll has closed',
+      field: 'poll_id',
+      reason: 'votePollClosed',
+      answered: true,
+    });
     // An answer that breaks the contract is a failure, not a poll (the client warns about it).
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     server.answer = () => okAnswer({ poll: { ...poll, status: 'paused' } });

@@ -1,5 +1,5 @@
 import { type Poll, type PollList, pollCalls } from '../../protocol/polls';
-import { areaApi, type CallOptions } from './client';
+import { areaApi, type CallOptions, type Refusal, refusal } from './client';
 
 const { callApi, callApiResult } = areaApi(pollCalls);
 
@@ -15,7 +15,7 @@ export function fetchPolls(opts: CallOptions = read): Promise<PollList | false> 
 }
 
 /** What a vote answers: the poll with the vote counted, or the refusal's message and field for the page to show. */
-export type VoteResult = { ok: true; poll: Poll } | { ok: false; message: string; field?: string };
+export type VoteResult = { ok: true; poll: Poll } | Refusal;
 
 /**
  * One final vote. Quiet: a refusal is not toasted, because the page answers it in place (SPEC 8's verification
@@ -28,5 +28,5 @@ export async function castVote(pollId: number, optionId: number, opts: CallOptio
     { ...opts, quiet: true },
   );
   if (r.ok) return { ok: true, poll: r.data.poll };
-  return { ok: false, message: r.message, ...(r.field ? { field: r.field } : {}) };
+  return refusal(r);
 }

@@ -6,7 +6,7 @@ import {
   type SpotOrderPage,
   spotCalls,
 } from '../../protocol/spot';
-import { areaApi, type CallOptions, unanswered } from './client';
+import { areaApi, type CallOptions, type Refusal, refusal } from './client';
 
 const { callApi, callApiResult } = areaApi(spotCalls);
 
@@ -28,20 +28,12 @@ export function fetchSpotConfig(opts: CallOptions = read): Promise<SpotConfig | 
  * What a placement or a cancellation answered. `answered` is false when no answer came at all (offline, timeout, a
  * body that is not an envelope): the server may still have acted, so a retry must carry the same request id.
  */
-export type SpotOrderResult =
-  | { ok: true; order: SpotOrder }
-  | { ok: false; message: string; field?: string; answered: boolean };
+export type SpotOrderResult = { ok: true; order: SpotOrder } | Refusal;
 
-/** The client's own texts for "no answer" (core/api/client.ts makes them when the request never got one). */
 async function orderResult(call: ReturnType<typeof callApiResult<'coin/trade'>>): Promise<SpotOrderResult> {
   const r = await call;
   if (r.ok) return { ok: true, order: r.data };
-  return {
-    ok: false,
-    message: r.message,
-    ...(r.field ? { field: r.field } : {}),
-    answered: !unanswered(r.message),
-  };
+  return refusal(r);
 }
 
 /**

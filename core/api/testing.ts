@@ -6,8 +6,9 @@ export const okAnswer = (data: unknown) =>
   new Response(JSON.stringify({ type: 'ok', code: 1, message: 'OK', data }), {
     headers: { 'content-type': 'application/json' },
   });
-export const failAnswer = (message: string, field?: string) =>
-  new Response(JSON.stringify({ type: 'error', code: 0, message, ...(field ? { field } : {}) }), {
+/** A refusal as the server words it: the message in the user's language and the errors-table key it came from. */
+export const failAnswer = (message: string, field?: string, reason = 'testRefusal') =>
+  new Response(JSON.stringify({ type: 'error', code: 0, message, reason, ...(field ? { field } : {}) }), {
     headers: { 'content-type': 'application/json' },
   });
 

@@ -19,6 +19,8 @@ export function apiChecks(app: () => TestApp) {
     const { body } = await app().call(path, fields, { token });
     expect(body.type, JSON.stringify(body)).not.toBe('ok');
     expect(body.message).toBe(translate('en', key));
+    // A business refusal names its key for client code; a 999 (no session) has none.
+    if (body.type === 'error') expect(body.reason).toBe(key);
     if (field) expect(body.field).toBe(field);
   }
 

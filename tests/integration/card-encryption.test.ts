@@ -174,7 +174,12 @@ describe.each(DATABASES)('bank card encryption on %s', (kind) => {
         ]);
         const refused = await listCards(wrong, token);
         expect(refused.status).toBe(500);
-        expect(refused.body).toEqual({ type: 'error', code: 0, message: 'Something went wrong – please try again' });
+        expect(refused.body).toEqual({
+          type: 'error',
+          code: 0,
+          message: 'Something went wrong – please try again',
+          reason: 'serverError',
+        });
         const save = await wrong.call('user/cash_save', { ...CARD, card_number: '4012888888881881' }, { token });
         expect(save.status).toBe(500);
         expect(await cardRows(handle)).toHaveLength(4);

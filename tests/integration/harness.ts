@@ -80,6 +80,8 @@ export interface Envelope {
   code: number;
   message: string;
   field?: string;
+  /** A business refusal's errors-table key. */
+  reason?: string;
   data?: unknown;
 }
 

@@ -241,7 +241,13 @@ describe.each(DATABASES)('malformed requests on %s', (kind) => {
     // Bad percent-encoding in the query is no crash either: the call reads the text as it came.
     const query = await rawRequest(port, head('GET /api/coin/list?kind=%E0%A4%zz HTTP/1.1'));
     expect(query.status).toBe(200);
-    expect(JSON.parse(query.body)).toEqual({ type: 'error', code: 0, message: 'Invalid input', field: 'kind' });
+    expect(JSON.parse(query.body)).toEqual({
+      type: 'error',
+      code: 0,
+      message: 'Invalid input',
+      reason: 'invalidInput',
+      field: 'kind',
+    });
   });
 
   it('an unexpected failure is a 500 with a generic message and no stack', async () => {

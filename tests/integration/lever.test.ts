@@ -70,6 +70,7 @@ describe.each(DATABASES)('lever on %s', (kind) => {
     const { body } = await t.call(path, fields, { token });
     expect(body.type, JSON.stringify(body)).not.toBe('ok');
     expect(body.message).toBe(translate('en', key));
+    expect(body.reason).toBe(key);
   }
 
   async function contract(userId: number, book: 'real' | 'simulator' = 'real') {

@@ -37,7 +37,11 @@ describe.each(DATABASES)('login on %s', (kind) => {
       expect(loginData(body).user.id, JSON.stringify(fields)).toBe(phoneUser.id);
     }
     const wrongArea = await t.call('user/login', { account: mobile, area_code: '43', password: 'phone-pass' });
-    expect(wrongArea.body).toMatchObject({ type: 'error', message: 'Wrong account or password' });
+    expect(wrongArea.body).toMatchObject({
+      type: 'error',
+      message: 'Wrong account or password',
+      reason: 'loginFailed',
+    });
   });
 
   it('stores the login time and shows it in center2', async () => {
@@ -58,7 +62,12 @@ describe.each(DATABASES)('login on %s', (kind) => {
     const wrongPassword = await t.call('user/login', { account: email, password: 'nope-nope' });
     const unknown = await t.call('user/login', { account: uniqueEmail('ghost'), password: 'secret1' });
     expect(wrongPassword.body).toEqual(unknown.body);
-    expect(wrongPassword.body).toEqual({ type: 'error', code: 0, message: 'Wrong account or password' });
+    expect(wrongPassword.body).toEqual({
+      type: 'error',
+      code: 0,
+      message: 'Wrong account or password',
+      reason: 'loginFailed',
+    });
     const de = await t.call('user/login', { account: email, password: 'nope-nope' }, { lang: 'de' });
     expect(de.body.message).toBe('Konto oder Passwort ist falsch');
   });

@@ -210,7 +210,7 @@ describe.each(DATABASES)('support console on %s', (kind) => {
             p,
             role,
             status: 403,
-            body: { type: 'error', code: 0, message: 'Your operator role does not allow this' },
+            body: { type: 'error', code: 0, message: 'Your operator role does not allow this', reason: 'opsForbidden' },
           });
         }
       }
@@ -243,6 +243,7 @@ describe.each(DATABASES)('support console on %s', (kind) => {
         type: 'error',
         code: 0,
         message: 'Name, password or code is wrong, or this code has been used already: wait for the next code',
+        reason: 'opsLoginFailed',
       });
     }
     // The right code logs in once; the same code again (a replay, still inside its window) is refused.
@@ -403,7 +404,7 @@ describe.each(DATABASES)('support console on %s', (kind) => {
       ['de', 'Bitte gib einen Grund für die Ablehnung an: Der Nutzer sieht ihn'],
     ] as const) {
       const r = await ops('ops/deposits/reject', { id: String(deposit.id), reason: '   ' }, { token, lang });
-      expect(r.body).toEqual({ type: 'error', code: 0, message, field: 'reason' });
+      expect(r.body).toEqual({ type: 'error', code: 0, message, reason: 'opsReasonRequired', field: 'reason' });
     }
     expect(
       (await ops('ops/deposits/reject', { id: String(deposit.id), reason: 'x'.repeat(501) }, { token })).body,

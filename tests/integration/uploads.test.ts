@@ -111,7 +111,12 @@ describe.each(DATABASES)('uploads on %s', (kind) => {
     for (const cut of [4096, body.length - 20]) {
       const response = await send(body.subarray(0, cut));
       expect(response.statusCode, String(cut)).toBe(400);
-      expect(response.json<Envelope>()).toEqual({ type: 'error', code: 0, message: 'The request could not be read' });
+      expect(response.json<Envelope>()).toEqual({
+        type: 'error',
+        code: 0,
+        message: 'The request could not be read',
+        reason: 'bodyMalformed',
+      });
     }
     // Multipart without a boundary cannot be read either.
     const noBoundary = await send(body, 'multipart/form-data');
@@ -132,6 +137,7 @@ describe.each(DATABASES)('uploads on %s', (kind) => {
       type: 'error',
       code: 0,
       message: 'Die Anfrage konnte nicht gelesen werden',
+      reason: 'bodyMalformed',
     });
 
     expect(await rows()).toBe(before);

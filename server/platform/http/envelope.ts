@@ -13,6 +13,7 @@ export const errorBody = (
   type: 'error' as const,
   code: 0 as const,
   message: translate(lang, key),
+  reason: key,
   ...(extra.field ? { field: extra.field } : {}),
   ...(extra.data ? { data: extra.data } : {}),
 });

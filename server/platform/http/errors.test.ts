@@ -17,10 +17,20 @@ describe('envelope for errors found before any route', () => {
     try {
       const long = await app.inject({ method: 'GET', url: `/item/${'a'.repeat(100)}`, headers: { lang: 'en' } });
       expect(long.statusCode).toBe(414);
-      expect(long.json()).toEqual({ type: 'error', code: 0, message: 'The request is too large' });
+      expect(long.json()).toEqual({
+        type: 'error',
+        code: 0,
+        message: 'The request is too large',
+        reason: 'requestTooLarge',
+      });
       const bad = await app.inject({ method: 'GET', url: '/item/%zz', headers: { lang: 'de' } });
       expect(bad.statusCode).toBe(400);
-      expect(bad.json()).toEqual({ type: 'error', code: 0, message: 'Die Anfrage konnte nicht gelesen werden' });
+      expect(bad.json()).toEqual({
+        type: 'error',
+        code: 0,
+        message: 'Die Anfrage konnte nicht gelesen werden',
+        reason: 'bodyMalformed',
+      });
       expect((await app.inject({ method: 'GET', url: '/item/7' })).json()).toEqual({ ok: true });
     } finally {
       await app.close();

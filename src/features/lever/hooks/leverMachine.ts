@@ -8,15 +8,14 @@ import {
 } from '../../../../core/api/lever';
 import { type LeverCallResult, leverOrderMachine } from '../../../../machines/lever/order.machine';
 import type { SubmitLeverRequest } from '../../../../protocol/lever';
-import { errorText } from '../../../lib/i18n';
 
 /**
- * The server refuses a real-account order without verified identity with `leverVerifyRequired` (SPEC 8); the
- * envelope carries its text in the user's language from the same errors table the client has, so the text names it.
+ * The server refuses a real-account order without verified identity with `leverVerifyRequired` (SPEC 8): the
+ * envelope's reason, whatever the language of its message.
  */
 async function submit(input: SubmitLeverRequest): Promise<LeverCallResult> {
   const r = await submitLeverOrder(input);
-  if (!r.ok && r.answered && r.message === errorText('leverVerifyRequired')) return { ...r, verifyRequired: true };
+  if (!r.ok && r.answered && r.reason === 'leverVerifyRequired') return { ...r, verifyRequired: true };
   return r;
 }
 

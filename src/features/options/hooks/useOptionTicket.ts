@@ -16,16 +16,15 @@ import type { TradingGate } from '../../../../streams/freshness';
 import type { ContractStream } from '../../../../streams/options/contracts';
 import { traceActor } from '../../../app/actor-traces';
 import { keys } from '../../../data/keys';
-import { errorText } from '../../../lib/i18n';
 import { optionKeys } from '../keys';
 
 /**
- * The server answers a real-account purchase without verified identity with `optionVerifyRequired` (SPEC 8); the
- * envelope carries its text in the user's language, from the same errors table the client has, so the text names it.
+ * The server answers a real-account purchase without verified identity with `optionVerifyRequired` (SPEC 8): the
+ * envelope's reason, whatever the language of its message.
  */
 async function submit(input: SubmitOptionRequest): Promise<SubmitCallResult> {
   const r = await submitOptionContract(input);
-  if (!r.ok && r.answered && r.message === errorText('optionVerifyRequired')) return { ...r, verifyRequired: true };
+  if (!r.ok && r.answered && r.reason === 'optionVerifyRequired') return { ...r, verifyRequired: true };
   return r;
 }
 

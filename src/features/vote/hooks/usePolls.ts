@@ -4,7 +4,6 @@ import { useSnapshot } from 'valtio';
 import { castVote, fetchPolls } from '../../../../core/api/polls';
 import type { Poll, PollList } from '../../../../protocol/polls';
 import { need } from '../../../data/query';
-import { errorText } from '../../../lib/i18n';
 import { isLoggedIn, session } from '../../../state/session';
 import { voteKeys } from '../keys';
 
@@ -44,7 +43,7 @@ export function useVote(userId: number | null) {
           void client.invalidateQueries({ queryKey: voteKeys.all });
           return { outcome: 'counted' };
         }
-        if (r.message === errorText('voteVerifyRequired')) return { outcome: 'verifyRequired' };
+        if (r.reason === 'voteVerifyRequired') return { outcome: 'verifyRequired' };
         // Closed meanwhile, or already voted from another tab: the list shows how things stand now.
         void client.invalidateQueries({ queryKey: voteKeys.all });
         return { outcome: 'refused', message: r.message };
