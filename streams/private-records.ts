@@ -25,7 +25,7 @@ export interface PrivateRecordsSource {
 }
 
 /** Whether `incoming` replaces `held`: a newer server update; the same or an older one is a repeat or late news. */
-export const isNewerRecord = <R extends PrivateRecord>(held: R | undefined, incoming: R): boolean =>
+const isNewerRecord = <R extends PrivateRecord>(held: R | undefined, incoming: R): boolean =>
   !held || incoming.updated_at > held.updated_at;
 
 /**

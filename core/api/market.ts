@@ -1,11 +1,4 @@
-import {
-  type Candle,
-  type InstrumentInfo,
-  marketCalls,
-  type Period,
-  type Quote,
-  type Trade,
-} from '../../protocol/market';
+import { type Candle, type InstrumentInfo, marketCalls, type Period, type Quote } from '../../protocol/market';
 import { areaApi } from './client';
 
 const { callApi } = areaApi(marketCalls);
@@ -31,11 +24,6 @@ export async function fetchCandles(kind: InstrumentKind, symbol: string, period:
   const path = kind === 'stock' ? 'usstock/kline' : 'currency/new_timeshar';
   const r = await callApi(path, { symbol, period, limit: '500' }, background);
   return r === false ? false : r.candles;
-}
-
-export async function fetchTrades(symbol: string): Promise<Trade[] | false> {
-  const r = await callApi('currency/deal', { symbol, limit: '30' }, background);
-  return r === false ? false : r.trades;
 }
 
 /** Every instrument (coins and stocks) with its scales (the app keeps them for the page's life). */

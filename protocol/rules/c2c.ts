@@ -172,23 +172,3 @@ export function c2cStep(order: C2cOrderState, action: C2cAction, actor: C2cActor
   if (rule.window === 'closed' && at < order.pay_until) return { ok: false, problem: 'notDue' };
   return { ok: true, to: rule.to, cancelReason: rule.cancelReason };
 }
-
-/** The actions the viewer (`buyer` or `merchant`) may take on `order` at server time `at`, for the buttons. */
-export function c2cActionsFor(order: C2cOrderState, role: 'buyer' | 'merchant', at: number): C2cAction[] {
-  return C2C_ACTIONS.filter((action) => c2cStep(order, action, role, at).ok);
-}
-
-/** Final statuses: nothing happens to the order any more (3 completed, 5 cancelled). */
-export function c2cIsFinal(status: C2cStatus): boolean {
-  return status === 3 || status === 5;
-}
-
-/** Statuses whose quantity is taken from the ad's amount (1 paying, 2 paid, 3 completed, 4 appeal). */
-export function c2cTakesFromAd(status: C2cStatus): boolean {
-  return status !== 5;
-}
-
-/** Statuses whose coins are still held in escrow from the merchant (1 paying, 2 paid, 4 appeal). */
-export function c2cHoldsEscrow(status: C2cStatus): boolean {
-  return status === 1 || status === 2 || status === 4;
-}

@@ -63,12 +63,6 @@ export class Sfc32 {
   }
 }
 
-/** sfc32 seeded through cyrb128, as a function. */
-export function createRng(seed: string): () => number {
-  const rng = Sfc32.fromSeed(seed);
-  return () => rng.next();
-}
-
 /** Standard normal from two uniforms (Box–Muller). */
 function gaussian(rng: Sfc32): number {
   const u = 1 - rng.next();

@@ -12,10 +12,8 @@ import type { RecordedTick } from '../../protocol/price-record';
 import { coinQuotes } from '../market';
 import {
   createPrivateRecordStream,
-  isNewerRecord,
   type PrivateRecordStream,
   type PrivateRecordsSource,
-  RecordBook,
   type RecordKind,
   type RecordStreamOptions,
 } from '../private-records';
@@ -33,16 +31,6 @@ export type PositionsSource = PrivateRecordsSource;
 
 /** Open: status 0 (waiting, pending), 1 (holding) and 2 (closing); closed and cancelled ones leave the list. */
 export const isOpenPosition = (p: LeverPosition): boolean => (OPEN_LEVER_PHASES as readonly string[]).includes(p.phase);
-
-/** Whether `incoming` replaces `held`: a newer server update; the same or an older one is a repeat or late news. */
-export const isNewerPosition: (held: LeverPosition | undefined, incoming: LeverPosition) => boolean = isNewerRecord;
-
-/** The positions known so far by id; a full list of the open ones also drops those it no longer holds (RecordBook). */
-export class PositionBook extends RecordBook<LeverPosition> {
-  constructor() {
-    super(isOpenPosition);
-  }
-}
 
 export type PositionStreamOptions = RecordStreamOptions<LeverPosition>;
 

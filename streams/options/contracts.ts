@@ -7,10 +7,8 @@ import {
 } from '../../protocol/options';
 import {
   createPrivateRecordStream,
-  isNewerRecord,
   type PrivateRecordStream,
   type PrivateRecordsSource,
-  RecordBook,
   type RecordKind,
   type RecordStreamOptions,
 } from '../private-records';
@@ -26,16 +24,6 @@ import { realtime } from '../socket';
 export type ContractsSource = PrivateRecordsSource;
 
 export const isOpenContract = (c: OptionContract): boolean => c.state === 'waiting' || c.state === 'running';
-
-/** Whether `incoming` replaces `held`: a newer server update; the same or an older one is a repeat or late news. */
-export const isNewerContract: (held: OptionContract | undefined, incoming: OptionContract) => boolean = isNewerRecord;
-
-/** The contracts known so far by id; a full list of the open contracts also drops those it no longer holds. */
-export class ContractBook extends RecordBook<OptionContract> {
-  constructor() {
-    super(isOpenContract);
-  }
-}
 
 export type ContractStreamOptions = RecordStreamOptions<OptionContract>;
 

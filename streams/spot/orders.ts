@@ -2,10 +2,8 @@ import { pollOpenOrders } from '../../core/api/spot';
 import { ORDERS_TOPIC, type OrdersTopicMessage, ordersTopicMessage, type SpotOrder } from '../../protocol/spot';
 import {
   createPrivateRecordStream,
-  isNewerRecord,
   type PrivateRecordStream,
   type PrivateRecordsSource,
-  RecordBook,
   type RecordKind,
   type RecordStreamOptions,
 } from '../private-records';
@@ -20,16 +18,6 @@ import { realtime } from '../socket';
 export type OrdersSource = PrivateRecordsSource;
 
 export const isOpenOrder = (order: SpotOrder): boolean => order.state === 'waiting' || order.state === 'pending';
-
-/** Whether `incoming` replaces `held`: a newer server update; the same or an older one is a repeat or late news. */
-export const isNewerOrder: (held: SpotOrder | undefined, incoming: SpotOrder) => boolean = isNewerRecord;
-
-/** The orders known so far by id; a full list of open orders also closes those it no longer holds (RecordBook). */
-export class OrderBook extends RecordBook<SpotOrder> {
-  constructor() {
-    super(isOpenOrder);
-  }
-}
 
 export type OrderStreamOptions = RecordStreamOptions<SpotOrder>;
 
