@@ -9,6 +9,7 @@ import type { QuoteBoard } from '../../../../streams/quotes';
 import { Page } from '../../../app/Page';
 import { Icon } from '../../../components/Icon';
 import { LoadingOrFailed } from '../../../components/StateView';
+import { SymbolChips } from '../../../components/SymbolChips';
 import { loadFailed } from '../../../data/query';
 import { useQueryParam } from '../../../hooks/hooks';
 import { useStream } from '../../../hooks/useStream';
@@ -22,7 +23,6 @@ import { useLivePositions } from '../hooks/useLivePositions';
 import { BookBar } from './BookBar';
 import { LeverLists } from './LeverLists';
 import { LeverTicket } from './LeverTicket';
-import { SymbolChips } from './SymbolChips';
 import '../lever.css';
 
 /** The verification state matters on the real account only, and not for the first paint: it loads beside. */
@@ -86,6 +86,7 @@ export function LeverTrade({ book }: { book: LeverAccount }): ReactElement {
             symbols={instruments.map((i) => i.symbol)}
             value={instrument.symbol}
             onChange={(s) => void navigate({ to: path, search: { symbol: s } })}
+            label={t('lever.instrument')}
           />
           <section className="lever-ticker card">
             <div className="lever-ticker-main">

@@ -53,7 +53,7 @@ export function LeverageChips({
             type="button"
             role="radio"
             aria-checked={l === value}
-            className={l === value ? 'lever-chip is-active' : 'lever-chip'}
+            className={l === value ? 'chip lever-chip is-active' : 'chip lever-chip'}
             onClick={() => onChange(l)}
             data-testid={`leverage-${l}`}
           >

@@ -11,6 +11,7 @@ import type { QuoteBoard } from '../../../../streams/quotes';
 import { Page } from '../../../app/Page';
 import { Icon } from '../../../components/Icon';
 import { LoadingOrFailed } from '../../../components/StateView';
+import { SymbolChips } from '../../../components/SymbolChips';
 import { loadFailed, need } from '../../../data/query';
 import { useQueryParam } from '../../../hooks/hooks';
 import { useStream } from '../../../hooks/useStream';
@@ -26,7 +27,6 @@ import { useServerNow } from '../hooks/useServerNow';
 import { optionKeys } from '../keys';
 import { BookBar } from './BookBar';
 import { ContractTicket } from './ContractTicket';
-import { InstrumentPicker } from './InstrumentPicker';
 import { PriceSparkline } from './PriceSparkline';
 import { RecentResults } from './RecentResults';
 import { RunningContracts } from './RunningContracts';
@@ -88,10 +88,11 @@ export function OptionTrade({ book }: { book: OptionAccount }): ReactElement {
       ) : (
         <>
           {unverified ? <VerifyBanner /> : null}
-          <InstrumentPicker
+          <SymbolChips
             symbols={symbols}
             value={symbol}
             onChange={(s) => void navigate({ to: path, search: { symbol: s } })}
+            label={t('options.instrument')}
           />
           <section className="option-ticker card">
             <div className="option-ticker-main">

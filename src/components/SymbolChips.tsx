@@ -1,19 +1,22 @@
 import type { ReactElement } from 'react';
-import { useTranslation } from 'react-i18next';
 
-/** The instruments options are offered on (microtrade/seconds), as a row of chips. */
-export function InstrumentPicker({
+/**
+ * A product's instruments as a row of chips that scrolls sideways, one chosen (options: microtrade/seconds; lever:
+ * lever/deal). `label` names the group for screen readers, in the product's own words.
+ */
+export function SymbolChips({
   symbols,
   value,
   onChange,
+  label,
 }: {
   symbols: readonly string[];
   value: string;
   onChange: (symbol: string) => void;
+  label: string;
 }): ReactElement {
-  const { t } = useTranslation();
   return (
-    <div className="option-symbols" role="radiogroup" aria-label={t('options.instrument')}>
+    <div className="chip-row" role="radiogroup" aria-label={label}>
       {symbols.map((s) => (
         // biome-ignore lint/a11y/useSemanticElements: a row of chips, each a button acting as one radio of the group
         <button
@@ -21,7 +24,7 @@ export function InstrumentPicker({
           type="button"
           role="radio"
           aria-checked={s === value}
-          className={s === value ? 'option-symbol is-active' : 'option-symbol'}
+          className={s === value ? 'chip is-active' : 'chip'}
           data-testid={`symbol-${s}`}
           onClick={() => onChange(s)}
         >
