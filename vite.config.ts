@@ -202,6 +202,8 @@ export default defineConfig({
           // with two workers both cores stood mostly idle (load about 1.4). Four keep them busy; the waits are on
           // events, so the extra load only slows them.
           maxWorkers: 4,
+          // A worker count of its own needs a group of its own when several projects run at once (`vitest run`).
+          sequence: { groupOrder: 1 },
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -216,6 +218,7 @@ export default defineConfig({
           // Chromium profile and, where it changes the build (pwa.test.ts), its own copy of it. Three workers keep
           // both cores busy while a test waits on its server or browser; waits are on events, so load only slows.
           maxWorkers: 3,
+          sequence: { groupOrder: 2 },
           testTimeout: 90_000,
           hookTimeout: 120_000,
         },
