@@ -65,7 +65,12 @@ export function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDrive
       cache.clear();
       sqlite.close();
     },
-    prepare(text: string) {
+    prepare(query: string) {
+      // Kysely opens a transaction with a plain (deferred) `begin`: it takes the write lock at its first write, and
+      // when another process (the server beside `npm run ops`) committed since the transaction's first read, SQLite
+      // fails that write at once with SQLITE_BUSY, busy_timeout or not. `begin immediate` takes the lock at the start,
+      // where busy_timeout waits for it. One connection per process serialises its transactions anyway.
+      const text = query === 'begin' ? 'begin immediate' : query;
       const hit = cache.get(text);
       if (hit && !hit.busy) {
         // Most recently used last, so the first key is the one to drop.
