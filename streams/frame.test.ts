@@ -1,6 +1,6 @@
 import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { latestPerFrame } from './frame';
+import { createFrameLoop, latestPerFrame } from './frame';
 
 describe('latestPerFrame', () => {
   it('passes on only the newest value of each frame, and nothing in a frame without values', () => {
@@ -36,5 +36,65 @@ describe('latestPerFrame', () => {
     source.next(1);
     sub.unsubscribe();
     expect(cancelled).toEqual([7]);
+  });
+});
+
+describe('createFrameLoop', () => {
+  const browser = () => {
+    const asked: (() => void)[] = [];
+    const cancelled: number[] = [];
+    let handles = 0;
+    return {
+      asked,
+      cancelled,
+      loop: createFrameLoop(
+        (run) => {
+          asked.push(run);
+          handles += 1;
+          return handles;
+        },
+        (h) => cancelled.push(h),
+      ),
+    };
+  };
+
+  it('asks the browser once per frame for every view, and runs them in the order asked', () => {
+    const { asked, loop } = browser();
+    const ran: string[] = [];
+    loop.nextFrame(() => ran.push('quotes'));
+    loop.nextFrame(() => ran.push('cells'));
+    loop.nextFrame(() => ran.push('figures'));
+    expect(asked).toHaveLength(1);
+    asked.shift()?.();
+    expect(ran).toEqual(['quotes', 'cells', 'figures']);
+    expect(asked).toHaveLength(0);
+  });
+
+  it('runs a callback asked for during a frame at the next frame, not in the same one', () => {
+    const { asked, loop } = browser();
+    const ran: string[] = [];
+    loop.nextFrame(() => {
+      ran.push('first');
+      loop.nextFrame(() => ran.push('again'));
+    });
+    asked.shift()?.();
+    expect(ran).toEqual(['first']);
+    expect(asked).toHaveLength(1);
+    asked.shift()?.();
+    expect(ran).toEqual(['first', 'again']);
+  });
+
+  it('skips a cancelled callback, and gives the browser frame back when nothing is due', () => {
+    const { asked, cancelled, loop } = browser();
+    const ran: string[] = [];
+    const a = loop.nextFrame(() => ran.push('a'));
+    loop.nextFrame(() => ran.push('b'));
+    loop.cancelFrame(a);
+    expect(cancelled).toEqual([]);
+    asked.shift()?.();
+    expect(ran).toEqual(['b']);
+    const c = loop.nextFrame(() => ran.push('c'));
+    loop.cancelFrame(c);
+    expect(cancelled).toEqual([2]);
   });
 });

@@ -3,16 +3,54 @@ import { Observable, type OperatorFunction } from 'rxjs';
 export type FrameRequest = (callback: () => void) => number;
 export type FrameCancel = (handle: number) => void;
 
-const browserFrame: FrameRequest = (callback) => requestAnimationFrame(() => callback());
-const browserCancel: FrameCancel = (handle) => cancelAnimationFrame(handle);
+/**
+ * The app's one frame loop (DESIGN "Realtime"): every live view (streams through latestPerFrame, the quote cells'
+ * writer, the positions' figures) asks it for the next frame, and it asks the browser once. Everything due runs in
+ * one animation-frame callback, in the order asked, so a frame's writes land together and there is one rAF per
+ * frame however many views are live. A callback asked for while the frame runs waits for the next one.
+ */
+export function createFrameLoop(
+  browserRequest: (run: () => void) => number = (run) => requestAnimationFrame(() => run()),
+  browserCancel: (handle: number) => void = (handle) => cancelAnimationFrame(handle),
+): { nextFrame: FrameRequest; cancelFrame: FrameCancel } {
+  const due = new Map<number, () => void>();
+  let lastHandle = 0;
+  let asked: number | undefined;
+  const run = () => {
+    asked = undefined;
+    const callbacks = [...due.values()];
+    due.clear();
+    for (const callback of callbacks) callback();
+  };
+  return {
+    nextFrame(callback) {
+      lastHandle += 1;
+      due.set(lastHandle, callback);
+      asked ??= browserRequest(run);
+      return lastHandle;
+    },
+    cancelFrame(handle) {
+      due.delete(handle);
+      if (due.size === 0 && asked !== undefined) {
+        browserCancel(asked);
+        asked = undefined;
+      }
+    },
+  };
+}
+
+const appLoop = createFrameLoop();
+/** The next frame of the app's one loop. */
+export const nextFrame: FrameRequest = appLoop.nextFrame;
+export const cancelFrame: FrameCancel = appLoop.cancelFrame;
 
 /**
  * At most one value per animation frame: the newest one. A view fed through this renders once a frame however
  * fast prices arrive (DESIGN "Realtime"), and a hidden tab, whose frames stop, renders nothing at all.
  */
 export function latestPerFrame<T>(
-  request: FrameRequest = browserFrame,
-  cancel: FrameCancel = browserCancel,
+  request: FrameRequest = nextFrame,
+  cancel: FrameCancel = cancelFrame,
 ): OperatorFunction<T, T> {
   return (source) =>
     new Observable<T>((subscriber) => {

@@ -43,7 +43,16 @@ interface Batch {
 
 export interface TraceReporter {
   /** The `inspect` option of one order actor: `orderOf` reads the order's id from the actor's context. */
-  inspect<C>(machine: TracedMachine, orderOf: (context: C) => number | null | undefined): (ev: InspectionEvent) => void;
+  /**
+   * The `inspect` option of one order actor: `orderOf` reads the order's id from the actor's context. With
+   * `machineId`, the option of a whole system (a live controller's root actor): every actor in it that runs the
+   * machine of that id is traced, each as its own actor.
+   */
+  inspect<C>(
+    machine: TracedMachine,
+    orderOf: (context: C) => number | null | undefined,
+    machineId?: string,
+  ): (ev: InspectionEvent) => void;
   /** Sends what has gathered (the timer calls it; tests call it). */
   flush(): Promise<void>;
 }
@@ -85,12 +94,14 @@ export function createTraceReporter(options: TraceReporterOptions): TraceReporte
     }
   }
 
-  function inspect<C>(machine: TracedMachine, orderOf: (context: C) => number | null | undefined) {
+  function inspect<C>(machine: TracedMachine, orderOf: (context: C) => number | null | undefined, machineId?: string) {
     return (ev: InspectionEvent) => {
-      // Only the order actor's own snapshots: its invoked calls report theirs too.
-      if (ev.type !== '@xstate.snapshot' || ev.actorRef.sessionId !== ev.rootId) return;
+      // Only the order actors' own snapshots: their invoked calls (and a controller's root) report theirs too.
+      if (ev.type !== '@xstate.snapshot') return;
+      if (machineId === undefined && ev.actorRef.sessionId !== ev.rootId) return;
       const snapshot = ev.snapshot as { value?: unknown; context?: C; machine?: { id: string } };
       if (!snapshot.machine || snapshot.context === undefined) return;
+      if (machineId !== undefined && snapshot.machine.id !== machineId) return;
       let trace = actors.get(ev.actorRef);
       if (!trace) {
         trace = { machine, id: newRequestId().replaceAll('-', ''), seq: 0, last: '', waiting: [] };

@@ -1,10 +1,10 @@
+import { useSelector } from '@xstate/react';
 import { lazy, memo, type ReactElement, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { LeverLive } from '../../../../machines/lever/live';
 import type { LeverAccount, LeverInstrument } from '../../../../protocol/lever';
-import type { BookLists } from '../../../../streams/lever/positions';
 import { Segmented } from '../../../components/Segmented';
 import { LoadingOrFailed } from '../../../components/StateView';
-import type { FigureBoard } from '../live/figureBoard';
 import { BookTotalsBar } from './BookTotalsBar';
 import { PositionRow } from './PositionRow';
 
@@ -17,28 +17,24 @@ type Tab = 'positions' | 'orders' | 'history';
 
 /**
  * The book's open positions (live figures from the worker), its pending orders (status 0) and its history
- * (closed and cancelled, paged), as three tabs. Open lists come from the merged positions stream.
- */
-/**
- * Memoised: the page renders again on every frame of quotes (its ticker and ticket follow the last price), and the
- * lists must not follow it; rows render from their own figures (PositionRow's LiveFacts) and their own machines.
+ * (closed and cancelled, paged), as three tabs. The open lists and each row's machine are the live book's
+ * (machines/lever/book.machine.ts): the lists render when the set of open orders and positions or a copy of one
+ * changes; a row's figures are written into it once a frame without rendering it (PositionRow's LiveFacts).
  */
 export const LeverLists = memo(function LeverLists({
   book,
-  lists,
-  board,
+  live,
   instruments,
   quoteScale,
-  fresh,
 }: {
   book: LeverAccount;
-  lists: BookLists | null;
-  board: FigureBoard | null;
+  live: LeverLive;
   instruments: readonly LeverInstrument[];
   quoteScale: number;
-  fresh: boolean;
 }): ReactElement {
   const { t } = useTranslation();
+  const lists = useSelector(live.actor, (s) => s.context.lists);
+  const rows = useSelector(live.actor, (s) => s.context.rows);
   const [tab, setTab] = useState<Tab>('positions');
   const scaleOf = (symbol: string) => instruments.find((i) => i.symbol === symbol)?.price_scale ?? 2;
   return (
@@ -64,18 +60,21 @@ export const LeverLists = memo(function LeverLists({
           <p className="lever-empty">{t('lever.positions.empty')}</p>
         ) : (
           <>
-            <BookTotalsBar board={board} />
+            <BookTotalsBar figures={live.figures} />
             <ul className="lever-list" data-testid="positions">
-              {lists.positions.map((p) => (
-                <PositionRow
-                  key={p.id}
-                  position={p}
-                  board={board}
-                  priceScale={scaleOf(p.symbol)}
-                  quoteScale={quoteScale}
-                  fresh={fresh}
-                />
-              ))}
+              {lists.positions.map((p) => {
+                const row = rows[p.id];
+                return row ? (
+                  <PositionRow
+                    key={p.id}
+                    actor={row.ref}
+                    position={p}
+                    figures={live.figures}
+                    priceScale={scaleOf(p.symbol)}
+                    quoteScale={quoteScale}
+                  />
+                ) : null;
+              })}
             </ul>
           </>
         )
@@ -84,9 +83,10 @@ export const LeverLists = memo(function LeverLists({
       ) : (
         <Suspense fallback={<LoadingOrFailed failed={false} onRetry={() => {}} />}>
           <ul className="lever-list" data-testid="orders">
-            {lists.orders.map((o) => (
-              <OrderRow key={o.id} order={o} priceScale={scaleOf(o.symbol)} fresh={fresh} />
-            ))}
+            {lists.orders.map((o) => {
+              const row = rows[o.id];
+              return row ? <OrderRow key={o.id} actor={row.ref} order={o} priceScale={scaleOf(o.symbol)} /> : null;
+            })}
           </ul>
         </Suspense>
       )}

@@ -1,6 +1,6 @@
 import { lazy, type ReactElement, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { LeverOrderEvent, LeverOrderView } from '../../../../machines/lever/order.machine';
+import type { LeverOrderRef } from '../../../../machines/lever/book.machine';
 import type { LeverAccount, LeverInstrument, LeverOrderType, MarginMode } from '../../../../protocol/lever';
 import { Announcement } from '../../../components/Announcement';
 import { Switch } from '../../../components/Controls';
@@ -9,6 +9,8 @@ import { Icon } from '../../../components/Icon';
 import { Segmented } from '../../../components/Segmented';
 import { amountKeystrokes, wireAmount } from '../../../lib/amount-input';
 import { errorText } from '../../../lib/i18n';
+import { useOrderActor } from '../hooks/useOrderActor';
+import { useQuote } from '../hooks/useQuote';
 import { draftOf, type LeverTicket as Ticket, type TicketField, type TicketProblem, ticketProblem } from '../ticket';
 import { LeverageChips, SideSwitch } from './TicketChoices';
 import { TicketEstimate } from './TicketEstimate';
@@ -34,19 +36,19 @@ export function LeverTicket({
   instrument,
   quoteScale,
   available,
-  last,
-  view,
-  send,
+  ticket: ticketActor,
 }: {
   book: LeverAccount;
   instrument: LeverInstrument;
   quoteScale: number;
   available: string;
-  last: string | null;
-  view: LeverOrderView;
-  send: (event: LeverOrderEvent) => void;
+  /** The book's ticket machine (machines/lever/book.machine.ts). */
+  ticket: LeverOrderRef;
 }): ReactElement {
   const { t, i18n } = useTranslation();
+  const { view, send } = useOrderActor(ticketActor);
+  // The estimate and the checks follow the instrument's last price: the ticket renders with it, nothing else does.
+  const last = useQuote(instrument.symbol).quote?.last ?? null;
   const lang = i18n.language;
   const [side, setSide] = useState<Ticket['side']>('long');
   const [type, setType] = useState<LeverOrderType>('market');

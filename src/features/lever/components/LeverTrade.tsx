@@ -1,41 +1,31 @@
 import { Link, useNavigate } from '@tanstack/react-router';
-import { lazy, type ReactElement, Suspense, useMemo } from 'react';
+import { lazy, type ReactElement, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LeverAccount } from '../../../../protocol/lever';
-import { type TradingGate, tradingGate } from '../../../../streams/freshness';
-import { type BookLists, inBook, leverPositions } from '../../../../streams/lever/positions';
-import { coinQuotes } from '../../../../streams/market';
-import type { QuoteBoard } from '../../../../streams/quotes';
 import { Page } from '../../../app/Page';
 import { Icon } from '../../../components/Icon';
 import { LoadingOrFailed } from '../../../components/StateView';
 import { SymbolChips } from '../../../components/SymbolChips';
 import { loadFailed } from '../../../data/query';
 import { useQueryParam } from '../../../hooks/hooks';
-import { useStream } from '../../../hooks/useStream';
-import { formatPrice } from '../../../lib/format';
-import { Change } from '../../market/components/Change';
-import { StaleMark, StaleNote } from '../../market/components/StaleMark';
 import { formatAmount } from '../format';
 import { useLeverDeal } from '../hooks/useLeverDeal';
-import { useLeverTicket } from '../hooks/useLeverTicket';
-import { useLivePositions } from '../hooks/useLivePositions';
+import { useLeverLive } from '../hooks/useLeverLive';
 import { BookBar } from './BookBar';
 import { LeverLists } from './LeverLists';
+import { LeverTicker } from './LeverTicker';
 import { LeverTicket } from './LeverTicket';
 import '../lever.css';
 
 /** The verification state matters on the real account only, and not for the first paint: it loads beside. */
 const VerifyBanner = lazy(() => import('./VerifyPrompt'));
 
-const EMPTY_BOARD: QuoteBoard = { quotes: new Map(), version: 0 };
-const CLOSED_GATE: TradingGate = { allowed: false, reason: 'stale' };
-
 /**
  * The contract trading screen on one book: lever/index (the Lever tab, the real account) and lever/simulator (the
  * same screen on the simulator book). An instrument and its live last price, the ticket driven by the order
  * machine (with what it would hold before confirming), and the book's positions, orders and history, whose live
- * figures come from the positions worker.
+ * figures come from the positions worker. The live path runs in the book's controller (useLeverLive); the page
+ * draws what it holds and renders when the deal, the gate or the open lists change, not with every price.
  */
 export function LeverTrade({ book }: { book: LeverAccount }): ReactElement {
   const { t, i18n } = useTranslation();
@@ -48,18 +38,7 @@ export function LeverTrade({ book }: { book: LeverAccount }): ReactElement {
   const asked = useQueryParam('symbol')?.toUpperCase();
   const instrument = instruments.find((i) => i.symbol === asked) ?? instruments[0] ?? null;
 
-  const quotes = coinQuotes();
-  const board = useStream(quotes.board$, EMPTY_BOARD);
-  const gate$ = useMemo(() => tradingGate(quotes.freshness), [quotes]);
-  const gate = useStream(gate$, CLOSED_GATE);
-  const stream = useMemo(() => leverPositions(), []);
-  const lists$ = useMemo(() => stream.open$.pipe(inBook(book)), [stream, book]);
-  const lists = useStream<BookLists | null>(lists$, null);
-  const figures = useLivePositions(book, deal.data, lists?.positions ?? null);
-  const { view, send } = useLeverTicket(stream, gate.allowed);
-
-  const quote = instrument ? board.quotes.get(instrument.symbol) : undefined;
-  const stale = !gate.allowed && board.version > 0;
+  const live = useLeverLive(book);
 
   return (
     <Page
@@ -73,7 +52,7 @@ export function LeverTrade({ book }: { book: LeverAccount }): ReactElement {
       }
     >
       <BookBar book={book} />
-      {!deal.data || !instrument ? (
+      {!deal.data || !instrument || !live ? (
         <LoadingOrFailed failed={loadFailed(deal)} onRetry={() => void deal.refetch()} />
       ) : (
         <>
@@ -88,27 +67,14 @@ export function LeverTrade({ book }: { book: LeverAccount }): ReactElement {
             onChange={(s) => void navigate({ to: path, search: { symbol: s } })}
             label={t('lever.instrument')}
           />
-          <section className="lever-ticker card">
-            <div className="lever-ticker-main">
-              <span className="lever-symbol-name">{instrument.symbol}/USDT</span>
-              <span className="lever-last" data-testid="lever-last">
-                {quote ? formatPrice(quote.last, lang, instrument.price_scale) : '–'}
-              </span>
-              {quote ? <Change pct={quote.change_pct} lang={lang} /> : null}
-              <StaleMark stale={stale} />
-            </div>
-            <p className="lever-muted">{t('lever.lastPrice')}</p>
-          </section>
-          <StaleNote stale={stale} />
+          <LeverTicker instrument={instrument} live={live} />
           <LeverTicket
             key={`${instrument.symbol}:${book}`}
             book={book}
             instrument={instrument}
             quoteScale={deal.data.scale}
             available={deal.data.available}
-            last={quote?.last ?? null}
-            view={view}
-            send={send}
+            ticket={live.actor.getSnapshot().context.ticket}
           />
           {book === 'simulator' ? (
             <p className="lever-muted" data-testid="practice-balance">
@@ -127,14 +93,7 @@ export function LeverTrade({ book }: { book: LeverAccount }): ReactElement {
               </Link>
             </span>
           </p>
-          <LeverLists
-            book={book}
-            lists={lists}
-            board={figures}
-            instruments={instruments}
-            quoteScale={deal.data.scale}
-            fresh={gate.allowed}
-          />
+          <LeverLists book={book} live={live} instruments={instruments} quoteScale={deal.data.scale} />
         </>
       )}
     </Page>

@@ -1,25 +1,27 @@
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { LeverOrderRef } from '../../../../machines/lever/book.machine';
 import type { LeverPosition } from '../../../../protocol/lever';
 import { OrderFlow } from '../../../app/OrderFlow';
 import { Button } from '../../../components/Button';
 import { formatDateTime, formatPrice } from '../../../lib/format';
-import { usePositionRow } from '../hooks/usePositionRow';
+import { useOrderActor } from '../hooks/useOrderActor';
 import { RowHead } from './RowHead';
 
 /** A pending order (status 0: a market order waiting for its entry tick, or a resting limit) with cancel. */
 export default function OrderRow({
+  actor,
   order,
   priceScale,
-  fresh,
 }: {
+  /** The order's machine in the live book. */
+  actor: LeverOrderRef;
   order: LeverPosition;
   priceScale: number;
-  fresh: boolean;
 }): ReactElement {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
-  const { view, snapshot, send } = usePositionRow(order, fresh);
+  const { view, snapshot, send } = useOrderActor(actor);
   const shown = view.position ?? order;
   return (
     <li className="lever-row card" data-testid={`order-${shown.id}`} data-phase={view.phase}>

@@ -1,16 +1,17 @@
 import { Link } from '@tanstack/react-router';
 import { lazy, memo, type ReactElement, type RefObject, Suspense, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { LeverOrderRef } from '../../../../machines/lever/book.machine';
+import type { FigureBoard } from '../../../../machines/lever/figure-board';
 import type { LeverPosition } from '../../../../protocol/lever';
 import { fromUnits, toUnits } from '../../../../protocol/rules/spot';
 import { OrderFlow } from '../../../app/OrderFlow';
 import { Button } from '../../../components/Button';
 import { formatPrice } from '../../../lib/format';
 import { formatAmount, formatPercent, formatPnl, formatSignedPercent, signClass } from '../format';
-import { useFigures } from '../hooks/useFigures';
 import { useOnScreen } from '../hooks/useOnScreen';
-import { usePositionRow } from '../hooks/usePositionRow';
-import type { FigureBoard } from '../live/figureBoard';
+import { useOrderActor } from '../hooks/useOrderActor';
+import { writeCell } from '../live-cells';
 import { RowHead } from './RowHead';
 
 // The inline forms load when one is opened: most rows are only watched.
@@ -21,25 +22,26 @@ type Panel = 'stops' | 'margin' | null;
 
 /**
  * An open position (holding or closing): its live figures from the worker (floating P&L, ROE, liquidation price
- * and how far the mark is from it, coloured as it nears), published once a frame; and its actions through its own
- * order machine: close, take-profit and stop-loss, add margin (isolated), and its detail page.
+ * and how far the mark is from it, coloured as it nears), written once a frame; and its actions through its own
+ * order machine in the live book: close, take-profit and stop-loss, add margin (isolated), and its detail page.
+ * Memoised: a row renders again only when its machine's snapshot, its position copy or its scales change.
  */
-/** Memoised: a row renders again only when its position, board, scales or the price gate change. */
 export const PositionRow = memo(function PositionRow({
+  actor,
   position,
-  board,
+  figures,
   priceScale,
   quoteScale,
-  fresh,
 }: {
+  /** The position's machine in the live book. */
+  actor: LeverOrderRef;
   position: LeverPosition;
-  board: FigureBoard | null;
+  figures: FigureBoard;
   priceScale: number;
   quoteScale: number;
-  fresh: boolean;
 }): ReactElement {
   const { t } = useTranslation();
-  const { view, snapshot, send } = usePositionRow(position, fresh);
+  const { view, snapshot, send } = useOrderActor(actor);
   const [panel, setPanel] = useState<Panel>(null);
   const row = useRef<HTMLLIElement>(null);
   const shown = view.position ?? position;
@@ -57,7 +59,7 @@ export const PositionRow = memo(function PositionRow({
       data-warning="safe"
     >
       <RowHead position={shown} labelKey={view.labelKey} />
-      <LiveFacts position={shown} board={board} priceScale={priceScale} margin={margin} row={row} />
+      <LiveFacts position={shown} figures={figures} priceScale={priceScale} margin={margin} row={row} />
       {view.error ? (
         <p className="field-msg field-error" role="alert" data-testid="row-error">
           {view.error}
@@ -125,7 +127,7 @@ export const PositionRow = memo(function PositionRow({
             position={shown}
             priceScale={priceScale}
             quoteScale={quoteScale}
-            currentLiquidation={board?.get(shown.id)?.liquidationPrice ?? shown.Liquidation_Price}
+            currentLiquidation={figures.get(shown.id)?.liquidationPrice ?? shown.Liquidation_Price}
             busy={view.phase === 'addingMargin'}
             onAdd={(amount) => {
               send({ type: 'ADD_MARGIN', amount });
@@ -141,50 +143,76 @@ export const PositionRow = memo(function PositionRow({
 });
 
 /**
- * The row's figures. Only this part renders when the worker publishes new figures (once a frame at most), not the
- * row with its machine and buttons: with a hundred positions ticking, re-rendering whole rows cost most of each
- * frame. The warning level is the row's class, set here on the row's element for the same reason.
+ * The row's figures, written straight into their cells when the worker publishes new ones (once a frame at most):
+ * neither the row nor this part renders with a price, only with the position (with a hundred positions ticking,
+ * rendering rows cost most of each frame). The warning level is the row's class and a note, written the same way.
  */
 function LiveFacts({
   position: shown,
-  board,
+  figures,
   priceScale,
   margin,
   row,
 }: {
   position: LeverPosition;
-  board: FigureBoard | null;
+  figures: FigureBoard;
   priceScale: number;
   margin: string | null;
   row: RefObject<HTMLLIElement | null>;
 }): ReactElement {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
-  // Rows out of sight take no figures (and so do not render every frame); they catch up as they come into view.
+  const pnl = useRef<HTMLElement>(null);
+  const roe = useRef<HTMLElement>(null);
+  const mark = useRef<HTMLElement>(null);
+  const liquidation = useRef<HTMLElement>(null);
+  const distance = useRef<HTMLElement>(null);
+  const note = useRef<HTMLParagraphElement>(null);
+  // Rows out of sight take no figures; they catch up as they come into view.
   const onScreen = useOnScreen(row);
-  const live = useFigures(onScreen ? board : null, shown.id);
-  const warning = live?.warning ?? 'safe';
+  const id = shown.id;
   const price = (v: string | null | undefined) => (v ? formatPrice(v, lang, priceScale) : '–');
   useLayoutEffect(() => {
-    const li = row.current;
-    if (!li) return;
-    li.classList.remove('is-safe', 'is-near', 'is-danger');
-    li.classList.add(`is-${warning}`);
-    li.dataset.warning = warning;
-  }, [row, warning]);
+    if (!onScreen) return;
+    const draw = () => {
+      const live = figures.get(id);
+      const warning = live?.warning ?? 'safe';
+      writeCell(pnl.current, live ? formatPnl(live.pnl, lang) : '–', signClass(live?.pnl ?? null));
+      writeCell(roe.current, live?.roe ? formatSignedPercent(live.roe, lang) : '–', signClass(live?.roe ?? null));
+      writeCell(mark.current, live?.mark ? formatPrice(live.mark, lang, priceScale) : '–');
+      writeCell(
+        liquidation.current,
+        live?.liquidationPrice ? formatPrice(live.liquidationPrice, lang, priceScale) : '–',
+      );
+      writeCell(distance.current, live?.liquidationDistance ? formatPercent(live.liquidationDistance, lang) : '–');
+      const li = row.current;
+      if (li && li.dataset.warning !== warning) {
+        li.classList.remove('is-safe', 'is-near', 'is-danger');
+        li.classList.add(`is-${warning}`);
+        li.dataset.warning = warning;
+      }
+      const said = note.current;
+      if (said) {
+        said.hidden = warning === 'safe';
+        writeCell(said, warning === 'safe' ? '' : t(warning === 'danger' ? 'lever.row.danger' : 'lever.row.near'));
+      }
+    };
+    draw();
+    return figures.subscribe(id, draw);
+  }, [figures, id, onScreen, lang, priceScale, row, t]);
   return (
     <>
       <dl className="lever-facts">
         <div>
           <dt>{t('lever.row.pnl')}</dt>
-          <dd className={signClass(live?.pnl ?? null)} data-testid="row-pnl">
-            {live ? formatPnl(live.pnl, lang) : '–'}
+          <dd ref={pnl} data-testid="row-pnl">
+            –
           </dd>
         </div>
         <div>
           <dt>{t('lever.row.roe')}</dt>
-          <dd className={signClass(live?.roe ?? null)} data-testid="row-roe">
-            {live?.roe ? formatSignedPercent(live.roe, lang) : '–'}
+          <dd ref={roe} data-testid="row-roe">
+            –
           </dd>
         </div>
         <div>
@@ -197,7 +225,9 @@ function LiveFacts({
         </div>
         <div>
           <dt>{t('lever.row.mark')}</dt>
-          <dd data-testid="row-mark">{price(live?.mark)}</dd>
+          <dd ref={mark} data-testid="row-mark">
+            –
+          </dd>
         </div>
         <div>
           <dt>{t('lever.row.margin')}</dt>
@@ -205,14 +235,14 @@ function LiveFacts({
         </div>
         <div>
           <dt>{t('lever.row.liquidation')}</dt>
-          <dd className="lever-liq" data-testid="row-liquidation">
-            {price(live?.liquidationPrice)}
+          <dd ref={liquidation} className="lever-liq" data-testid="row-liquidation">
+            –
           </dd>
         </div>
         <div>
           <dt>{t('lever.row.distance')}</dt>
-          <dd className="lever-liq" data-testid="row-distance">
-            {live?.liquidationDistance ? formatPercent(live.liquidationDistance, lang) : '–'}
+          <dd ref={distance} className="lever-liq" data-testid="row-distance">
+            –
           </dd>
         </div>
         <div>
@@ -222,11 +252,7 @@ function LiveFacts({
           </dd>
         </div>
       </dl>
-      {warning !== 'safe' ? (
-        <p className="lever-warning" role="status">
-          {t(warning === 'danger' ? 'lever.row.danger' : 'lever.row.near')}
-        </p>
-      ) : null}
+      <p ref={note} className="lever-warning" role="status" hidden />
     </>
   );
 }

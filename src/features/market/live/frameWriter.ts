@@ -1,4 +1,4 @@
-import type { FrameCancel, FrameRequest } from '../../../../streams/frame';
+import { cancelFrame, type FrameCancel, type FrameRequest, nextFrame } from '../../../../streams/frame';
 
 /** What one live cell shows. */
 export interface CellView {
@@ -23,9 +23,6 @@ interface Cell<V> {
   data: Map<string, string | null>;
 }
 
-const browserFrame: FrameRequest = (callback) => requestAnimationFrame(() => callback());
-const browserCancel: FrameCancel = (handle) => cancelAnimationFrame(handle);
-
 /**
  * Writes live values straight into registered DOM elements, once per animation frame (DESIGN "Realtime"): a list
  * renders its rows with React only when its rows change, and each live cell (a price, a change badge) registers here.
@@ -38,8 +35,8 @@ export class FrameWriter<V> {
   private handle: number | undefined;
 
   constructor(
-    private readonly request: FrameRequest = browserFrame,
-    private readonly cancel: FrameCancel = browserCancel,
+    private readonly request: FrameRequest = nextFrame,
+    private readonly cancel: FrameCancel = cancelFrame,
   ) {}
 
   /** The newest value per key, written at the next frame; cells whose key is missing keep what they show. */

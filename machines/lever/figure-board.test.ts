@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it, vi } from 'vitest';
-import type { BookTotals, PositionFigures, PositionsUpdate } from '../../../../workers/positions';
-import { FigureBoard } from './figureBoard';
+import type { BookTotals, PositionFigures, PositionsUpdate } from '../../workers/positions';
+import { FigureBoard } from './figure-board';
 
 const figures = (id: number, pnl: string, account: 'real' | 'simulator' = 'simulator'): PositionFigures => ({
   id,

@@ -1,9 +1,6 @@
-import type { LeverAccount } from '../../../../protocol/lever';
-import type { FrameCancel, FrameRequest } from '../../../../streams/frame';
-import type { BookTotals, PositionFigures, PositionsUpdate } from '../../../../workers/positions';
-
-const browserFrame: FrameRequest = (callback) => requestAnimationFrame(() => callback());
-const browserCancel: FrameCancel = (handle) => cancelAnimationFrame(handle);
+import type { LeverAccount } from '../../protocol/lever';
+import { cancelFrame, type FrameCancel, type FrameRequest, nextFrame } from '../../streams/frame';
+import type { BookTotals, PositionFigures, PositionsUpdate } from '../../workers/positions';
 
 type Listener = () => void;
 
@@ -26,8 +23,8 @@ export class FigureBoard {
 
   constructor(
     readonly account: LeverAccount,
-    private readonly request: FrameRequest = browserFrame,
-    private readonly cancel: FrameCancel = browserCancel,
+    private readonly request: FrameRequest = nextFrame,
+    private readonly cancel: FrameCancel = cancelFrame,
   ) {}
 
   /** One worker answer, applied in the order they come (the worker answers calls in the order they are made). */
