@@ -70,15 +70,52 @@ export interface LeverProbe {
   /** DOM mutations inside position rows, and animation frames in which at least one happened. */
   rowTexts: number;
   rowFrames: number;
+  /** React commits, and components (function, memo, forwardRef, class) that rendered in them. */
+  commits: number;
+  renders: number;
 }
 
 /**
  * Init script beside PROBE_SCRIPT: counts changes inside the position rows (`li[data-testid^="position-"]`: mark,
- * P&L, ROE, …) and the frames that had any. Plain script text, as PROBE_SCRIPT (see there).
+ * P&L, ROE, …) and the frames that had any; and React's renders, through the hook React DevTools uses (React calls
+ * it on every commit, production builds included): a component rendered in a commit when its fiber did work
+ * (PerformedWork, flag 1); a subtree whose child list is the one it had is untouched and not walked. Names are
+ * minified in the build, so the count is of all components: the page with positions against the same page
+ * without, in the same run. Plain script text, as PROBE_SCRIPT (see there).
  */
 export const LEVER_PROBE_SCRIPT = `(() => {
-  const probe = { rowTexts: 0, rowFrames: 0 };
+  const probe = { rowTexts: 0, rowFrames: 0, commits: 0, renders: 0 };
   window.__lever = probe;
+  const COMPONENT_TAGS = new Set([0, 1, 11, 14, 15]);
+  const rendered = (fiber) => {
+    let n = 0;
+    const stack = [fiber];
+    while (stack.length > 0) {
+      const next = stack.pop();
+      if (COMPONENT_TAGS.has(next.tag) && (next.flags & 1) === 1) n++;
+      const prev = next.alternate;
+      if (prev && prev.child === next.child) continue;
+      for (let child = next.child; child; child = child.sibling) stack.push(child);
+    }
+    return n;
+  };
+  window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+    supportsFiber: true,
+    renderers: new Map(),
+    inject(renderer) {
+      const id = this.renderers.size + 1;
+      this.renderers.set(id, renderer);
+      return id;
+    },
+    checkDCE() {},
+    onCommitFiberRoot(_id, root) {
+      probe.commits++;
+      probe.renders += rendered(root.current);
+    },
+    onCommitFiberUnmount() {},
+    onPostCommitFiberRoot() {},
+    onScheduleFiberRoot() {},
+  };
   let frame = 0;
   let counted = -1;
   const tick = () => {
@@ -107,7 +144,12 @@ export const LEVER_PROBE_SCRIPT = `(() => {
 /** Reads LEVER_PROBE_SCRIPT's counters (in the page). */
 export function readLeverProbe(): LeverProbe {
   const probe = (window as unknown as { __lever?: LeverProbe }).__lever;
-  return { rowTexts: probe?.rowTexts ?? 0, rowFrames: probe?.rowFrames ?? 0 };
+  return {
+    rowTexts: probe?.rowTexts ?? 0,
+    rowFrames: probe?.rowFrames ?? 0,
+    commits: probe?.commits ?? 0,
+    renders: probe?.renders ?? 0,
+  };
 }
 
 /** Open position rows on the page (in the page). */

@@ -56,6 +56,8 @@ const PAGE = '/pages/lever/simulator';
 interface Figures extends FrameFigures {
   rowTextsPerSec: number;
   rowFramesPerSec: number;
+  commitsPerSec: number;
+  rendersPerSec: number;
 }
 
 /** Warms up, then measures `page` (loaded and receiving prices) for SECONDS, as paint.bench.ts does. */
@@ -67,6 +69,8 @@ async function measure(name: string, page: Page, cdp: CDPSession): Promise<Figur
     ...figures,
     rowTextsPerSec: (rows1.rowTexts - rows0.rowTexts) / figures.seconds,
     rowFramesPerSec: (rows1.rowFrames - rows0.rowFrames) / figures.seconds,
+    commitsPerSec: (rows1.commits - rows0.commits) / figures.seconds,
+    rendersPerSec: (rows1.renders - rows0.renders) / figures.seconds,
   };
 }
 
@@ -163,6 +167,18 @@ const COLUMNS: Column<Figures>[] = [
   ...frameColumns<Figures>(),
   { head: 'row changes/s', width: 14, cell: (f) => fig(f.rowTextsPerSec, 0) },
   { head: 'row frames/s', width: 13, cell: (f) => fig(f.rowFramesPerSec) },
+  {
+    head: 'React commits/s',
+    width: 16,
+    cell: (f) => fig(f.commitsPerSec),
+    extra: (a, b) => fig(a.commitsPerSec - b.commitsPerSec),
+  },
+  {
+    head: 'renders/s',
+    width: 10,
+    cell: (f) => fig(f.rendersPerSec),
+    extra: (a, b) => fig(a.rendersPerSec - b.rendersPerSec),
+  },
 ];
 
 const row = (cells: string[]) => tableRow(COLUMNS, cells);
@@ -234,6 +250,12 @@ try {
   console.log(
     `main thread busy ${fig(full.taskMs / 10)} % of wall time with ${POSITIONS} positions, ${fig(empty.taskMs / 10)} % ` +
       `without; position rows changed in ${fig(full.rowFramesPerSec)} of ${fig(full.fps)} frames/s`,
+  );
+  // The live book draws figures into the rows' cells: React renders with the lists, not with prices, so a hundred
+  // positions add no renders per second to the page's own (its ticker and ticket follow their instrument).
+  console.log(
+    `React components rendered per second: ${fig(full.rendersPerSec)} with ${POSITIONS} positions, ` +
+      `${fig(empty.rendersPerSec)} without (${fig(full.commitsPerSec)} vs ${fig(empty.commitsPerSec)} commits/s)`,
   );
 } catch (err) {
   console.error(err);
