@@ -10,6 +10,7 @@ import {
 } from 'xstate';
 import type { LeverAccount, LeverPosition } from '../../protocol/lever';
 import type { BookLists } from '../../streams/lever/positions';
+import { type LiveRow, rowChanges } from '../live-rows';
 import { leverOrderMachine } from './order.machine';
 
 /**
@@ -33,11 +34,7 @@ export type LeverBookEvent =
 
 export type LeverOrderRef = ActorRefFrom<typeof leverOrderMachine>;
 
-interface Row {
-  ref: LeverOrderRef;
-  /** The copy last told to the row's machine: a list refresh that brings the same object tells nothing. */
-  position: LeverPosition;
-}
+type Row = LiveRow<LeverPosition, LeverOrderRef>;
 
 export interface LeverBookContext {
   book: LeverAccount;
@@ -104,29 +101,22 @@ export const leverBookMachine = setup({
     LISTS: {
       actions: enqueueActions(({ context, event, enqueue }) => {
         const open = [...event.lists.orders, ...event.lists.positions];
-        const ids = new Set(open.map((p) => p.id));
-        for (const row of Object.values(context.rows)) {
-          const id = row.position.id;
-          if (!ids.has(id)) enqueue.stopChild(row.ref);
-        }
-        for (const position of open) {
-          const row = context.rows[position.id];
-          if (row && row.position !== position) enqueue.sendTo(row.ref, { type: 'POSITION', position });
-        }
+        const { gone, newer, added } = rowChanges(context.rows, open);
+        for (const ref of gone) enqueue.stopChild(ref);
+        for (const { ref, record } of newer) enqueue.sendTo(ref, { type: 'POSITION', position: record });
         enqueue.assign(({ spawn }) => {
           const rows: Record<number, Row> = {};
           for (const position of open) {
             const ref =
               context.rows[position.id]?.ref ??
               spawn('order', { id: `row-${position.id}`, input: { makeId: context.makeId, position } });
-            rows[position.id] = { ref, position };
+            rows[position.id] = { ref, record: position };
           }
           return { rows, lists: event.lists };
         });
         // A new row's machine starts stale, like the ticket; it learns the gate as the others did.
         if (context.fresh) {
-          for (const position of open) {
-            if (context.rows[position.id]) continue;
+          for (const position of added) {
             enqueue.sendTo(({ context: now }) => (now.rows[position.id] as Row).ref, { type: 'PRICES_FRESH' });
           }
         }

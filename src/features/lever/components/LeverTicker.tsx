@@ -3,10 +3,10 @@ import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LeverLive } from '../../../../machines/lever/live';
 import type { LeverInstrument } from '../../../../protocol/lever';
+import { useQuote } from '../../../hooks/useQuote';
 import { formatPrice } from '../../../lib/format';
 import { Change } from '../../market/components/Change';
 import { StaleMark, StaleNote } from '../../market/components/StaleMark';
-import { useQuote } from '../hooks/useQuote';
 
 /**
  * The instrument's last price and change, with the stale mark when the book's gate is closed after prices were

@@ -1,15 +1,18 @@
 import { type ReactElement, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ContractEvent, ContractView } from '../../../../machines/options/contract.machine';
+import type { OptionContractRef } from '../../../../machines/options/book.machine';
 import type { OptionAccount, OptionCurrencyTerms, OptionDirection } from '../../../../protocol/options';
 import { optionPayout, stakeUnits } from '../../../../protocol/rules/options';
 import { fromUnits } from '../../../../protocol/rules/spot';
 import { Announcement } from '../../../components/Announcement';
 import { Field } from '../../../components/Field';
 import { Icon } from '../../../components/Icon';
+import { useQuote } from '../../../hooks/useQuote';
 import { amountKeystrokes, wireAmount } from '../../../lib/amount-input';
 import { errorText } from '../../../lib/i18n';
 import { formatAmount } from '../format';
+import { useContractActor } from '../hooks/useOptionLive';
+import { useServerNow } from '../hooks/useServerNow';
 import { draftOf, type TicketProblem, ticketProblem } from '../ticket';
 import { ContractStatus, contractAnnouncement } from './ContractStatus';
 import { PeriodChips } from './PeriodChips';
@@ -25,19 +28,20 @@ export function ContractTicket({
   book,
   terms,
   available,
-  last,
-  view,
-  send,
+  ticket,
 }: {
   symbol: string;
   book: OptionAccount;
   terms: OptionCurrencyTerms;
   available: string | null;
-  last: string | null;
-  view: ContractView;
-  send: (event: ContractEvent) => void;
+  /** The book's ticket machine (machines/options/book.machine.ts). */
+  ticket: OptionContractRef;
 }): ReactElement {
   const { t, i18n } = useTranslation();
+  // The countdown and the standing follow server time and the instrument's price: the ticket renders with them.
+  const now = useServerNow();
+  const { view, send } = useContractActor(ticket, now);
+  const last = useQuote(symbol).quote?.last ?? null;
   const lang = i18n.language;
   const [seconds, setSeconds] = useState<number | null>(null);
   const [typed, setTyped] = useState('');

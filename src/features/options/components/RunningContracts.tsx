@@ -1,30 +1,29 @@
 import { Link } from '@tanstack/react-router';
+import { useSelector } from '@xstate/react';
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { OptionContractRef } from '../../../../machines/options/book.machine';
 import { standingAt } from '../../../../machines/options/contract.machine';
-import type { Quote } from '../../../../protocol/market';
+import type { OptionLive } from '../../../../machines/options/live';
 import type { OptionContract } from '../../../../protocol/options';
 import { OrderFlow } from '../../../app/OrderFlow';
 import { LoadingOrFailed } from '../../../components/StateView';
+import { useQuote } from '../../../hooks/useQuote';
 import { formatPrice } from '../../../lib/format';
 import { formatAmount } from '../format';
-import { useContractRow } from '../hooks/useContractRow';
+import { useContractActor } from '../hooks/useOptionLive';
 import { usePriceScale } from '../hooks/usePriceScale';
+import { useServerNow } from '../hooks/useServerNow';
 
-/** The open contracts of the book: each counts down on server time and says how it stands at the last price. */
-export function RunningContracts({
-  contracts,
-  quotes,
-  now,
-  fresh,
-}: {
-  contracts: OptionContract[] | null;
-  quotes: ReadonlyMap<string, Quote>;
-  now: number;
-  /** The page's price gate: each row's machine follows it. */
-  fresh: boolean;
-}): ReactElement {
+/**
+ * The open contracts of the book, as its live controller holds them: each row its contract machine, counting down on
+ * server time and saying how it stands at its instrument's last price. The list renders when the open contracts
+ * change; each row with its own clock and price.
+ */
+export function RunningContracts({ live }: { live: OptionLive }): ReactElement {
   const { t } = useTranslation();
+  const contracts = useSelector(live.actor, (s) => s.context.open);
+  const rows = useSelector(live.actor, (s) => s.context.rows);
   return (
     <section className="option-section" aria-labelledby="option-running-title">
       <h2 className="option-title" id="option-running-title">
@@ -36,29 +35,22 @@ export function RunningContracts({
         <p className="option-empty">{t('options.running.empty')}</p>
       ) : (
         <ul className="option-list" data-testid="running">
-          {contracts.map((c) => (
-            <RunningRow key={c.id} contract={c} last={quotes.get(c.symbol)?.last ?? null} now={now} fresh={fresh} />
-          ))}
+          {contracts.map((c) => {
+            const row = rows[c.id];
+            return row ? <RunningRow key={c.id} actor={row.ref} contract={c} /> : null;
+          })}
         </ul>
       )}
     </section>
   );
 }
 
-function RunningRow({
-  contract,
-  last,
-  now,
-  fresh,
-}: {
-  contract: OptionContract;
-  last: string | null;
-  now: number;
-  fresh: boolean;
-}): ReactElement {
+function RunningRow({ actor, contract }: { actor: OptionContractRef; contract: OptionContract }): ReactElement {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
-  const view = useContractRow(contract, now, fresh);
+  const now = useServerNow();
+  const { view, snapshot } = useContractActor(actor, now);
+  const last = useQuote(contract.symbol).quote?.last ?? null;
   const shown = view.contract ?? contract;
   const priceScale = usePriceScale(shown.symbol);
   const standing = view.phase === 'running' ? standingAt(shown, last) : null;
@@ -97,7 +89,7 @@ function RunningRow({
       <Link to="/pages/option/info" search={{ id: shown.id }} className="option-link">
         {t('options.details')}
       </Link>
-      <OrderFlow drawing="option-contract" snapshot={view.snapshot} title={t('machineChart.title')} />
+      <OrderFlow drawing="option-contract" snapshot={snapshot} title={t('machineChart.title')} />
     </li>
   );
 }

@@ -1,8 +1,8 @@
 import { useMemo } from 'react';
 import { distinctUntilChanged, map } from 'rxjs';
-import type { Quote } from '../../../../protocol/market';
-import { coinQuotes } from '../../../../streams/market';
-import { useStream } from '../../../hooks/useStream';
+import type { Quote } from '../../protocol/market';
+import { coinQuotes } from '../../streams/market';
+import { useStream } from './useStream';
 
 export interface SymbolQuote {
   quote: Quote | undefined;

@@ -1,0 +1,34 @@
+/**
+ * What a live book (machines/<product>/book.machine.ts) does with a new open list: which row machines to stop (their
+ * record left the list), which to tell a newer copy (a list refresh that brings the same object tells nothing), and
+ * which records are new and need a machine. Pure, so every book keeps its rows the same way.
+ */
+export interface LiveRow<R, Ref> {
+  ref: Ref;
+  /** The copy last told to the row's machine. */
+  record: R;
+}
+
+export interface RowChanges<R, Ref> {
+  gone: Ref[];
+  newer: { ref: Ref; record: R }[];
+  added: R[];
+}
+
+export function rowChanges<R extends { id: number }, Ref>(
+  rows: Readonly<Record<number, LiveRow<R, Ref>>>,
+  open: readonly R[],
+): RowChanges<R, Ref> {
+  const ids = new Set(open.map((r) => r.id));
+  const gone = Object.values(rows)
+    .filter((row) => !ids.has(row.record.id))
+    .map((row) => row.ref);
+  const newer: { ref: Ref; record: R }[] = [];
+  const added: R[] = [];
+  for (const record of open) {
+    const row = rows[record.id];
+    if (!row) added.push(record);
+    else if (row.record !== record) newer.push({ ref: row.ref, record });
+  }
+  return { gone, newer, added };
+}

@@ -1,0 +1,68 @@
+import { distinctUntilChanged, filter, map, type Observable, tap } from 'rxjs';
+import { type Actor, createActor, fromEventObservable, type InspectionEvent } from 'xstate';
+import type { OptionAccount } from '../../protocol/options';
+import type { ContractChange, ContractStream } from '../../streams/options/contracts';
+import { type OptionBookEvent, optionBookMachine } from './book.machine';
+import type { optionContractMachine } from './contract.machine';
+
+/** What the live option book is made of: the app's streams and calls (or a test's subjects). */
+export interface OptionLiveSources {
+  /** The user's open contracts and their changes (streams/options/contracts.ts optionContracts). */
+  contracts: ContractStream;
+  /** Whether prices are fresh enough to trade (streams/freshness.ts tradingGate). */
+  fresh$: Observable<boolean>;
+  /** The contract machine with the real purchase call. */
+  contract: typeof optionContractMachine;
+  makeId: () => string;
+  serverNow: () => number;
+  /** Told each contract change once, after the machines were: the page's refreshes. */
+  onChange?: (change: ContractChange) => void;
+  /** XState inspection of the whole book (the QA traces of its contract machines). */
+  inspect?: (event: InspectionEvent) => void;
+}
+
+export interface OptionLive {
+  readonly book: OptionAccount;
+  readonly actor: Actor<typeof optionBookMachine>;
+  stop(): void;
+}
+
+/**
+ * Starts the live path of one option book outside React: the book machine with its sources. A page starts it when it
+ * mounts, draws what it holds, and stops it when it leaves.
+ */
+export function startOptionLive(book: OptionAccount, sources: OptionLiveSources): OptionLive {
+  const machine = optionBookMachine.provide({
+    actors: {
+      contract: sources.contract,
+      open: fromEventObservable(() =>
+        sources.contracts.open$.pipe(
+          map((open) => open.filter((c) => c.account === book)),
+          // The other book's changes leave this one's list as it was.
+          distinctUntilChanged((a, b) => a.length === b.length && a.every((c, i) => c === b[i])),
+          map((contracts): OptionBookEvent => ({ type: 'OPEN', contracts })),
+        ),
+      ),
+      changes: fromEventObservable(() =>
+        sources.contracts.changes$.pipe(
+          // The page's refreshes come with the change; the machines learn it through the event.
+          tap((change) => sources.onChange?.(change)),
+          filter((change) => change.kind === 'contract'),
+          map((change): OptionBookEvent => ({ type: 'CHANGE', contract: change.contract })),
+        ),
+      ),
+      gate: fromEventObservable(() =>
+        sources.fresh$.pipe(
+          distinctUntilChanged(),
+          map((fresh): OptionBookEvent => ({ type: fresh ? 'PRICES_FRESH' : 'PRICES_STALE' })),
+        ),
+      ),
+    },
+  });
+  const actor = createActor(machine, {
+    input: { book, makeId: sources.makeId, serverNow: sources.serverNow },
+    ...(sources.inspect ? { inspect: sources.inspect } : {}),
+  });
+  actor.start();
+  return { book, actor, stop: () => actor.stop() };
+}
