@@ -314,7 +314,7 @@ export const walletLoginRequest = z.object({
 export type WalletLoginRequest = z.input<typeof walletLoginRequest>;
 export const walletBindRequest = z.object(signedMessage);
 
-/** Unlinking asks for the login password (see README "Wallet login"). */
+/** Unlinking asks for the login password (see docs/products.md "Wallet login"). */
 export const walletUnbindRequest = z.object({
   chain: walletChainField,
   address: addressField,

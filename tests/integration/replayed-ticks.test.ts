@@ -11,7 +11,7 @@ import { HandMarket } from './hand-market';
 import { DATABASES, type DatabaseKind, openTestDatabase, startTestApp, uniqueEmail } from './harness';
 
 /**
- * What the failover bench found (README "Failover under load"): positions entered at BTC 162 on the market leader were
+ * What the failover bench found (docs/benchmarks.md "Failover under load"): positions entered at BTC 162 on the market leader were
  * liquidated at "157" after it died. The process that takes the market over generates again the steps the dead leader
  * had published (the same walk: same prices, same numbers) and its lever engine, which had not seen them, met them
  * after it had loaded rows the dead leader's engine opened on later ticks. RULES "Lever": triggers are checked on the
