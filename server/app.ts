@@ -46,6 +46,7 @@ import { Ledger } from './ledger';
 import type { MarketFeed } from './market';
 import { ListingWatcher, PriceRecorder, type RecorderOptions } from './market';
 import type { DatabaseHandle } from './platform/db/connect';
+import { registerApiDocs } from './platform/http/api-docs';
 import { type CallHandlers, registerCalls } from './platform/http/calls';
 import { envelopeServerOptions, registerErrorHandling, replyNotFound } from './platform/http/errors';
 import { hasBuiltClient, registerSpa } from './platform/http/static';
@@ -269,6 +270,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }),
   };
   registerCalls(app, handlers, sessions, { db: options.database.db, now });
+  registerApiDocs(app);
   await registerUploadRoutes(app, { store: uploads, sessions, limiter });
   // The support console's calls (/api/ops/...): their own scope, sessions and roles; a user's token opens nothing there.
   await registerOpsConsole(app, {

@@ -15,6 +15,9 @@ const tables: Record<Lang, Table> = { de, en, es, ja, ko, th, zh };
 
 export const isMessageKey = (key: string): key is MessageKey => Object.hasOwn(de, key);
 
+/** Every message key, in the reference table's order (the published API documents list them). */
+export const messageKeys = (): MessageKey[] => Object.keys(de).filter(isMessageKey);
+
 /**
  * The message for `key` in `lang`. Unknown keys (e.g. a zod default message) become `invalidInput`;
  * `{{name}}` placeholders are filled from `values`.

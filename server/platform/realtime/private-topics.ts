@@ -121,6 +121,11 @@ export class PrivateChannels {
     return [...this.commands.keys()];
   }
 
+  /** The names of the registered private topics, without `me:` (the published socket documents must list them all). */
+  topicNames(): string[] {
+    return [...this.topics.keys()];
+  }
+
   /** Delivers one user event to this process's subscribers of the topics that carry it. */
   deliver(userId: number, kind: string, data: unknown): void {
     const sockets = this.sockets.get(userId);
