@@ -9,12 +9,13 @@ import { privateTopicName } from '../../protocol/realtime';
 import { marketTopics, privateTopics, socketCommands } from '../../protocol/socket-catalogue';
 import { MarketFeed } from '../../server/market/feed';
 import { MarketSimulator } from '../../server/market/simulator';
+import { API_DOCS_PATH } from '../../server/platform/http/api-docs';
 import { channelKey } from '../../server/platform/http/api-docs/asyncapi';
 import { isObject, type JsonObject } from '../../server/platform/http/api-docs/json-schema';
 import { opsCalls } from '../../server/platform/http/api-docs/openapi';
 import { renderReferencePage } from '../../server/platform/http/api-docs/page';
 import { messageKeys } from '../../server/platform/i18n/messages';
-import { openTestDatabase, startTestApp, type TestApp, type TestDatabase } from './harness';
+import { openTestDatabase, registeredRoutes, startTestApp, type TestApp, type TestDatabase } from './harness';
 
 /**
  * The published interface documents are made from the protocol's schemas; these checks hold that they describe
@@ -97,6 +98,20 @@ describe('the API and socket documents', () => {
     for (const [path, spec] of Object.entries(opsCalls)) {
       const operation = asObject(asObject(paths[`/api/${path}`])[spec.method.toLowerCase()]);
       expect(operation['x-ops-access'], path).toBe(spec.access);
+    }
+  });
+
+  it('OpenAPI has every route the app serves under /api, whoever registered it', () => {
+    const paths = asObject(openapi.paths);
+    const served = registeredRoutes(t.app).filter(
+      (route) => route.path.startsWith('/api/') && !route.path.startsWith(API_DOCS_PATH),
+    );
+    expect(served.length).toBeGreaterThan(Object.keys(calls).length);
+    for (const route of served) {
+      const item = paths[route.path];
+      expect(item, route.path).toBeDefined();
+      const methods = route.methods.filter((m) => m !== 'HEAD').map((m) => m.toLowerCase());
+      expect(Object.keys(asObject(item)).sort(), route.path).toEqual(methods.sort());
     }
   });
 

@@ -255,3 +255,31 @@ export function appPerSuite(kind: DatabaseKind, use: (app: TestApp) => void, opt
     await database?.close();
   });
 }
+
+/** One route the app serves: its full path and methods (HEAD beside GET included). */
+export interface RegisteredRoute {
+  path: string;
+  methods: string[];
+}
+
+/**
+ * Every route the app serves, read from Fastify's own route tree (`printRoutes` prints one node a line, each level
+ * indented by four characters, a node's path relative to its parent's), so a route registered anywhere is found.
+ */
+export function registeredRoutes(app: FastifyInstance): RegisteredRoute[] {
+  const stack: string[] = [];
+  const routes = new Map<string, Set<string>>();
+  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const node = /^((?:[│ ] {3})*)[├└]── (\S+)(?: \((.+)\))?$/.exec(line);
+    if (!node) continue;
+    const depth = (node[1] ?? '').length / 4;
+    stack.length = depth;
+    const full = (stack[depth - 1] ?? '') + (node[2] ?? '');
+    stack.push(full);
+    if (!node[3]) continue;
+    const methods = routes.get(full) ?? new Set<string>();
+    for (const method of node[3].split(',')) methods.add(method.trim());
+    routes.set(full, methods);
+  }
+  return [...routes].map(([path, methods]) => ({ path, methods: [...methods].sort() }));
+}

@@ -2,10 +2,24 @@ import { z } from 'zod';
 import { type CallSpec, calls } from '../../../../protocol/calls';
 import { errorEnvelope, okEnvelope, sessionExpiredEnvelope } from '../../../../protocol/envelope';
 import { ALL_LANGS } from '../../../../protocol/lang';
-import { type OpsCallSpec, opsConsoleCalls } from '../../../../protocol/ops-console';
+import {
+  OPS_DEPOSIT_PROOF_PATH,
+  OPS_KYC_PHOTO_PATH,
+  type OpsCallSpec,
+  opsConsoleCalls,
+  opsIdRequest,
+  opsKycPhotoRequest,
+} from '../../../../protocol/ops-console';
 import { opsInspectionCalls } from '../../../../protocol/ops-inspection';
 import { opsNewsCalls } from '../../../../protocol/ops-news';
-import { opsAppealCalls, opsHelpCalls, opsSupportCalls } from '../../../../protocol/ops-support';
+import {
+  OPS_ORDER_IMAGE_PATH,
+  OPS_SUPPORT_IMAGE_PATH,
+  OPS_UPLOAD_PATH,
+  opsAppealCalls,
+  opsHelpCalls,
+  opsSupportCalls,
+} from '../../../../protocol/ops-support';
 import {
   MAX_UPLOAD_BYTES,
   UPLOAD_FILE_PATH,
@@ -118,60 +132,120 @@ function opsCallOperation(path: string, spec: OpsCallSpec): JsonObject {
   };
 }
 
-/** The multipart upload and the image read, which are routes of their own beside the call table. */
-function uploadPaths(): Record<string, JsonObject> {
+interface FileRoute {
+  path: string;
+  /** undefined: a user's session; else the console role. */
+  opsAccess?: OpsCallSpec['access'];
+  description: string;
+}
+
+const securityOf = (route: FileRoute) =>
+  route.opsAccess === undefined
+    ? { security: [{ session: [] }], 'x-session': 'required' }
+    : { security: [{ opsSession: [] }], 'x-ops-access': route.opsAccess };
+
+/** A multipart upload of one image, answered in the envelope. */
+function uploadOperation(route: FileRoute): JsonObject {
   return {
-    [`/api/${UPLOAD_IMAGE_PATH}`]: {
-      post: {
-        operationId: operationId('POST', UPLOAD_IMAGE_PATH),
-        tags: ['upload'],
-        summary: UPLOAD_IMAGE_PATH,
-        description: `One image (${UPLOAD_MIMES.join(', ')}, told by its first bytes) of at most ${MAX_UPLOAD_BYTES} bytes.`,
-        security: [{ session: [] }],
-        parameters: [LANG_PARAMETER],
-        requestBody: {
-          required: true,
-          content: {
-            'multipart/form-data': {
-              schema: {
-                type: 'object',
-                properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' } },
-                required: ['file'],
-              },
-            },
+    operationId: operationId('POST', route.path),
+    tags: [tagOf(route.path)],
+    summary: route.path,
+    description: route.description,
+    parameters: [LANG_PARAMETER],
+    requestBody: {
+      required: true,
+      content: {
+        'multipart/form-data': {
+          schema: {
+            type: 'object',
+            properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' } },
+            required: ['file'],
           },
         },
-        responses: responses(uploadResponse, true),
-        'x-session': 'required',
       },
     },
-    [`/api/${UPLOAD_FILE_PATH}`]: {
-      get: {
-        operationId: operationId('GET', UPLOAD_FILE_PATH),
-        tags: ['upload'],
-        summary: UPLOAD_FILE_PATH,
-        description: "An image's bytes, to its owner (and a chat's members) only; for anyone else it does not exist.",
-        security: [{ session: [] }],
-        parameters: [
-          LANG_PARAMETER,
-          { name: 'id', in: 'query', required: true, schema: { type: 'string', pattern: '^[1-9]\\d*$' } },
-        ],
-        responses: {
-          '200': {
-            description: 'The image',
-            content: Object.fromEntries(
-              UPLOAD_MIMES.map((mime) => [mime, { schema: { type: 'string', contentMediaType: mime } }]),
-            ),
-          },
-          '404': { description: 'No such image for this user', content: jsonContent(ref('ErrorEnvelope')) },
-        },
-        'x-session': 'required',
-      },
-    },
+    responses: responses(uploadResponse, true),
+    ...securityOf(route),
   };
 }
 
-/** OpenAPI 3.1 of every /api call: the call table, the upload routes and the support console's calls. */
+/** An image's bytes, or the same 404 for a missing image and one the caller may not see. */
+function imageOperation(route: FileRoute, query: z.ZodType): JsonObject {
+  return {
+    operationId: operationId('GET', route.path),
+    tags: [tagOf(route.path)],
+    summary: route.path,
+    description: route.description,
+    ...requestParts('GET', query),
+    responses: {
+      '200': {
+        description: 'The image',
+        content: Object.fromEntries(
+          UPLOAD_MIMES.map((mime) => [mime, { schema: { type: 'string', contentMediaType: mime } }]),
+        ),
+      },
+      '404': {
+        description: 'No such image, or not one the caller may see',
+        content: jsonContent(ref('ErrorEnvelope')),
+      },
+    },
+    ...securityOf(route),
+  };
+}
+
+const imageIdField = z.string().regex(/^[1-9]\d{0,11}$/);
+/** A conversation's image: the conversation and the image's upload id. */
+const conversationImageQuery = z.object({ conversation: imageIdField, id: imageIdField });
+
+/** Uploads and image reads: routes of their own beside the call tables (multipart in, bytes out). */
+function fileRoutes(): Record<string, JsonObject> {
+  const image = `One image (${UPLOAD_MIMES.join(', ')}, told by its first bytes) of at most ${MAX_UPLOAD_BYTES} bytes`;
+  const get = (route: FileRoute, query: z.ZodType) => ({ get: imageOperation(route, query) });
+  return {
+    [`/api/${UPLOAD_IMAGE_PATH}`]: { post: uploadOperation({ path: UPLOAD_IMAGE_PATH, description: `${image}.` }) },
+    [`/api/${UPLOAD_FILE_PATH}`]: get(
+      { path: UPLOAD_FILE_PATH, description: "An image's bytes, to its owner (and a chat's members) only." },
+      z.object({ id: imageIdField }),
+    ),
+    [`/api/${OPS_UPLOAD_PATH}`]: {
+      post: uploadOperation({
+        path: OPS_UPLOAD_PATH,
+        opsAccess: 'support',
+        description: `${image}, owned by the platform until ops/support/send attaches it to a conversation.`,
+      }),
+    },
+    [`/api/${OPS_KYC_PHOTO_PATH}`]: get(
+      {
+        path: OPS_KYC_PHOTO_PATH,
+        opsAccess: 'reviewer',
+        description: 'A photo of an identity verification under review.',
+      },
+      opsKycPhotoRequest,
+    ),
+    [`/api/${OPS_DEPOSIT_PROOF_PATH}`]: get(
+      {
+        path: OPS_DEPOSIT_PROOF_PATH,
+        opsAccess: 'reviewer',
+        description: "A deposit's proof while it is under review.",
+      },
+      opsIdRequest,
+    ),
+    [`/api/${OPS_SUPPORT_IMAGE_PATH}`]: get(
+      { path: OPS_SUPPORT_IMAGE_PATH, opsAccess: 'support', description: 'A photo in a support conversation.' },
+      conversationImageQuery,
+    ),
+    [`/api/${OPS_ORDER_IMAGE_PATH}`]: get(
+      {
+        path: OPS_ORDER_IMAGE_PATH,
+        opsAccess: 'reviewer',
+        description: "A photo in an order's chat while its appeal is open.",
+      },
+      conversationImageQuery,
+    ),
+  };
+}
+
+/** OpenAPI 3.1 of every /api route: the call table, the support console's calls, uploads and image reads. */
 export function buildOpenApi(info: DocsInfo): JsonObject {
   const paths: Record<string, Record<string, JsonObject>> = {};
   const add = (path: string, method: string, operation: JsonObject) => {
@@ -194,7 +268,7 @@ export function buildOpenApi(info: DocsInfo): JsonObject {
         'user/login) and `lang`. Generated from the zod schemas of protocol/.',
     },
     servers: [{ url: '/' }],
-    paths: { ...paths, ...uploadPaths() },
+    paths: { ...paths, ...fileRoutes() },
     components: {
       securitySchemes: {
         session: {
