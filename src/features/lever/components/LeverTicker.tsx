@@ -5,8 +5,7 @@ import type { LeverLive } from '../../../../machines/lever/live';
 import type { LeverInstrument } from '../../../../protocol/lever';
 import { useQuote } from '../../../hooks/useQuote';
 import { formatPrice } from '../../../lib/format';
-import { Change } from '../../market/components/Change';
-import { StaleMark, StaleNote } from '../../market/components/StaleMark';
+import { Change, StaleMark, StaleNote } from '../../market/public';
 
 /**
  * The instrument's last price and change, with the stale mark when the book's gate is closed after prices were

@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { VerifyNote } from '../../../components/VerifyPrompt';
-import { useVerificationInfo } from '../../identity/hooks/useVerification';
+import { useVerificationInfo } from '../../identity/public';
 
 /**
  * SPEC 8 on the real account before opening: "account not authenticated, go to authentication?" with the link,

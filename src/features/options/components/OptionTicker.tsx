@@ -5,8 +5,7 @@ import type { OptionLive } from '../../../../machines/options/live';
 import type { OptionAccount } from '../../../../protocol/options';
 import { useQuote } from '../../../hooks/useQuote';
 import { formatPrice } from '../../../lib/format';
-import { Change } from '../../market/components/Change';
-import { StaleMark, StaleNote } from '../../market/components/StaleMark';
+import { Change, StaleMark, StaleNote } from '../../market/public';
 import { PriceSparkline } from './PriceSparkline';
 
 /**

@@ -10,7 +10,7 @@ import { LoadingOrFailed } from '../../../components/StateView';
 import { SymbolChips } from '../../../components/SymbolChips';
 import { loadFailed, need } from '../../../data/query';
 import { useQueryParam } from '../../../hooks/hooks';
-import { useVerificationInfo } from '../../identity/hooks/useVerification';
+import { useVerificationInfo } from '../../identity/public';
 import { formatAmount } from '../format';
 import { useBookBalance } from '../hooks/useBookBalance';
 import { useOptionLive } from '../hooks/useOptionLive';

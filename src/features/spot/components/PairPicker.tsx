@@ -6,7 +6,7 @@ import { Dialog } from '../../../components/Dialog';
 import { Field } from '../../../components/Field';
 import { Icon } from '../../../components/Icon';
 import { formatPrice } from '../../../lib/format';
-import { Change } from '../../market/components/Change';
+import { Change } from '../../market/public';
 
 /** The pair picker: search, favourites first (the market feature's list), each pair's live price and 24 h change. */
 export function PairPicker({

@@ -21,7 +21,7 @@ const FEATURES: readonly { icon: IconName; key: 'spot' | 'derivatives' | 'financ
  * route's budget is for the market, and the strip shows nothing until its answer is there anyway.
  */
 const LatestAnnouncements = lazy(() =>
-  Promise.all([import('../../../notice/components/LatestAnnouncements'), loadNamespace('notice')]).then(([m]) => ({
+  Promise.all([import('../../../notice/public'), loadNamespace('notice')]).then(([m]) => ({
     default: m.LatestAnnouncements,
   })),
 );
