@@ -1,24 +1,13 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, ListedCoinsTable } from '../../platform/db/schema';
 import { type Instrument, listings } from '../instruments';
-import { listingParameters } from './parameters';
+import { listingParameters, type NewListedCoin } from './parameters';
 import type { InstrumentListings, ListedInstrument } from './registry';
 
 /** Listed coins' instrument ids start here, far above the static ones (1-110), so the two never meet. */
 export const LISTED_ID_BASE = 1000;
 
-export interface NewListedCoin {
-  symbol: string;
-  name: string;
-  /** The listing price in USDT (decimal text); the coin's first trade is at exactly this price. */
-  startPrice: string;
-  /** Decimals of its price; default about six significant digits at the start price (at least 2, at most 8). */
-  priceScale?: number;
-  /** Decimals of its quantities; default so that one unit is worth about a tenth of a USDT or more (0 to 8). */
-  qtyScale?: number;
-  /** When it joins the market (ms); the simulator walks it from then on, catching up when that is past. */
-  listedAt: number;
-}
+export type { NewListedCoin };
 
 type ListedCoinRow = Selectable<ListedCoinsTable>;
 

@@ -1,6 +1,19 @@
 import { SYMBOL_RE } from '../../../protocol/market';
 import { formatUnits, INSTRUMENTS, parseUnits } from '../instruments';
-import type { NewListedCoin } from './coins';
+
+/** A coin to list, as the operator gives it (server/market/listing/coins.ts lists it). */
+export interface NewListedCoin {
+  symbol: string;
+  name: string;
+  /** The listing price in USDT (decimal text); the coin's first trade is at exactly this price. */
+  startPrice: string;
+  /** Decimals of its price; default about six significant digits at the start price (at least 2, at most 8). */
+  priceScale?: number;
+  /** Decimals of its quantities; default so that one unit is worth about a tenth of a USDT or more (0 to 8). */
+  qtyScale?: number;
+  /** When it joins the market (ms); the simulator walks it from then on, catching up when that is past. */
+  listedAt: number;
+}
 
 /** A listed coin's row values, checked and with every default filled in. */
 export interface ListingParameters {

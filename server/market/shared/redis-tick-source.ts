@@ -5,15 +5,9 @@ import type { MarketLogger } from '../live/binance';
 import { TickListeners } from '../live/tick-listeners';
 import type { MarketSimulator, PriceSource, Tick, TickListener } from '../simulator';
 import { LeaderLease, type LeaseStore } from './leader';
-import { decodeSnapshot, encodeSnapshot, type MarketSnapshot } from './snapshot';
+import { decodeSnapshot, encodeSnapshot, type MarketOrigin, type MarketSnapshot } from './snapshot';
 
-/** What makes every process's simulator the same: its seed and its live start (see MarketSimulator). */
-export interface MarketOrigin {
-  seed: string;
-  liveStart: number;
-  /** Per symbol, the sequence number the market's ticks continue above (the price record's last when it started). */
-  seqBase?: Record<string, number>;
-}
+export type { MarketOrigin };
 
 /** The leader's ticks between the processes (Redis pub/sub and a capped list in production). */
 export interface TickBus {

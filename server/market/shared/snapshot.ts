@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import type { FeedState } from '../feed';
 import type { SimulatorState } from '../simulator';
-import type { MarketOrigin } from './redis-tick-source';
+
+/** What makes every process's simulator the same: its seed and its live start (see MarketSimulator). */
+export interface MarketOrigin {
+  seed: string;
+  liveStart: number;
+  /** Per symbol, the sequence number the market's ticks continue above (the price record's last when it started). */
+  seqBase?: Record<string, number>;
+}
 
 /**
  * The leader's state of the shared market at one moment, kept in Redis so that a process joining a running market
