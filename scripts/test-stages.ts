@@ -20,7 +20,8 @@ const npx = (...args: string[]): Pick<Stage, 'command' | 'args'> => ({ command: 
 
 const stages = {
   typecheck: { name: 'typecheck', ...npx('tsc', '--noEmit', '-p', 'tsconfig.json') },
-  lint: { name: 'lint', ...npx('biome', 'check', '.') },
+  // biome, then the layer rules on resolved paths (dependency-cruiser, .dependency-cruiser.cjs).
+  lint: { name: 'lint', command: 'npm', args: ['run', '--silent', 'lint'] },
   unit: { name: 'unit', ...npx('vitest', 'run', '--project', 'unit', '--project', 'server') },
   integration: { name: 'integration', ...npx('vitest', 'run', '--project', 'integration') },
   build: { name: 'build', ...npx('vite', 'build') },
