@@ -151,6 +151,16 @@ const cycles: Cycle[] = [
       'protocol/order-b.ts': "import type { A } from './order-a';\nexport interface B {\n  a?: A;\n}\n",
     },
   },
+  {
+    // The known schema ↔ ledger exception lets through only cycles that run through both of its files.
+    name: 'a cycle through schema.ts that leaves out the ledger',
+    files: {
+      'server/platform/db/schema.ts':
+        "import type { Pool } from './connect';\nexport interface Database {\n  pool?: Pool;\n}\n",
+      'server/platform/db/connect.ts':
+        "import type { Database } from './schema';\nexport interface Pool {\n  db?: Database;\n}\n",
+    },
+  },
 ];
 
 /** The file a relative specifier lands on (a `.js` suffix names the `.ts` file, as TypeScript reads it). */
