@@ -87,9 +87,6 @@ const KNOWN = {
   // server/platform/clock-hook.ts drives the market simulator's clock from platform code; issue 25 moves that hook
   // out of platform (the clock-hook ↔ market cycle). Until then platform reaches these market internals.
   platformIntoMarket: '^server/platform/clock-hook\\.ts$',
-  // The options price scale reads the market feature's instrument list by its inner path. src/features/options/hooks
-  // is being rewritten for issue 25 (live controllers); its import becomes '../../market/public', which exports it.
-  optionsIntoMarket: '^src/features/options/hooks/usePriceScale\\.ts$',
   // server/platform/db/schema.ts types its ledger columns with the ledger's own types (import type from
   // server/ledger), which closes type-only loops platform → ledger → platform, and ledger/amounts.ts → market →
   // platform → ledger. schema.ts is being rewritten for issue 25 (each domain its own tables); until it stops
@@ -184,7 +181,7 @@ module.exports = {
         "A feature reaches another feature only through that feature's public.ts (and its root stylesheet, which " +
         'carries no code).',
       severity: 'error',
-      from: { path: '^src/features/([^/]+)/', pathNot: KNOWN.optionsIntoMarket },
+      from: { path: '^src/features/([^/]+)/' },
       to: {
         path: '^src/features/',
         pathNot: ['^src/features/$1/', '^src/features/[^/]+/public\\.ts$', '^src/features/[^/]+/[^/]+\\.css$'],

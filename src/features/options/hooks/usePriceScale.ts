@@ -1,4 +1,4 @@
-import { useInstruments } from '../../market/hooks/useInstruments';
+import { useInstruments } from '../../market/public';
 
 /** Until the instrument list has come: the fewest decimals a price shows (SPEC 9). */
 const UNTIL_LOADED = 2;
