@@ -3,5 +3,6 @@ export * from './engine-loop';
 export * from './entry-waits';
 export * from './practice';
 export * from './recorded-ticks';
+export * from './submit';
 export * from './tick-window';
 export * from './trigger-book';
