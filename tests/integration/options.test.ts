@@ -72,6 +72,7 @@ describe.each(DATABASES)('options on %s', (kind) => {
     const { body } = await t.call(path, fields, { token });
     expect(body.type, JSON.stringify(body)).not.toBe('ok');
     expect(body.message).toBe(translate('en', key));
+    expect(body.reason).toBe(key);
     return body;
   }
 

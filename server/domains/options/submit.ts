@@ -1,15 +1,14 @@
+import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import { OPTION_CONTRACT_EVENT, SIMULATOR_CURRENCY, type submitOptionRequest } from '../../../protocol/options';
 import { optionPeriodOf, stakeAtLeastMin, stakeUnits } from '../../../protocol/rules/options';
-import { currencyScale, type Ledger, ledgerEdge } from '../../ledger';
+import { currencyScale, type Ledger } from '../../ledger';
 import type { MarketFeed } from '../../market';
 import type { DatabaseHandle } from '../../platform/db/connect';
-import { writeTransaction } from '../../platform/db/transaction';
+import type { Database } from '../../platform/db/schema';
 import { BusinessError } from '../../platform/errors';
-import { recordUserEvent } from '../../platform/realtime/user-events';
-import { confirmClaimedRequest } from '../../platform/request-ids';
 import { sha256 } from '../../platform/security/digest';
-import { practiceBalance } from '../../trading';
+import { submitTrade } from '../../trading';
 import { verificationState } from '../identity';
 import { type OptionContractRow, toWire } from './contracts';
 import { readOptionSettings } from './terms';
@@ -34,9 +33,9 @@ export const optionLedgerIds = {
 
 /**
  * microtrade/submit: checks in SPEC 5's order (period, stake given and at least the minimum, balance, a verified
- * identity for the real account), then holds the stake in the option account of the chosen book and records the
- * contract as waiting for its entry tick, in one transaction. A retry with the same request id returns the contract
- * it bought.
+ * identity for the real account), then the trade lifecycle every product shares (trading/submit.ts) holds the stake
+ * in the option account of the chosen book and records the contract as waiting for its entry tick, in one
+ * transaction. A retry with the same request id returns the contract it bought.
  */
 export async function submitOption(s: OptionServices, userId: number, input: SubmitOptionInput) {
   const { db } = s.database;
@@ -59,80 +58,60 @@ export async function submitOption(s: OptionServices, userId: number, input: Sub
   const digest = sha256(
     JSON.stringify([input.symbol, input.direction, input.seconds, input.stake, currency, input.account]),
   );
-  const earlier = await db
-    .selectFrom('option_contracts')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('request_id', '=', input.request_id)
-    .executeTakeFirst();
-  if (earlier) {
-    if (earlier.request_digest !== digest) throw new BusinessError('requestIdReused');
-    return toWire(earlier);
-  }
-
   const book = practice ? 'simulator' : 'real';
-  if (practice) await practiceBalance(s.ledger, userId, 'option');
-  const account = (await s.ledger.balances(userId, book)).find((b) => b.type === 'option' && b.currency === currency);
-  if (BigInt(account?.available ?? 0) < stake) throw new BusinessError('insufficientBalance', { field: 'stake' });
-  if (!practice && (await verificationState(db, userId, 'basic')) !== 'verified') {
-    throw new BusinessError('optionVerifyRequired');
-  }
-  // Without a market feed no entry tick will come: the contract could only wait and be cancelled.
-  if (!s.feed) throw new BusinessError('spotNoPrice', { field: 'symbol' });
+  const byRequest = (from: Kysely<Database>) =>
+    from
+      .selectFrom('option_contracts')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('request_id', '=', input.request_id)
+      .executeTakeFirst();
 
-  const row = await ledgerEdge(
-    () =>
-      writeTransaction(s.database, async (trx) => {
-        const at = s.now();
-        const receipt = await s.ledger.within(trx).placeHold({
-          userId,
-          requestId: optionLedgerIds.stake(input.request_id),
-          kind: 'order',
-          book,
-          type: 'option',
-          currency,
-          amount: Number(stake),
-          ref: `option ${input.direction} ${input.symbol} ${period.seconds}s`,
-        });
-        if (receipt.replayed || receipt.holdId === null) {
-          // A concurrent retry of this request bought it first: return its contract.
-          const first = await trx
-            .selectFrom('option_contracts')
-            .selectAll()
-            .where('user_id', '=', userId)
-            .where('request_id', '=', input.request_id)
-            .executeTakeFirst();
-          if (!first) throw new BusinessError('requestIdReused');
-          return first;
+  return submitTrade(s, {
+    userId,
+    requestId: input.request_id,
+    digest,
+    holdRequestId: optionLedgerIds.stake(input.request_id),
+    find: byRequest,
+    hold: () => ({
+      book,
+      type: 'option',
+      currency,
+      amount: stake,
+      ref: `option ${input.direction} ${input.symbol} ${period.seconds}s`,
+      field: 'stake',
+      admit: async () => {
+        if (!practice && (await verificationState(db, userId, 'basic')) !== 'verified') {
+          throw new BusinessError('optionVerifyRequired');
         }
-        // With the effect: a success always leaves its request-id claim confirmed (platform/request-ids).
-        await confirmClaimedRequest(trx, userId);
-        const inserted = await trx
-          .insertInto('option_contracts')
-          .values({
-            user_id: userId,
-            book,
-            symbol: input.symbol,
-            direction: input.direction,
-            seconds: period.seconds,
-            ratio: period.ratio,
-            currency,
-            stake: Number(stake),
-            hold_id: receipt.holdId,
-            state: 'waiting',
-            request_id: input.request_id,
-            request_digest: digest,
-            accepted_at: at,
-            created_at: at,
-            updated_at: at,
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        await recordUserEvent(trx, { userId, kind: OPTION_CONTRACT_EVENT, data: toWire(inserted), at });
-        return inserted;
-      }),
-    { insufficientBalance: 'stake' },
-  );
-  s.onAccepted?.(row);
-  return toWire(row);
+        // Without a market feed no entry tick will come: the contract could only wait and be cancelled.
+        if (!s.feed) throw new BusinessError('spotNoPrice', { field: 'symbol' });
+      },
+    }),
+    handOver: (trx, { holdId, at }) =>
+      trx
+        .insertInto('option_contracts')
+        .values({
+          user_id: userId,
+          book,
+          symbol: input.symbol,
+          direction: input.direction,
+          seconds: period.seconds,
+          ratio: period.ratio,
+          currency,
+          stake: Number(stake),
+          hold_id: holdId,
+          state: 'waiting',
+          request_id: input.request_id,
+          request_digest: digest,
+          accepted_at: at,
+          created_at: at,
+          updated_at: at,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow(),
+    event: OPTION_CONTRACT_EVENT,
+    toWire,
+    accepted: s.onAccepted,
+  });
 }
