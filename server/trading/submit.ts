@@ -54,10 +54,12 @@ export type HoldPlan = {
 } & ({ book: 'real'; type: UserAccountType } | { book: 'simulator'; type: PracticeAccount });
 
 /** What the transaction gives the product's hand-over. */
-export interface PlacedHold {
+export interface PlacedHold<Plan extends HoldPlan = HoldPlan> {
   holdId: number;
   /** The acceptance time: the order's entry tick is the first recorded tick after it. */
   at: number;
+  /** The plan the hold was placed by, with whatever the product computed beside it. */
+  plan: Plan;
 }
 
 /** A product's row as the service needs it: the digest of the arguments it was written for. */
@@ -65,8 +67,8 @@ export interface SubmittedRow {
   request_digest: string;
 }
 
-/** The product's side of one submission. */
-export interface Submission<Row extends SubmittedRow, Wire> {
+/** The product's side of one submission (`Plan`: its hold plan, with what else it computed for its row). */
+export interface Submission<Row extends SubmittedRow, Wire, Plan extends HoldPlan = HoldPlan> {
   userId: number;
   /** The client's id of the request (its `request_id`). */
   requestId: string;
@@ -77,9 +79,9 @@ export interface Submission<Row extends SubmittedRow, Wire> {
   /** The product's row that a request with this id wrote, if any. */
   find: (db: Kysely<Database>) => Promise<Row | undefined>;
   /** Computes the hold of a request not seen before; may refuse (no price, a stop on the wrong side). */
-  hold: () => Promise<HoldPlan> | HoldPlan;
+  hold: () => Promise<Plan> | Plan;
   /** Hands the order to the engine inside the transaction of its hold: writes the row that waits for its entry tick. */
-  handOver: (trx: Kysely<Database>, placed: PlacedHold) => Promise<Row>;
+  handOver: (trx: Kysely<Database>, placed: PlacedHold<Plan>) => Promise<Row>;
   /** The kind of the private event that announces the new row (its data is the row's wire form). */
   event: string;
   toWire: (row: Row) => Wire;
@@ -88,9 +90,9 @@ export interface Submission<Row extends SubmittedRow, Wire> {
 }
 
 /** Submits one trade: the same lifecycle for every product (see above); answers with the row's wire form. */
-export async function submitTrade<Row extends SubmittedRow, Wire>(
+export async function submitTrade<Row extends SubmittedRow, Wire, Plan extends HoldPlan>(
   s: SubmitServices,
-  sub: Submission<Row, Wire>,
+  sub: Submission<Row, Wire, Plan>,
 ): Promise<Wire> {
   const earlier = await sub.find(s.database.db);
   if (earlier) return sub.toWire(sameRequest(earlier, sub.digest));
@@ -120,10 +122,10 @@ async function checkFunds(ledger: Ledger, userId: number, plan: HoldPlan): Promi
   if (plan.amount > BigInt(Number.MAX_SAFE_INTEGER)) throw new BusinessError('amountTooLarge', { field: plan.field });
 }
 
-async function placeAndHandOver<Row extends SubmittedRow, Wire>(
+async function placeAndHandOver<Row extends SubmittedRow, Wire, Plan extends HoldPlan>(
   s: SubmitServices,
-  sub: Submission<Row, Wire>,
-  plan: HoldPlan,
+  sub: Submission<Row, Wire, Plan>,
+  plan: Plan,
 ): Promise<{ row: Row; fresh: boolean }> {
   const { userId } = sub;
   try {
@@ -148,7 +150,7 @@ async function placeAndHandOver<Row extends SubmittedRow, Wire>(
       }
       // With the effect: a success always leaves its request-id claim confirmed (platform/request-ids).
       await confirmClaimedRequest(trx, userId);
-      const row = await sub.handOver(trx, { holdId: receipt.holdId, at });
+      const row = await sub.handOver(trx, { holdId: receipt.holdId, at, plan });
       await recordUserEvent(trx, { userId, kind: sub.event, data: sub.toWire(row), at });
       return { row, fresh: true };
     });

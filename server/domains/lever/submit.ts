@@ -1,16 +1,15 @@
+import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import { LEVER_POSITION_EVENT, type submitLeverRequest } from '../../../protocol/lever';
 import { initialMargin, isolatedLiquidationPrice, stopProblem, tradeFee } from '../../../protocol/rules/lever';
 import { roundUnits, toUnits } from '../../../protocol/rules/spot';
-import { type Ledger, ledgerEdge } from '../../ledger';
+import type { Ledger } from '../../ledger';
 import type { MarketFeed } from '../../market';
 import type { DatabaseHandle } from '../../platform/db/connect';
-import { writeTransaction } from '../../platform/db/transaction';
+import type { Database } from '../../platform/db/schema';
 import { BusinessError } from '../../platform/errors';
-import { recordUserEvent } from '../../platform/realtime/user-events';
-import { confirmClaimedRequest } from '../../platform/request-ids';
 import { sha256 } from '../../platform/security/digest';
-import { practiceBalance } from '../../trading';
+import { submitTrade } from '../../trading';
 import { verificationState } from '../identity';
 import { type LeverPositionRow, toWire } from './positions';
 import { LEVER_QUOTE, leveragesFor, readLeverSettings, termsFor } from './terms';
@@ -45,9 +44,10 @@ export const leverLedgerIds = {
 const MARKET_RESERVE_BAND = { units: 102n, scale: 2 };
 
 /**
- * lever/submit: the checks of protocol/lever.ts in order, then the reserve (margin and open fee at the expected
- * entry) held in the contract account of the chosen book and the order recorded as waiting for its entry tick, in
- * one transaction. A retry with the same request id returns the order it placed.
+ * lever/submit: the checks of protocol/lever.ts in order, then the trade lifecycle every product shares
+ * (trading/submit.ts): the reserve (margin and open fee at the expected entry) held in the contract account of the
+ * chosen book and the order recorded as waiting for its entry tick, in one transaction. A retry with the same request
+ * id returns the order it placed.
  */
 export async function submitLever(s: LeverServices, userId: number, input: SubmitLeverInput) {
   const { db } = s.database;
@@ -83,114 +83,103 @@ export async function submitLever(s: LeverServices, userId: number, input: Submi
       input.account,
     ]),
   );
-  const earlier = await db
-    .selectFrom('lever_positions')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('request_id', '=', input.request_id)
-    .executeTakeFirst();
-  if (earlier) {
-    if (earlier.request_digest !== digest) throw new BusinessError('requestIdReused');
-    return toWire(earlier);
-  }
-  // Without a current price there is no expected entry to check against, and no tick would come.
-  const quote = s.feed?.quote(input.symbol);
-  const last = quote ? toUnits(quote.last, terms.priceScale) : null;
-  if (!s.feed || last === null) throw new BusinessError('spotNoPrice', { field: 'symbol' });
-
-  const lots = BigInt(input.lots);
-  const reference = limit ?? last;
-  const margin = initialMargin(lots, reference, input.leverage, terms);
-  if (input.margin_mode === 'isolated' || takeProfit !== null || stopLoss !== null) {
-    const lp =
-      input.margin_mode === 'isolated'
-        ? isolatedLiquidationPrice({ side: input.side, lots, entry: reference, margin, terms })
-        : null;
-    const problem = stopProblem(input.side, reference, lp, takeProfit, stopLoss);
-    if (problem)
-      throw new BusinessError(problem, { field: problem === 'leverTakeProfitSide' ? 'take_profit' : 'stop_loss' });
-  }
-  // The worst expected entry: a market long may open above the last price; the reserve covers that band.
-  const worst =
-    limit ??
-    roundUnits(last * MARKET_RESERVE_BAND.units, terms.priceScale + MARKET_RESERVE_BAND.scale, terms.priceScale, 'up');
-  const reserve = initialMargin(lots, worst, input.leverage, terms) + tradeFee(lots, worst, terms);
-  if (reserve > BigInt(Number.MAX_SAFE_INTEGER)) throw new BusinessError('amountTooLarge', { field: 'lots' });
-
   const practice = input.account === 'simulator';
   const book = practice ? 'simulator' : 'real';
-  if (practice) await practiceBalance(s.ledger, userId, 'contract');
-  const account = (await s.ledger.balances(userId, book)).find(
-    (b) => b.type === 'contract' && b.currency === LEVER_QUOTE,
-  );
-  if (BigInt(account?.available ?? 0) < reserve) throw new BusinessError('insufficientBalance', { field: 'lots' });
-  if (!practice && (await verificationState(db, userId, 'basic')) !== 'verified') {
-    throw new BusinessError('leverVerifyRequired');
-  }
+  const byRequest = (from: Kysely<Database>) =>
+    from
+      .selectFrom('lever_positions')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('request_id', '=', input.request_id)
+      .executeTakeFirst();
 
-  const row = await ledgerEdge(
-    () =>
-      writeTransaction(s.database, async (trx) => {
-        const at = s.now();
-        const receipt = await s.ledger.within(trx).placeHold({
-          userId,
-          requestId: leverLedgerIds.reserve(input.request_id),
-          kind: 'order',
-          book,
-          type: 'contract',
-          currency: LEVER_QUOTE,
-          amount: Number(reserve),
-          ref: `lever ${input.side} ${input.lots} ${input.symbol}`,
-        });
-        if (receipt.replayed || receipt.holdId === null) {
-          const first = await trx
-            .selectFrom('lever_positions')
-            .selectAll()
-            .where('user_id', '=', userId)
-            .where('request_id', '=', input.request_id)
-            .executeTakeFirst();
-          if (!first) throw new BusinessError('requestIdReused');
-          return first;
+  /** The reserve (margin and open fee at the worst expected entry), after the checks that need the current price. */
+  const reserveOf = () => {
+    // Without a current price there is no expected entry to check against, and no tick would come.
+    const quote = s.feed?.quote(input.symbol);
+    const last = quote ? toUnits(quote.last, terms.priceScale) : null;
+    if (!s.feed || last === null) throw new BusinessError('spotNoPrice', { field: 'symbol' });
+
+    const lots = BigInt(input.lots);
+    const reference = limit ?? last;
+    const margin = initialMargin(lots, reference, input.leverage, terms);
+    if (input.margin_mode === 'isolated' || takeProfit !== null || stopLoss !== null) {
+      const lp =
+        input.margin_mode === 'isolated'
+          ? isolatedLiquidationPrice({ side: input.side, lots, entry: reference, margin, terms })
+          : null;
+      const problem = stopProblem(input.side, reference, lp, takeProfit, stopLoss);
+      if (problem)
+        throw new BusinessError(problem, { field: problem === 'leverTakeProfitSide' ? 'take_profit' : 'stop_loss' });
+    }
+    // The worst expected entry: a market long may open above the last price; the reserve covers that band.
+    const worst =
+      limit ??
+      roundUnits(
+        last * MARKET_RESERVE_BAND.units,
+        terms.priceScale + MARKET_RESERVE_BAND.scale,
+        terms.priceScale,
+        'up',
+      );
+    const reserve = initialMargin(lots, worst, input.leverage, terms) + tradeFee(lots, worst, terms);
+    if (reserve > BigInt(Number.MAX_SAFE_INTEGER)) throw new BusinessError('amountTooLarge', { field: 'lots' });
+    return reserve;
+  };
+
+  return submitTrade(s, {
+    userId,
+    requestId: input.request_id,
+    digest,
+    holdRequestId: leverLedgerIds.reserve(input.request_id),
+    find: byRequest,
+    hold: () => ({
+      book,
+      type: 'contract',
+      currency: LEVER_QUOTE,
+      amount: reserveOf(),
+      ref: `lever ${input.side} ${input.lots} ${input.symbol}`,
+      field: 'lots',
+      admit: async () => {
+        if (!practice && (await verificationState(db, userId, 'basic')) !== 'verified') {
+          throw new BusinessError('leverVerifyRequired');
         }
-        // With the effect: a success always leaves its request-id claim confirmed (platform/request-ids).
-        await confirmClaimedRequest(trx, userId);
-        const inserted = await trx
-          .insertInto('lever_positions')
-          .values({
-            user_id: userId,
-            book,
-            symbol: input.symbol,
-            side: input.side,
-            margin_mode: input.margin_mode,
-            order_type: input.type,
-            lots: input.lots,
-            contract_size: terms.contractSize,
-            leverage: input.leverage,
-            mmr: terms.mmr,
-            fee_rate: terms.feeRate,
-            price_scale: terms.priceScale,
-            limit_price: input.type === 'limit' ? (input.price ?? null) : null,
-            tp_price: takeProfit === null ? null : (input.take_profit ?? null),
-            sl_price: stopLoss === null ? null : (input.stop_loss ?? null),
-            phase: 'waiting',
-            version: 1,
-            reserve: Number(reserve),
-            reserve_hold_id: receipt.holdId,
-            added_margin: 0,
-            request_id: input.request_id,
-            request_digest: digest,
-            terms_since: at,
-            accepted_at: at,
-            created_at: at,
-            updated_at: at,
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        await recordUserEvent(trx, { userId, kind: LEVER_POSITION_EVENT, data: toWire(inserted), at });
-        return inserted;
-      }),
-    { insufficientBalance: 'lots' },
-  );
-  s.onChanged?.(row);
-  return toWire(row);
+      },
+    }),
+    handOver: (trx, { holdId, at, plan }) =>
+      trx
+        .insertInto('lever_positions')
+        .values({
+          user_id: userId,
+          book,
+          symbol: input.symbol,
+          side: input.side,
+          margin_mode: input.margin_mode,
+          order_type: input.type,
+          lots: input.lots,
+          contract_size: terms.contractSize,
+          leverage: input.leverage,
+          mmr: terms.mmr,
+          fee_rate: terms.feeRate,
+          price_scale: terms.priceScale,
+          limit_price: input.type === 'limit' ? (input.price ?? null) : null,
+          tp_price: takeProfit === null ? null : (input.take_profit ?? null),
+          sl_price: stopLoss === null ? null : (input.stop_loss ?? null),
+          phase: 'waiting',
+          version: 1,
+          reserve: Number(plan.amount),
+          reserve_hold_id: holdId,
+          added_margin: 0,
+          request_id: input.request_id,
+          request_digest: digest,
+          terms_since: at,
+          accepted_at: at,
+          created_at: at,
+          updated_at: at,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow(),
+    event: LEVER_POSITION_EVENT,
+    toWire,
+    accepted: s.onChanged,
+  });
 }
