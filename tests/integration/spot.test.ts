@@ -73,6 +73,7 @@ describe.each(DATABASES)('spot trading on %s', (kind) => {
     const { body } = await t.call(path, fields, { token });
     expect(body.type, JSON.stringify(body)).not.toBe('ok');
     expect(body.message).toBe(translate('en', key));
+    expect(body.reason).toBe(key);
   }
 
   async function coin(userId: number, currency: string) {

@@ -1,14 +1,14 @@
+import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import { fromUnits, limitBuyHold, marketBuyHold, orderValueAtLeastMin, toUnits } from '../../../protocol/rules/spot';
 import { type placeOrderRequest, SPOT_ORDER_EVENT } from '../../../protocol/spot';
-import { currencyScale, isLedgerError, type Ledger } from '../../ledger';
+import { currencyScale, type Ledger } from '../../ledger';
 import type { Instrument, MarketFeed } from '../../market';
 import type { DatabaseHandle } from '../../platform/db/connect';
-import { writeTransaction } from '../../platform/db/transaction';
+import type { Database } from '../../platform/db/schema';
 import { BusinessError } from '../../platform/errors';
-import { recordUserEvent } from '../../platform/realtime/user-events';
-import { confirmClaimedRequest } from '../../platform/request-ids';
 import { sha256 } from '../../platform/security/digest';
+import { submitTrade } from '../../trading';
 import { heldCurrency, type SpotOrderRow, toWire } from './orders';
 import { readTerms, spotInstrument, type Terms } from './terms';
 
@@ -88,61 +88,56 @@ function holdFor(
 
 /**
  * coin/trade: checks the order (SPEC 5 and RULES "Spot", in that order: quantity given and on step, price on step,
- * minimum value, then the balance of the side), holds its funds in the coin account and records it as waiting for
- * its entry tick, all in one transaction. A retry with the same request id returns the order it placed.
+ * minimum value, then the balance of the side), then the trade lifecycle every product shares (trading/submit.ts)
+ * holds its funds in the coin account and records it as waiting for its entry tick, all in one transaction. A retry
+ * with the same request id returns the order it placed.
  */
 export async function placeOrder(s: SpotServices, userId: number, input: PlaceOrderInput) {
   const instrument = spotInstrument(input.symbol);
   if (!instrument) throw new BusinessError('spotPairUnsupported', { field: 'symbol' });
   // Without a market feed no tick will come: the order could only wait and be cancelled.
-  if (!s.feed) throw new BusinessError('spotNoPrice', { field: 'symbol' });
-  const db = s.database.db;
+  const feed = s.feed;
+  if (!feed) throw new BusinessError('spotNoPrice', { field: 'symbol' });
   const digest = sha256(
     JSON.stringify([input.symbol, input.side, input.type, input.mode, input.qty, input.amount, input.price]),
   );
-  const existing = await replayOf(s, userId, input.request_id, digest);
-  if (existing) return toWire(existing);
+  const byRequest = (from: Kysely<Database>) =>
+    from
+      .selectFrom('spot_orders')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('request_id', '=', input.request_id)
+      .executeTakeFirst();
 
-  const terms = await readTerms(db);
-  const lastText = s.feed?.quote(instrument.symbol)?.last;
-  const last = lastText === undefined ? undefined : (toUnits(lastText, instrument.priceScale) ?? undefined);
-  const { hold, qty, amount, price } = holdFor(input, instrument, terms, last);
-  const currency = heldCurrency({ side: input.side, symbol: instrument.symbol });
-  const balance = (await s.ledger.balances(userId)).find((b) => b.type === 'coin' && b.currency === currency);
-  const available = BigInt(balance?.available ?? 0);
-  const short = input.side === 'sell' ? 'insufficientSellable' : 'insufficientBalance';
-  if (available === 0n) throw new BusinessError('availableZero', { field: input.side === 'sell' ? 'qty' : 'amount' });
-  if (available < hold) throw new BusinessError(short, { field: input.mode === 'amount' ? 'amount' : 'qty' });
-  if (hold > BigInt(Number.MAX_SAFE_INTEGER)) throw new BusinessError('amountTooLarge', { field: 'qty' });
+  const plan = async () => {
+    const terms = await readTerms(s.database.db);
+    const lastText = feed.quote(instrument.symbol)?.last;
+    const last = lastText === undefined ? undefined : (toUnits(lastText, instrument.priceScale) ?? undefined);
+    const order = holdFor(input, instrument, terms, last);
+    return {
+      book: 'real' as const,
+      type: 'coin' as const,
+      currency: heldCurrency({ side: input.side, symbol: instrument.symbol }),
+      amount: order.hold,
+      ref: `spot ${input.side} ${instrument.symbol}`,
+      field: input.mode === 'amount' ? 'amount' : 'qty',
+      short: input.side === 'sell' ? ('insufficientSellable' as const) : ('insufficientBalance' as const),
+      empty: { key: 'availableZero' as const, field: input.side === 'sell' ? 'qty' : 'amount' },
+      order,
+      terms,
+    };
+  };
 
   const format = (units: bigint | null, scale: number) => (units === null ? null : fromUnits(units, scale));
-  let row: SpotOrderRow;
-  try {
-    row = await writeTransaction(s.database, async (trx) => {
-      const at = s.now();
-      const receipt = await s.ledger.within(trx).placeHold({
-        userId,
-        requestId: ledgerIds.hold(input.request_id),
-        kind: 'order',
-        type: 'coin',
-        currency,
-        amount: Number(hold),
-        ref: `spot ${input.side} ${instrument.symbol}`,
-      });
-      if (receipt.replayed || receipt.holdId === null) {
-        // A concurrent retry of this request placed it first (the ledger's request id waited for it): return its order.
-        const first = await trx
-          .selectFrom('spot_orders')
-          .selectAll()
-          .where('user_id', '=', userId)
-          .where('request_id', '=', input.request_id)
-          .executeTakeFirst();
-        if (!first) throw new BusinessError('requestIdReused');
-        return first;
-      }
-      // With the effect: a success always leaves its request-id claim confirmed (platform/request-ids).
-      await confirmClaimedRequest(trx, userId);
-      const inserted = await trx
+  return submitTrade(s, {
+    userId,
+    requestId: input.request_id,
+    digest,
+    holdRequestId: ledgerIds.hold(input.request_id),
+    find: byRequest,
+    hold: plan,
+    handOver: (trx, { holdId, at, plan: { order, terms } }) =>
+      trx
         .insertInto('spot_orders')
         .values({
           user_id: userId,
@@ -150,13 +145,13 @@ export async function placeOrder(s: SpotServices, userId: number, input: PlaceOr
           side: input.side,
           type: input.type,
           mode: input.side === 'buy' ? input.mode : 'quantity',
-          qty: format(qty, instrument.qtyScale),
-          amount: format(amount, terms.quoteScale),
-          price: format(price, instrument.priceScale),
+          qty: format(order.qty, instrument.qtyScale),
+          amount: format(order.amount, terms.quoteScale),
+          price: format(order.price, instrument.priceScale),
           fee_rate: terms.feeRate,
           price_band: terms.priceBand,
-          hold_id: receipt.holdId,
-          held: Number(hold),
+          hold_id: holdId,
+          held: Number(order.hold),
           state: 'waiting',
           cancel_reason: null,
           request_id: input.request_id,
@@ -166,27 +161,9 @@ export async function placeOrder(s: SpotServices, userId: number, input: PlaceOr
           updated_at: at,
         })
         .returningAll()
-        .executeTakeFirstOrThrow();
-      await recordUserEvent(trx, { userId, kind: SPOT_ORDER_EVENT, data: toWire(inserted), at });
-      return inserted;
-    });
-  } catch (err) {
-    if (isLedgerError(err) && err.key === 'insufficientBalance') throw new BusinessError(short, { field: 'qty' });
-    if (isLedgerError(err)) throw new BusinessError(err.key);
-    throw err;
-  }
-  s.onAccepted?.(row);
-  return toWire(row);
-}
-
-/** The order an earlier request with this id placed; another body under the same id is refused. */
-async function replayOf(s: SpotServices, userId: number, requestId: string, digest: string) {
-  const row = await s.database.db
-    .selectFrom('spot_orders')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('request_id', '=', requestId)
-    .executeTakeFirst();
-  if (row && row.request_digest !== digest) throw new BusinessError('requestIdReused');
-  return row;
+        .executeTakeFirstOrThrow(),
+    event: SPOT_ORDER_EVENT,
+    toWire,
+    accepted: s.onAccepted,
+  });
 }
