@@ -1,20 +1,45 @@
 import { type Kysely, sql } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Ledger } from '../ledger/ledger';
+import { migrateToLatest } from '../migrations';
 import type { DatabaseHandle } from '../platform/db/connect';
+import { withBigId } from '../platform/db/migration-kit';
 import type { Database } from '../platform/db/schema';
 import { BusinessError } from '../platform/errors';
 import { errorBody } from '../platform/http/envelope';
 import { translate } from '../platform/i18n/messages';
 import { claimRequestId, withRequestClaim } from '../platform/request-ids';
-import { insertUser, openMemoryDatabase } from '../testing';
+import { insertUser, openMemoryDatabase, openPostgresSchema } from '../testing';
 import { type HoldPlan, type Submission, submitTrade } from './submit';
 
 /**
  * The shared submission lifecycle, driven by a made-up product whose rows live in a table of the test's own: what it
  * promises every product (a retry answers the same and holds once, other arguments under the id are refused with
- * their reason, a failing hand-over leaves nothing) without any product's terms in the way.
+ * their reason, a failing hand-over leaves nothing) without any product's terms in the way. SQLite always; PostgreSQL
+ * (where racing requests run on connections of their own) when TEST_DATABASE_URL is set.
  */
+
+type Opened = { handle: DatabaseHandle; close: () => Promise<void> };
+const targets: Array<[string, () => Promise<Opened>]> = [
+  [
+    'sqlite',
+    async () => {
+      const handle = await openMemoryDatabase();
+      return { handle, close: () => handle.db.destroy() };
+    },
+  ],
+];
+const pgUrl = process.env.TEST_DATABASE_URL;
+if (pgUrl) {
+  targets.push([
+    'postgres',
+    async () => {
+      const opened = await openPostgresSchema(pgUrl);
+      await migrateToLatest(opened.handle);
+      return opened;
+    },
+  ]);
+}
 
 const AT = 1_700_000_000_000;
 
@@ -35,16 +60,33 @@ interface TradeArgs {
 /** Ledger minor units of USDT (scale 6 in the ledger) of a whole-number amount. */
 const units = (whole: string) => BigInt(whole) * 1_000_000n;
 
-describe('submitTrade', () => {
+describe.each(targets)('submitTrade on %s', (_kind, open) => {
+  let opened: Opened;
   let handle: DatabaseHandle;
   let ledger: Ledger;
   let userId: number;
   let accepted: TradeRow[];
   let holdsComputed: number;
 
-  beforeEach(async () => {
-    handle = await openMemoryDatabase();
+  // One database per dialect, one user per test: request ids are per user, so the tests cannot meet.
+  beforeAll(async () => {
+    opened = await open();
+    handle = opened.handle;
     ledger = new Ledger(handle, () => AT);
+    await handle.db.schema
+      .createTable('test_trades')
+      .$call(withBigId(handle.kind))
+      .addColumn('user_id', 'integer', (c) => c.notNull())
+      .addColumn('request_id', 'varchar(64)', (c) => c.notNull())
+      .addColumn('request_digest', 'varchar(64)', (c) => c.notNull())
+      .addColumn('hold_id', 'bigint', (c) => c.notNull())
+      .addColumn('accepted_at', 'bigint', (c) => c.notNull())
+      .addUniqueConstraint('test_trades_request', ['user_id', 'request_id'])
+      .execute();
+  });
+  afterAll(() => opened.close());
+
+  beforeEach(async () => {
     userId = await insertUser(handle);
     await ledger.credit({
       userId,
@@ -55,19 +97,9 @@ describe('submitTrade', () => {
       from: 'deposits_clearing',
       to: 'option',
     });
-    await sql`create table test_trades (
-      id integer primary key autoincrement,
-      user_id integer not null,
-      request_id text not null,
-      request_digest text not null,
-      hold_id integer not null,
-      accepted_at integer not null,
-      unique (user_id, request_id)
-    )`.execute(handle.db);
     accepted = [];
     holdsComputed = 0;
   });
-  afterEach(() => handle.db.destroy());
 
   const find = async (db: Kysely<Database>, requestId: string) =>
     (await sql<TradeRow>`select * from test_trades where user_id = ${userId} and request_id = ${requestId}`.execute(db))
@@ -114,10 +146,18 @@ describe('submitTrade', () => {
 
   const services = () => ({ database: handle, ledger, now: () => AT });
   const submit = (sub: Submission<TradeRow, TradeRow>) => submitTrade(services(), sub);
-  const holds = () => handle.db.selectFrom('ledger_holds').selectAll().execute();
+  const holds = () =>
+    handle.db
+      .selectFrom('ledger_holds as h')
+      .innerJoin('ledger_accounts as a', 'a.id', 'h.account_id')
+      .select(['h.id', 'h.amount', 'h.state'])
+      .where('a.user_id', '=', userId)
+      .orderBy('h.id')
+      .execute();
   const available = async () =>
     (await ledger.balances(userId)).find((b) => b.type === 'option' && b.currency === 'USDT')?.available ?? 0;
-  const events = () => handle.db.selectFrom('user_events').select('kind').execute();
+  const events = () => handle.db.selectFrom('user_events').select('kind').where('user_id', '=', userId).execute();
+  const claims = () => handle.db.selectFrom('request_ids').select('applied').where('user_id', '=', userId).execute();
   const refusal = (promise: Promise<unknown>) =>
     promise.then(
       () => {
@@ -171,12 +211,13 @@ describe('submitTrade', () => {
   });
 
   it('refuses other arguments that race the first request under its id, even for the same hold', async () => {
-    const [first, second] = await Promise.allSettled([
-      submit(trade('r1', { amount: '30', side: 'up' })),
-      submit(trade('r1', { amount: '30', side: 'down' })),
-    ]);
-    expect(first.status).toBe('fulfilled');
-    expect(second).toMatchObject({ status: 'rejected', reason: { key: 'requestIdReused' } });
+    const sides = ['up', 'down'] as const;
+    const outcomes = await Promise.allSettled(sides.map((side) => submit(trade('r1', { amount: '30', side }))));
+    // Either may hold first (PostgreSQL runs them on two connections); the other is refused.
+    const won = outcomes.findIndex((o) => o.status === 'fulfilled');
+    expect(outcomes[1 - won]).toMatchObject({ status: 'rejected', reason: { key: 'requestIdReused' } });
+    const row = await find(handle.db, 'r1');
+    expect(row?.request_digest).toBe(JSON.stringify(['30', sides[won]]));
     expect(await holds()).toHaveLength(1);
   });
 
@@ -197,17 +238,17 @@ describe('submitTrade', () => {
     await expect(withRequestClaim(claim, () => submit(failing))).rejects.toThrow('the engine refused the order');
     expect(await holds()).toEqual([]);
     expect(await available()).toBe(Number(units('100')));
-    expect(await handle.db.selectFrom('ledger_entries').select('request_id').execute()).toEqual([
-      { request_id: 'seed' },
-    ]);
+    expect(
+      await handle.db.selectFrom('ledger_entries').select('request_id').where('user_id', '=', userId).execute(),
+    ).toEqual([{ request_id: 'seed' }]);
     expect(await find(handle.db, 'r1')).toBeUndefined();
     expect(await events()).toEqual([]);
-    expect(await handle.db.selectFrom('request_ids').select('applied').execute()).toEqual([{ applied: 0 }]);
+    expect(await claims()).toEqual([{ applied: 0 }]);
     expect(accepted).toEqual([]);
     // Nothing was left behind: the retry places the order.
     const retried = await withRequestClaim(claim, () => submit(trade('r1', { amount: '30', side: 'up' })));
     expect(await holds()).toMatchObject([{ id: retried.hold_id, state: 'open' }]);
-    expect(await handle.db.selectFrom('request_ids').select('applied').execute()).toEqual([{ applied: 1 }]);
+    expect(await claims()).toEqual([{ applied: 1 }]);
   });
 
   it('refuses what the funds cannot cover with the product’s reason and field', async () => {
