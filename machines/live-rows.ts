@@ -1,3 +1,5 @@
+import { distinctUntilChanged, map, type Observable } from 'rxjs';
+
 /**
  * What a live book (machines/<product>/book.machine.ts) does with a new open list: which row machines to stop (their
  * record left the list), which to tell a newer copy (a list refresh that brings the same object tells nothing), and
@@ -31,4 +33,12 @@ export function rowChanges<R extends { id: number }, Ref>(
     else if (row.record !== record) newer.push({ ref: row.ref, record });
   }
   return { gone, newer, added };
+}
+
+/** The price gate as the events every book and order machine takes: once per change of freshness. */
+export function gateEvents(fresh$: Observable<boolean>): Observable<{ type: 'PRICES_FRESH' | 'PRICES_STALE' }> {
+  return fresh$.pipe(
+    distinctUntilChanged(),
+    map((fresh) => ({ type: fresh ? ('PRICES_FRESH' as const) : ('PRICES_STALE' as const) })),
+  );
 }

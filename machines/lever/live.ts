@@ -4,7 +4,8 @@ import type { LeverAccount, LeverDeal, LeverPosition } from '../../protocol/leve
 import { type FrameCancel, type FrameRequest, latestPerFrame } from '../../streams/frame';
 import { inBook, type Mark, type PositionChange, type PositionStream } from '../../streams/lever/positions';
 import type { PositionsClient, PositionsUpdate } from '../../workers/positions';
-import { type LeverBookEvent, leverBookMachine } from './book.machine';
+import { gateEvents } from '../live-rows';
+import { type BookSourceInput, type LeverBookEvent, leverBookMachine } from './book.machine';
 import { FigureBoard } from './figure-board';
 import type { leverOrderMachine } from './order.machine';
 
@@ -63,12 +64,7 @@ export function startLeverLive(book: LeverAccount, sources: LeverLiveSources): L
           map((change): LeverBookEvent => ({ type: 'CHANGE', position: change.position })),
         ),
       ),
-      gate: fromEventObservable(() =>
-        sources.fresh$.pipe(
-          distinctUntilChanged(),
-          map((fresh): LeverBookEvent => ({ type: fresh ? 'PRICES_FRESH' : 'PRICES_STALE' })),
-        ),
-      ),
+      gate: fromEventObservable<LeverBookEvent, BookSourceInput>(() => gateEvents(sources.fresh$)),
       figures: fromCallback(() => feedWorker(book, sources, lists$, figures)),
     },
   });

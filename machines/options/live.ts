@@ -2,7 +2,8 @@ import { distinctUntilChanged, filter, map, type Observable, tap } from 'rxjs';
 import { type Actor, createActor, fromEventObservable, type InspectionEvent } from 'xstate';
 import type { OptionAccount } from '../../protocol/options';
 import type { ContractChange, ContractStream } from '../../streams/options/contracts';
-import { type OptionBookEvent, optionBookMachine } from './book.machine';
+import { gateEvents } from '../live-rows';
+import { type BookSourceInput, type OptionBookEvent, optionBookMachine } from './book.machine';
 import type { optionContractMachine } from './contract.machine';
 
 /** What the live option book is made of: the app's streams and calls (or a test's subjects). */
@@ -51,12 +52,7 @@ export function startOptionLive(book: OptionAccount, sources: OptionLiveSources)
           map((change): OptionBookEvent => ({ type: 'CHANGE', contract: change.contract })),
         ),
       ),
-      gate: fromEventObservable(() =>
-        sources.fresh$.pipe(
-          distinctUntilChanged(),
-          map((fresh): OptionBookEvent => ({ type: fresh ? 'PRICES_FRESH' : 'PRICES_STALE' })),
-        ),
-      ),
+      gate: fromEventObservable<OptionBookEvent, BookSourceInput>(() => gateEvents(sources.fresh$)),
     },
   });
   const actor = createActor(machine, {
