@@ -6,10 +6,9 @@ import { I18nextProvider } from 'react-i18next';
 import { subscribeKey } from 'valtio/utils';
 import { configureRealtime, refreshRealtimeAuth } from '../streams/socket';
 import { connectApi } from './app/api-wiring';
-import { preloadPage } from './app/lazyPage';
 import { setNavigator } from './app/navigation';
 import { pageAt } from './app/pages';
-import { createAppRouter } from './app/router';
+import { createAppRouter, preloadPage } from './app/router';
 import { invalidateOnAccountEvents } from './data/account-events';
 import { forgetUserData, queryClient } from './data/query';
 import { i18n, startI18n } from './lib/i18n';
@@ -82,7 +81,9 @@ function startApp(): void {
   // (its route finds them loaded). A protected page is left to the login guard when there is no session.
   const firstPage = pageAt(window.location.pathname);
   const firstPageReady =
-    firstPage && (!firstPage.auth || isLoggedIn()) ? preloadPage(firstPage.load).catch(() => {}) : Promise.resolve();
+    firstPage && (!firstPage.auth || isLoggedIn())
+      ? preloadPage(router, window.location.pathname).catch(() => {})
+      : Promise.resolve();
   // index.html has drawn a guest's home already (scripts/first-paint.ts). React's first render replaces it, so it
   // waits until it can draw that page itself (its module, the route's match), never an empty frame in between; a page
   // that fails to load shows its error view as usual.

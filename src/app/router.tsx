@@ -3,14 +3,16 @@ import {
   createRootRoute,
   createRoute,
   createRouter,
+  lazyRouteComponent,
   type RouterHistory,
   redirect,
 } from '@tanstack/react-router';
 import { isLoggedIn } from '../state/session';
 import { checkLogin, type LoginGuard, loginGuard } from './guard';
-import { lazyPage } from './lazyPage';
 import { NotFound } from './NotFound';
-import { PAGES } from './pages';
+import { PageLoadError, PagePending } from './PageStates';
+import { LOADING_DELAY_MS, loadChunk } from './pageChunk';
+import { PAGES, type PageDef } from './pages';
 import { Shell } from './Shell';
 import { HOME_PATH, isTabPath } from './tabs';
 
@@ -20,12 +22,16 @@ export function requireLogin(location: { href: string; pathname: string }, guard
   if (r) throw redirect({ to: r.target.to, search: r.target.search, replace: r.replace });
 }
 
-/** Code-based routes from the page table; history mode by default. */
-export function createAppRouter(history?: RouterHistory) {
+/**
+ * Code-based routes from the page table; history mode by default. Each page's module loads with its route (its
+ * strings with it, src/app/pages.ts); the router shows the pending view once a load takes LOADING_DELAY_MS and the
+ * error view when it fails.
+ */
+export function createAppRouter(history?: RouterHistory, pages: readonly PageDef[] = PAGES) {
   const rootRoute = createRootRoute({ component: Shell, notFoundComponent: NotFound });
   const children: AnyRoute[] = [];
-  for (const def of PAGES) {
-    const component = lazyPage(def.load);
+  for (const def of pages) {
+    const component = lazyRouteComponent(() => loadChunk(def.load));
     children.push(
       createRoute({
         getParentRoute: () => rootRoute,
@@ -41,9 +47,23 @@ export function createAppRouter(history?: RouterHistory) {
     routeTree: rootRoute.addChildren(children),
     ...(history ? { history } : {}),
     defaultPreload: 'intent',
+    defaultPendingComponent: PagePending,
+    defaultPendingMs: LOADING_DELAY_MS,
+    // SPEC asks for the delay only: a page that arrives while the loading view shows replaces it at once.
+    defaultPendingMinMs: 0,
+    defaultErrorComponent: PageLoadError,
     defaultNotFoundComponent: NotFound,
     scrollRestoration: true,
   });
 }
 
 export type AppRouter = ReturnType<typeof createAppRouter>;
+
+/**
+ * Loads the module and strings of the page at `pathname` ahead of the first render, beside the shell's tables: its
+ * route then finds them loaded and draws the page at once. A failure is left to the route's own load and error view.
+ */
+export function preloadPage(router: AppRouter, pathname: string): Promise<void> {
+  const [, , route] = router.getMatchedRoutes(pathname);
+  return (route && router.loadRouteChunk(route)) ?? Promise.resolve();
+}

@@ -10,10 +10,10 @@ import { gzipSync } from 'node:zlib';
  * A route loads the entry chunk and its static imports (the shell), the route's own lazy page chunk with its static
  * imports, and the active language's tables: the shell's namespaces, which the app loads before its first render
  * (src/lib/i18n.ts), plus the namespace of the route's feature, which the page loader loads with the page
- * (src/app/pages.ts). Nothing else loads on a fresh visit: the router preloads no chunk (src/app/lazyPage.tsx), and
- * what Chromium fetches for a guest on / is exactly this set (`npx tsx tests/size/first-visit.ts` shows it). The
- * first route (home, as a guest, in the default language German) has the tightest budget: every new visitor waits
- * for it.
+ * (src/app/pages.ts). Nothing else loads on a fresh visit: the router preloads a page only on intent (a hover or a
+ * touch on its link), and what Chromium fetches for a guest on / is exactly this set (`npx tsx
+ * tests/size/first-visit.ts` shows it). The first route (home, as a guest, in the default language German) has the
+ * tightest budget: every new visitor waits for it.
  *
  * It also holds DESIGN's "the chart library loads only with chart pages", from the source maps of the chunks.
  */
