@@ -100,10 +100,6 @@ const KNOWN = {
     // instruments.ts keeps the run-time listings (listing/registry.ts), which types its entries with Instrument
     // (type-only back). Same rework: Instrument in a module of its own ends it.
     '^server/market/(instruments|listing/registry)\\.ts$',
-    // The route table lazily imports the assets page, which asks the route table whether a page exists
-    // (pageExists). src/app/ is being rewritten for issue 25 (router, feature registry).
-    '^src/app/pages\\.ts$',
-    '^src/features/wallet/pages/assets/index\\.tsx$',
   ],
 };
 

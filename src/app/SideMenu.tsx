@@ -6,12 +6,11 @@ import { Icon } from '../components/Icon';
 import { keepFocusInside } from '../components/modalFocus';
 import { isLoggedIn, session } from '../state/session';
 import { setMenuOpen, ui } from '../state/ui';
-import { visibleMenu } from './menu';
-import { pageExists } from './pages';
+import { MENU } from './menu';
 
 const close = () => setMenuOpen(false);
 
-/** The left menu (drawer): the SPEC 2 entries that exist, plus login/register or the account. */
+/** The left menu (drawer): the SPEC 2 entries, plus login/register or the account. */
 export function SideMenu(): ReactElement | null {
   const { t } = useTranslation();
   const { menuOpen } = useSnapshot(ui);
@@ -39,7 +38,6 @@ export function SideMenu(): ReactElement | null {
 
   if (!menuOpen) return null;
   const loggedIn = isLoggedIn(snap);
-  const entries = visibleMenu(pageExists);
   return (
     <div className="drawer-layer">
       <button type="button" className="drawer-backdrop" aria-hidden="true" tabIndex={-1} onClick={close} />
@@ -77,7 +75,7 @@ export function SideMenu(): ReactElement | null {
                   </Link>
                 </li>
               ) : null}
-              {entries.map((e) => (
+              {MENU.map((e) => (
                 <li key={e.path}>
                   <Link to={e.path} className="drawer-item">
                     <Icon name={e.icon} size={20} />

@@ -2,19 +2,17 @@ import { Link, useLocation } from '@tanstack/react-router';
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../components/Icon';
-import { pageExists } from './pages';
-import { HOME_PATH, isTabPath, visibleTabs } from './tabs';
+import { HOME_PATH, isTabPath, TABS } from './tabs';
 
-/** The bottom tab bar, on tab pages only, and only once at least two tab pages exist. */
+/** The bottom tab bar, on tab pages only. */
 export function TabBar(): ReactElement | null {
   const { t } = useTranslation();
   const { pathname } = useLocation();
-  const tabs = visibleTabs(pageExists);
-  if (tabs.length === 0 || !isTabPath(pathname)) return null;
+  if (!isTabPath(pathname)) return null;
   const current = pathname === '/' ? HOME_PATH : pathname;
   return (
     <nav className="tabbar" aria-label={t('nav.tabs')}>
-      {tabs.map((tab) => (
+      {TABS.map((tab) => (
         <Link
           key={tab.path}
           to={tab.path}

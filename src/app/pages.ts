@@ -27,7 +27,7 @@ const page = (
   auth,
 });
 
-/** Every page that exists today. Later issues add theirs here; tab bar and menu follow automatically. */
+/** Every page of the app. */
 export const PAGES: readonly PageDef[] = [
   page('index/index', 'market', () => import('../features/market/pages/index/index')),
   page('trade/kline', 'market', () => import('../features/market/pages/trade/kline')),
@@ -133,10 +133,6 @@ export const PAGES: readonly PageDef[] = [
   page('help/center/newotcChat', 'chat', () => import('../features/chat/pages/help/center/newotcChat'), true),
   page('promotion/index', 'promotion', () => import('../features/promotion/pages/promotion/index'), true),
 ];
-
-const registered = new Set(PAGES.map((p) => p.path));
-
-export const pageExists = (path: string): boolean => registered.has(path);
 
 /** The page a location shows, if any (the home tab is also served at `/`). */
 export function pageAt(pathname: string): PageDef | undefined {

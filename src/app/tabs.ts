@@ -1,4 +1,4 @@
-/** SPEC 2: the tab bar, in order. `labelKey` names the translation; only tabs whose page exists are shown. */
+/** SPEC 2: the tab bar, in order. `labelKey` names the translation. */
 export interface TabEntry {
   path: string;
   labelKey: 'tabs.home' | 'tabs.spot' | 'tabs.option' | 'tabs.lever' | 'tabs.finance' | 'tabs.assets';
@@ -20,10 +20,4 @@ export const TABS: readonly TabEntry[] = [
 export function isTabPath(pathname: string): boolean {
   const p = pathname === '/' ? HOME_PATH : pathname.replace(/\/+$/, '');
   return TABS.some((t) => t.path === p);
-}
-
-/** The tabs to draw: those whose page is registered. Fewer than two is no tab bar at all. */
-export function visibleTabs(exists: (path: string) => boolean, tabs: readonly TabEntry[] = TABS): TabEntry[] {
-  const shown = tabs.filter((t) => exists(t.path));
-  return shown.length >= 2 ? shown : [];
 }

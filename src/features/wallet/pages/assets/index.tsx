@@ -5,7 +5,6 @@ import { useTranslation } from 'react-i18next';
 import { fetchAssets } from '../../../../../core/api/wallet';
 import type { AccountType } from '../../../../../protocol/wallet';
 import { Page } from '../../../../app/Page';
-import { pageExists } from '../../../../app/pages';
 import { formatValuation, isZero, typeName } from '../../../../components/assets/format';
 import { Button } from '../../../../components/Button';
 import { Spinner } from '../../../../components/Controls';
@@ -90,7 +89,7 @@ export default function AssetsPage(): ReactElement {
             <Spinner label={t('common.loading')} />
           )}
           <nav className="assets-actions" aria-label={t('assets.actions')}>
-            {ACTIONS.filter((a) => pageExists(a.to)).map((a) => (
+            {ACTIONS.map((a) => (
               <Link key={a.to} to={a.to} className="assets-action">
                 <span className="assets-action-icon">
                   <Icon name={a.icon} size={20} />
@@ -132,30 +131,26 @@ export default function AssetsPage(): ReactElement {
             );
           })}
         </ul>
-        {pageExists(IEO_PATH) ? (
-          <Link to={IEO_PATH} className="asset-card assets-ieo" data-testid="assets-ieo">
-            <span className="list-icon">
-              <Icon name="layers" size={20} />
-            </span>
-            <span className="asset-card-text">
-              <span className="asset-card-name">{t('assets.ieo')}</span>
-              <span className="asset-card-sub">{t('assets.ieoSub')}</span>
-            </span>
-            <Icon name="chevron" size={18} className="list-chevron" />
-          </Link>
-        ) : null}
-        {pageExists(C2C_PATH) ? (
-          <Link to={C2C_PATH} className="asset-card assets-ieo" data-testid="assets-c2c">
-            <span className="list-icon">
-              <Icon name="card" size={20} />
-            </span>
-            <span className="asset-card-text">
-              <span className="asset-card-name">{t('assets.c2c')}</span>
-              <span className="asset-card-sub">{t('assets.c2cSub')}</span>
-            </span>
-            <Icon name="chevron" size={18} className="list-chevron" />
-          </Link>
-        ) : null}
+        <Link to={IEO_PATH} className="asset-card assets-ieo" data-testid="assets-ieo">
+          <span className="list-icon">
+            <Icon name="layers" size={20} />
+          </span>
+          <span className="asset-card-text">
+            <span className="asset-card-name">{t('assets.ieo')}</span>
+            <span className="asset-card-sub">{t('assets.ieoSub')}</span>
+          </span>
+          <Icon name="chevron" size={18} className="list-chevron" />
+        </Link>
+        <Link to={C2C_PATH} className="asset-card assets-ieo" data-testid="assets-c2c">
+          <span className="list-icon">
+            <Icon name="card" size={20} />
+          </span>
+          <span className="asset-card-text">
+            <span className="asset-card-name">{t('assets.c2c')}</span>
+            <span className="asset-card-sub">{t('assets.c2cSub')}</span>
+          </span>
+          <Icon name="chevron" size={18} className="list-chevron" />
+        </Link>
         <p className="assets-note">
           <Icon name="info" size={16} />
           {t('assets.note')}
