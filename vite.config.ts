@@ -6,7 +6,9 @@ import type { Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { defineConfig } from 'vitest/config';
 import { firstPaint } from './scripts/first-paint.js';
+import { LongestFirst } from './scripts/longest-first.js';
 import { precompress } from './scripts/precompress.js';
+import { FIRST_ROUTE_PAGE, SHELL_NAMESPACES } from './src/lib/first-route.js';
 import {
   ASSET_CACHE,
   ASSET_CACHE_ENTRIES,
@@ -15,8 +17,6 @@ import {
   tableChunk,
   type ViteManifest,
 } from './src/pwa/precache.js';
-import { LongestFirst } from './tests/longest-first.js';
-import { FIRST_ROUTE_PAGE, shellNamespaces } from './tests/size/route-budgets.js';
 
 /** Where `npm run dev` forwards /api and socket.io: the reference server started beside Vite. */
 const serverPort = Number(process.env.PORT ?? 8080);
@@ -74,7 +74,7 @@ const pwa = VitePWA({
         const manifest = JSON.parse(readFileSync(join(outDir, '.vite', 'manifest.json'), 'utf8')) as ViteManifest;
         const home = featureOf(manifest, FIRST_ROUTE_PAGE);
         if (!home) throw new Error('precache: the home page is not in the build manifest');
-        const namespaces = [...shellNamespaces(), home];
+        const namespaces = [...SHELL_NAMESPACES, home];
         const keep = precacheFiles(manifest, {
           chunks: [
             /^index\.html$/,

@@ -7,7 +7,7 @@ import { relative } from 'node:path';
  *   npx vitest run --project e2e --reporter=json --outputFile=/tmp/e2e.json
  *   npx tsx scripts/file-durations.ts /tmp/e2e.json [/tmp/integration.json …]
  *
- * The sequencer (tests/longest-first.ts) starts the longest files first on a fresh clone, which has no Vitest cache
+ * The sequencer (scripts/longest-first.ts) starts the longest files first on a fresh clone, which has no Vitest cache
  * of its own: with the longest file started last, a worker runs it alone while the others stand idle.
  */
 interface Report {

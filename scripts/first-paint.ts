@@ -2,9 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HtmlTagDescriptor, Plugin } from 'vite';
 import { ALL_LANGS, DEFAULT_LANG } from '../protocol/lang';
-import { HOME_PATH } from '../src/app/tabs';
 import { ICON_PATHS } from '../src/components/icon-paths';
-import { FIRST_ROUTE_PAGE, shellNamespaces } from '../tests/size/route-budgets';
+import { FIRST_ROUTE_PAGE, HOME_PATH, SHELL_NAMESPACES } from '../src/lib/first-route';
 
 /**
  * The first visit's first paint (issue 15, cold start: LCP ≤ 2.5 s on a slow phone). Without it a phone on a slow
@@ -24,7 +23,7 @@ import { FIRST_ROUTE_PAGE, shellNamespaces } from '../tests/size/route-budgets';
 /** The route the app opens on, as its path and as `/`. */
 const HOME_PATHS = ['/', HOME_PATH];
 /** The tables the first render needs: the shell's and the home page's feature's. */
-const firstTables = (root: string, homeFeature: string): string[] => [...shellNamespaces(root), homeFeature];
+const firstTables = (homeFeature: string): string[] => [...SHELL_NAMESPACES, homeFeature];
 
 interface HeroText {
   brand: string;
@@ -105,7 +104,7 @@ interface BuiltChunk {
 }
 
 /** What the head script preloads and the home page's stylesheets, found in the bundle. */
-function firstFiles(bundle: Record<string, { type: string }>, root: string) {
+function firstFiles(bundle: Record<string, { type: string }>) {
   const chunks = Object.values(bundle).filter((c): c is BuiltChunk => c.type === 'chunk');
   const byFile = new Map(chunks.map((c) => [c.fileName, c]));
   const closure = (start: BuiltChunk[]): Set<string> => {
@@ -126,7 +125,7 @@ function firstFiles(bundle: Record<string, { type: string }>, root: string) {
   const homeCss = homeFiles.flatMap((f) => [...(byFile.get(f)?.viteMetadata?.importedCss ?? [])]);
   const tables: Record<string, string[]> = {};
   for (const lang of ALL_LANGS) {
-    tables[lang] = firstTables(root, homeFeature).map((ns) => {
+    tables[lang] = firstTables(homeFeature).map((ns) => {
       const table = chunks.find((c) => c.facadeModuleId?.endsWith(`/locales/${lang}/${ns}.json`));
       if (!table) throw new Error(`first paint: no chunk of locales/${lang}/${ns}.json`);
       return table.fileName;
@@ -186,7 +185,7 @@ export function firstPaint(root: string): Plugin {
       order: 'post',
       handler(_html, ctx) {
         if (!ctx.bundle) return [];
-        const { homeFiles, homeCss, tables } = firstFiles(ctx.bundle, root);
+        const { homeFiles, homeCss, tables } = firstFiles(ctx.bundle);
         const heroes = Object.fromEntries(ALL_LANGS.map((lang) => [lang, heroMarkup(heroText(root, lang))]));
         const tags: HtmlTagDescriptor[] = [
           ...homeCss.map(

@@ -1,6 +1,7 @@
 import { Outlet, useRouter } from '@tanstack/react-router';
 import { type ReactElement, useEffect, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
+import { HOME_PATH } from '../lib/first-route';
 import { PwaBar } from '../pwa/PwaBar';
 import { toast } from '../state/toasts';
 import { installExitGuard, isStandalone, onDisplayModeChange } from './back';
@@ -8,7 +9,6 @@ import { LoadingBar } from './LoadingBar';
 import { SideMenu } from './SideMenu';
 import { TabBar } from './TabBar';
 import { Toasts } from './Toasts';
-import { HOME_PATH } from './tabs';
 
 const atHomeRoot = (): boolean => {
   const path = window.location.pathname;

@@ -2,7 +2,8 @@ import { Link, useLocation } from '@tanstack/react-router';
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../components/Icon';
-import { HOME_PATH, isTabPath, TABS } from './tabs';
+import { HOME_PATH } from '../lib/first-route';
+import { isTabPath, TABS } from './tabs';
 
 /** The bottom tab bar, on tab pages only. */
 export function TabBar(): ReactElement | null {

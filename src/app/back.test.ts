@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { HOME_PATH } from '../lib/first-route';
 import { createExitGuard, EXIT_WINDOW_MS, goBack, installExitGuard } from './back';
-import { HOME_PATH } from './tabs';
 
 describe('back button', () => {
   it('goes back in history when there is in-app history', () => {

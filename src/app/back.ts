@@ -1,6 +1,6 @@
 import { type AnyRouter, useRouter } from '@tanstack/react-router';
 import { useCallback } from 'react';
-import { HOME_PATH } from './tabs';
+import { HOME_PATH } from '../lib/first-route';
 
 /** SPEC 1: back goes back in the app's history, or to the home tab when there is none. */
 export function goBack(router: Pick<AnyRouter, 'history' | 'navigate'>): void {

@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
+import { HOME_PATH } from '../lib/first-route';
 import { type FeatureNamespace, loadNamespace } from '../lib/i18n';
-import { HOME_PATH } from './tabs';
 
 /**
  * A page of the app: its spec path under /pages/, its lazily loaded module and whether it needs a session. Loading

@@ -7,6 +7,7 @@ import {
   type RouterHistory,
   redirect,
 } from '@tanstack/react-router';
+import { HOME_PATH } from '../lib/first-route';
 import { isLoggedIn } from '../state/session';
 import { checkLogin, type LoginGuard, loginGuard } from './guard';
 import { NotFound } from './NotFound';
@@ -14,7 +15,7 @@ import { PageLoadError, PagePending } from './PageStates';
 import { LOADING_DELAY_MS, loadChunk } from './pageChunk';
 import { PAGES, type PageDef } from './pages';
 import { Shell } from './Shell';
-import { HOME_PATH, isTabPath } from './tabs';
+import { isTabPath } from './tabs';
 
 /** Throws the login redirect for a protected page when there is no session (SPEC 4). */
 export function requireLogin(location: { href: string; pathname: string }, guard: LoginGuard = loginGuard): void {

@@ -1,11 +1,11 @@
+import { HOME_PATH } from '../lib/first-route';
+
 /** SPEC 2: the tab bar, in order. `labelKey` names the translation. */
 export interface TabEntry {
   path: string;
   labelKey: 'tabs.home' | 'tabs.spot' | 'tabs.option' | 'tabs.lever' | 'tabs.finance' | 'tabs.assets';
   icon: 'home' | 'spot' | 'option' | 'lever' | 'finance' | 'assets';
 }
-
-export const HOME_PATH = '/pages/index/index';
 
 export const TABS: readonly TabEntry[] = [
   { path: HOME_PATH, labelKey: 'tabs.home', icon: 'home' },

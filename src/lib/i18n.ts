@@ -21,15 +21,15 @@ import type spotEn from '../../locales/en/spot.json';
 import type voteEn from '../../locales/en/vote.json';
 import type walletEn from '../../locales/en/wallet.json';
 import { ALL_LANGS, DEFAULT_LANG, isLang, type Lang } from '../../protocol/lang';
+import { SHELL_NAMESPACES } from './first-route';
 
 /**
  * The tables, per language and namespace (DESIGN "Fast on a phone": only the active language loads, per namespace).
  * `app` is the shell's (tabs, menu, common texts, and every group more than one feature uses), `errors` is shared
- * with the server; both load at start. Each feature has its own namespace, loaded with its routes
+ * with the server; both load at start (SHELL_NAMESPACES). Each feature has its own namespace, loaded with its routes
  * (src/app/pages.ts). Every key keeps its one full path: the feature namespaces are i18next's fallback namespaces,
  * so a market key such as kline.period is found without a prefix once that namespace is loaded.
  */
-export const SHELL_NAMESPACES = ['app', 'errors'] as const;
 export const FEATURE_NAMESPACES = [
   'account',
   'market',

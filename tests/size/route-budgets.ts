@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { FIRST_ROUTE_PAGE, SHELL_NAMESPACES } from '../../src/lib/first-route';
 
 /**
  * The size check of `npm test` (DESIGN "Fast on a phone"): from the Vite manifest of a production build
@@ -9,7 +10,7 @@ import { gzipSync } from 'node:zlib';
  *
  * A route loads the entry chunk and its static imports (the shell), the route's own lazy page chunk with its static
  * imports, and the active language's tables: the shell's namespaces, which the app loads before its first render
- * (src/lib/i18n.ts), plus the namespace of the route's feature, which the page loader loads with the page
+ * (src/lib/first-route.ts), plus the namespace of the route's feature, which the page loader loads with the page
  * (src/app/pages.ts). Nothing else loads on a fresh visit: the router preloads a page only on intent (a hover or a
  * touch on its link), and what Chromium fetches for a guest on / is exactly this set (`npx tsx
  * tests/size/first-visit.ts` shows it). The first route (home, as a guest, in the default language German) has the
@@ -82,8 +83,6 @@ export const CHART_ROUTE_BUDGET = 267 * KB;
 export const MACHINE_ROUTE_BUDGET = 248 * KB;
 const MACHINE_LIBRARY = /node_modules\/xstate\//;
 export const DEFAULT_LANG = 'de';
-/** The page module of the first route. */
-export const FIRST_ROUTE_PAGE = /src\/features\/market\/pages\/index\/index\.tsx$/;
 /** Pages that draw charts: the only routes that may load the chart library. */
 export const CHART_PAGES = [/src\/features\/market\/pages\/trade\/kline\.tsx$/];
 const CHART_LIBRARY = /node_modules\/lightweight-charts\//;
@@ -101,15 +100,6 @@ const CONSOLE_CODE = /src\/console\//;
 
 const PAGE_RE = /^src\/features\/([^/]+)\/pages\/(.+)\.tsx$/;
 const LOCALE_RE = /^locales\/([^/]+)\/([^/]+)\.json$/;
-
-/** The namespaces the app loads before its first render, as src/lib/i18n.ts declares them. */
-export function shellNamespaces(root = process.cwd()): string[] {
-  const source = fs.readFileSync(path.join(root, 'src', 'lib', 'i18n.ts'), 'utf8');
-  const list = /export const SHELL_NAMESPACES = \[([^\]]*)\]/.exec(source)?.[1];
-  const names = [...(list ?? '').matchAll(/'([^']+)'/g)].map((m) => m[1] ?? '');
-  if (names.length === 0) throw new Error('src/lib/i18n.ts declares no SHELL_NAMESPACES');
-  return names;
-}
 
 export interface RouteSize {
   route: string;
@@ -187,7 +177,7 @@ function staticClosure(manifest: Manifest, key: string, into = new Set<string>()
   return into;
 }
 
-export function routeSizes(dist: string, namespaces = shellNamespaces()): RouteSize[] {
+export function routeSizes(dist: string, namespaces: readonly string[] = SHELL_NAMESPACES): RouteSize[] {
   const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite', 'manifest.json'), 'utf8')) as Manifest;
   const sizeOf = gzipSizer(dist);
   const hasChart = libraryChecker(dist, CHART_LIBRARY);

@@ -3,7 +3,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ALL_LANGS } from '../../protocol/lang';
-import { FEATURE_NAMESPACES, SHELL_NAMESPACES } from '../../src/lib/i18n';
+import { SHELL_NAMESPACES } from '../../src/lib/first-route';
+import { FEATURE_NAMESPACES } from '../../src/lib/i18n';
 
 const root = join(__dirname, '..', '..', 'locales');
 

@@ -4,7 +4,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** Seconds per test file as measured on the CI machine; scripts/file-durations.ts refreshes it. */
 const measured: Record<string, number> = JSON.parse(
-  readFileSync(new URL('./file-durations.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../tests/file-durations.json', import.meta.url), 'utf8'),
 );
 
 /**
