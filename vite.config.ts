@@ -68,7 +68,8 @@ const pwa = VitePWA({
   workbox: {
     // The icons and the favicon come from the manifest and includeAssets.
     globPatterns: ['index.html', 'assets/**/*.{js,css}'],
-    // Only the shell, the home tab and the German and English tables (src/pwa/precache.ts); the rest is cached on use.
+    // Only the shell, the left menu, the home tab and the German and English tables (src/pwa/precache.ts); the rest is
+    // cached on use.
     manifestTransforms: [
       (entries) => {
         const manifest = JSON.parse(readFileSync(join(outDir, '.vite', 'manifest.json'), 'utf8')) as ViteManifest;
@@ -79,6 +80,8 @@ const pwa = VitePWA({
           chunks: [
             /^index\.html$/,
             FIRST_ROUTE_PAGE,
+            // The left menu loads on first open (src/app/Shell.tsx): offline it must open too.
+            /^src\/app\/SideMenu\.tsx$/,
             ...['de', 'en'].flatMap((l) => namespaces.map((ns) => tableChunk(l, ns))),
           ],
           withDynamicImports: [/^src\/pwa\/service-worker\.ts$/],

@@ -1,12 +1,13 @@
-import { Outlet, useRouter } from '@tanstack/react-router';
-import { type ReactElement, useEffect, useSyncExternalStore } from 'react';
+import { Outlet, useLocation, useRouter } from '@tanstack/react-router';
+import { lazy, type ReactElement, Suspense, useEffect, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
 import { HOME_PATH } from '../lib/first-route';
 import { PwaBar } from '../pwa/PwaBar';
 import { toast } from '../state/toasts';
+import { setMenuOpen, ui } from '../state/ui';
 import { installExitGuard, isStandalone, onDisplayModeChange } from './back';
 import { LoadingBar } from './LoadingBar';
-import { SideMenu } from './SideMenu';
 import { TabBar } from './TabBar';
 import { Toasts } from './Toasts';
 
@@ -17,12 +18,23 @@ const atHomeRoot = (): boolean => {
   return (path === '/' || path === HOME_PATH) && index === 0;
 };
 
+/**
+ * The left menu's code loads when it first opens, not with every route (DESIGN "Fast on a phone"); the service worker
+ * precaches it with the shell (vite.config.ts), so it opens offline too.
+ */
+const SideMenu = lazy(() => import('./SideMenu').then((m) => ({ default: m.SideMenu })));
+
 const followDisplayMode = (changed: () => void) => onDisplayModeChange(window, changed);
 
 /** The app frame: centred column of at most 450px with the bars, menu, toasts and loading indicator. */
 export function Shell(): ReactElement {
   const { t } = useTranslation();
   const router = useRouter();
+  const { menuOpen } = useSnapshot(ui);
+  const { pathname } = useLocation();
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the menu closes whenever the page changes
+  useEffect(() => setMenuOpen(false), [pathname]);
 
   // Standalone can begin while the page is open (installed from this tab), so it is followed, not read once.
   const standalone = useSyncExternalStore(followDisplayMode, () => isStandalone());
@@ -43,7 +55,11 @@ export function Shell(): ReactElement {
       <LoadingBar />
       <Outlet />
       <TabBar />
-      <SideMenu />
+      {menuOpen ? (
+        <Suspense fallback={null}>
+          <SideMenu />
+        </Suspense>
+      ) : null}
       <PwaBar />
       <Toasts />
     </div>

@@ -1,4 +1,4 @@
-import { Link, useLocation } from '@tanstack/react-router';
+import { Link } from '@tanstack/react-router';
 import { type ReactElement, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
@@ -10,16 +10,13 @@ import { MENU } from './menu';
 
 const close = () => setMenuOpen(false);
 
-/** The left menu (drawer): the SPEC 2 entries, plus login/register or the account. */
+/** The left menu (drawer): the SPEC 2 entries, plus login/register or the account. The shell closes it on navigation. */
 export function SideMenu(): ReactElement | null {
   const { t } = useTranslation();
   const { menuOpen } = useSnapshot(ui);
   const snap = useSnapshot(session);
-  const { pathname } = useLocation();
   const panel = useRef<HTMLDivElement>(null);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: closes whenever the page changes
-  useEffect(() => close(), [pathname]);
   useEffect(() => {
     if (!menuOpen) return;
     // Like a dialog: focus moves in, Tab keeps it there, and it goes back to the menu button when the menu closes.

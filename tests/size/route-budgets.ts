@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { FEATURES, pageModule } from '../../src/app/features';
 import { FIRST_ROUTE_PAGE, SHELL_NAMESPACES } from '../../src/lib/first-route';
 
 /**
@@ -11,7 +12,7 @@ import { FIRST_ROUTE_PAGE, SHELL_NAMESPACES } from '../../src/lib/first-route';
  * A route loads the entry chunk and its static imports (the shell), the route's own lazy page chunk with its static
  * imports, and the active language's tables: the shell's namespaces, which the app loads before its first render
  * (src/lib/first-route.ts), plus the namespace of the route's feature, which the page loader loads with the page
- * (src/app/pages.ts). Nothing else loads on a fresh visit: the router preloads a page only on intent (a hover or a
+ * (src/app/pages.ts, from each feature's registration). Nothing else loads on a fresh visit: the router preloads a page only on intent (a hover or a
  * touch on its link), and what Chromium fetches for a guest on / is exactly this set (`npx tsx
  * tests/size/first-visit.ts` shows it). The first route (home, as a guest, in the default language German) has the
  * tightest budget: every new visitor waits for it.
@@ -103,6 +104,8 @@ const LOCALE_RE = /^locales\/([^/]+)\/([^/]+)\.json$/;
 
 export interface RouteSize {
   route: string;
+  /** The page's module (the console's entry for the console). */
+  module: string;
   feature: string;
   /** Everything, gzipped. */
   bytes: number;
@@ -156,17 +159,13 @@ function libraryChecker(dist: string, library: RegExp): (file: string) => boolea
 }
 
 /**
- * Pages that also load other features' namespaces (src/app/pages.ts: `page(path, feature, load, auth, [borrows])`), by
- * page module: their tables load with the page too.
+ * The namespaces each page module loads with it besides its feature's own: those of the features it borrows
+ * components from (src/features/<x>/feature.ts, `borrows`).
  */
-function borrowedNamespaces(): Map<string, string[]> {
-  const pages = fs.readFileSync(path.join(import.meta.dirname, '..', '..', 'src', 'app', 'pages.ts'), 'utf8');
-  const found = new Map<string, string[]>();
-  for (const m of pages.matchAll(/import\('\.\.\/(features\/[^']+)'\),\s*(?:true|false),\s*\[([^\]]*)\]/g)) {
-    const names = [...(m[2] ?? '').matchAll(/'([a-z]+)'/g)].map((n) => n[1] ?? '');
-    found.set(`src/${m[1]}.tsx`, names);
-  }
-  return found;
+function borrowedNamespaces(): Map<string, readonly string[]> {
+  return new Map(
+    FEATURES.flatMap((f) => f.pages.map((p): [string, readonly string[]] => [pageModule(f, p.path), p.borrows ?? []])),
+  );
 }
 
 /** The chunk keys a chunk pulls in before it runs: itself and its static imports, transitively. */
@@ -217,6 +216,7 @@ export function routeSizes(dist: string, namespaces: readonly string[] = SHELL_N
     const chartAllowed = CHART_PAGES.some((re) => re.test(src));
     sizes.push({
       route: first ? `${feature}/${page[2]} (first route)` : `${feature}/${page[2]}`,
+      module: src,
       feature,
       bytes: sum(files),
       shell: sum(shellFiles),
@@ -249,6 +249,12 @@ function main(): void {
     process.exit(1);
   }
   const sizes = routeSizes(dist);
+  const built = new Set(sizes.map((s) => s.module));
+  const unbuilt = FEATURES.flatMap((f) => f.pages.map((p) => pageModule(f, p.path))).filter((m) => !built.has(m));
+  if (unbuilt.length > 0) {
+    console.error(`size check: registered pages not found as page chunks of the build: ${unbuilt.join(', ')}`);
+    process.exit(1);
+  }
   if (!sizes.some((s) => s.budget === FIRST_ROUTE_BUDGET)) {
     console.error('size check: the first route (home) was not found in the manifest');
     process.exit(1);

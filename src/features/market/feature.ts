@@ -1,0 +1,10 @@
+import type { Feature } from '../../lib/feature';
+
+export const market: Feature = {
+  namespace: 'market',
+  pages: [
+    { path: '/pages/index/index', load: () => import('./pages/index/index') },
+    { path: '/pages/trade/kline', load: () => import('./pages/trade/kline') },
+  ],
+  tabs: [{ at: 1, path: '/pages/index/index', labelKey: 'tabs.home', icon: 'home' }],
+};

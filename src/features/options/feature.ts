@@ -1,0 +1,19 @@
+import type { Feature } from '../../lib/feature';
+
+export const options: Feature = {
+  namespace: 'options',
+  pages: [
+    // The Option tab and its pages show the market feature's live price marks, so they load that table too.
+    { path: '/pages/option/detail', load: () => import('./pages/option/detail'), auth: true, borrows: ['market'] },
+    {
+      path: '/pages/option/simulator',
+      load: () => import('./pages/option/simulator'),
+      auth: true,
+      borrows: ['market'],
+    },
+    { path: '/pages/option/info', load: () => import('./pages/option/info'), auth: true },
+    // The option rule page (an addition: RULES.md publishes each product's rules in the app); public, like the rules.
+    { path: '/pages/option/rule', load: () => import('./pages/option/rule') },
+  ],
+  tabs: [{ at: 3, path: '/pages/option/detail', labelKey: 'tabs.option', icon: 'option' }],
+};

@@ -1,0 +1,7 @@
+import type { Feature } from '../../lib/feature';
+
+export const promotion: Feature = {
+  namespace: 'promotion',
+  pages: [{ path: '/pages/promotion/index', load: () => import('./pages/promotion/index'), auth: true }],
+  menu: [{ at: 4, path: '/pages/promotion/index', labelKey: 'menu.referral', icon: 'userPlus' }],
+};
