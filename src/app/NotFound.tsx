@@ -2,8 +2,8 @@ import { Link } from '@tanstack/react-router';
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../components/Icon';
+import { Page } from '../components/Page';
 import { HOME_PATH } from '../lib/first-route';
-import { Page } from './Page';
 
 export function NotFound(): ReactElement {
   const { t } = useTranslation();

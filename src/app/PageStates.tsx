@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../components/Button';
 import { Spinner } from '../components/Controls';
 import { Icon } from '../components/Icon';
-import { NavBar } from './NavBar';
+import { NavBar } from '../components/NavBar';
 import { ChunkLoadError, LOADING_DELAY_MS, LOADING_TIMEOUT_MS } from './pageChunk';
 
 /**

@@ -11,6 +11,7 @@ import { HOME_PATH } from '../lib/first-route';
 import { isLoggedIn } from '../state/session';
 import { checkLogin, type LoginGuard, loginGuard } from './guard';
 import { NotFound } from './NotFound';
+import { PageChrome } from './PageChrome';
 import { PageLoadError, PagePending } from './PageStates';
 import { LOADING_DELAY_MS, loadChunk } from './pageChunk';
 import { PAGES, type PageDef } from './pages';
@@ -54,6 +55,8 @@ export function createAppRouter(history?: RouterHistory, pages: readonly PageDef
     defaultPendingMinMs: 0,
     defaultErrorComponent: PageLoadError,
     defaultNotFoundComponent: NotFound,
+    // Inside the router's context, around every route: the page frames' back, menu and title (components/Page).
+    InnerWrap: PageChrome,
     scrollRestoration: true,
   });
 }

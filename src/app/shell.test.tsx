@@ -42,7 +42,9 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('shell', () => {
+// Each test loads real pages (their modules are transformed on first use): on a busy 2-core machine that alone can
+// take most of Vitest's default 5 s, so the limit is the one findBy waits allow (tests/unit/setup.ts), twice.
+describe('shell', { timeout: 20_000 }, () => {
   it('shows a not-found view with a link home for unknown paths', async () => {
     renderAt('/pages/no/such/page');
     expect(await screen.findByRole('heading', { name: 'This page does not exist' })).toBeTruthy();
@@ -118,6 +120,14 @@ describe('shell', () => {
     expect(vi.mocked(fetch).mock.calls.some(([r]) => r instanceof Request && r.url.endsWith('/api/user/login'))).toBe(
       false,
     );
+  });
+
+  it('names the document after the page, beside the brand', async () => {
+    renderAt('/pages/settings/index');
+    await screen.findByRole('switch', { name: 'Dark mode' });
+    const title = screen.getByRole('heading', { level: 1 }).textContent;
+    expect(title).toBeTruthy();
+    expect(document.title).toBe(`${title} · ${i18n.t('brand')}`);
   });
 
   it('changes the theme from the settings page', async () => {

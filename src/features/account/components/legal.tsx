@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Page } from '../../../app/Page';
 import { LegalDoc, type LegalSection } from '../../../components/LegalDoc';
+import { Page } from '../../../components/Page';
 
 export type LegalDocKey = 'terms' | 'privacy' | 'consent';
 

@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Page } from '../../../../app/Page';
 import { ListGroup, ListItem } from '../../../../components/List';
+import { Page } from '../../../../components/Page';
 import '../../account.css';
 
 /** Overview of the agreements with links to each text. */

@@ -2,8 +2,8 @@ import { Link } from '@tanstack/react-router';
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { safeBackpage } from '../../../../app/guard';
-import { Page } from '../../../../app/Page';
 import { Icon } from '../../../../components/Icon';
+import { Page } from '../../../../components/Page';
 import { useQueryParam } from '../../../../hooks/hooks';
 import '../../account.css';
 

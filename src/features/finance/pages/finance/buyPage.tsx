@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Page } from '../../../../app/Page';
 import { EmptyState } from '../../../../components/assets/EmptyState';
+import { Page } from '../../../../components/Page';
 import { LoadingOrFailed } from '../../../../components/StateView';
 import { loadFailed } from '../../../../data/query';
 import { useQueryParam } from '../../../../hooks/hooks';

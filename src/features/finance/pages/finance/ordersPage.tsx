@@ -8,9 +8,9 @@ import {
   type FinanceOrder,
   type FinanceOrderState,
 } from '../../../../../protocol/finance';
-import { Page } from '../../../../app/Page';
 import { EmptyState } from '../../../../components/assets/EmptyState';
 import { LoadMore } from '../../../../components/assets/LoadMore';
+import { Page } from '../../../../components/Page';
 import { PullToRefresh } from '../../../../components/PullToRefresh';
 import { Segmented } from '../../../../components/Segmented';
 import { LoadingOrFailed } from '../../../../components/StateView';

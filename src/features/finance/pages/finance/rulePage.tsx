@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PenaltyRule } from '../../../../../protocol/rules/finance';
-import { Page } from '../../../../app/Page';
+import { Page } from '../../../../components/Page';
 import { LoadingOrFailed } from '../../../../components/StateView';
 import { loadFailed } from '../../../../data/query';
 import { formatNumber } from '../../../../lib/format';

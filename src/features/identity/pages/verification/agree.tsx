@@ -1,8 +1,8 @@
 import { Link } from '@tanstack/react-router';
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Page } from '../../../../app/Page';
 import { LegalDoc, type LegalSection } from '../../../../components/LegalDoc';
+import { Page } from '../../../../components/Page';
 import '../../identity.css';
 
 function asSections(v: unknown): LegalSection[] {

@@ -1,8 +1,8 @@
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Page } from '../../../../app/Page';
 import { Icon } from '../../../../components/Icon';
 import { ListGroup, ListItem } from '../../../../components/List';
+import { Page } from '../../../../components/Page';
 import { Loading, StateBadge } from '../../components/parts';
 import { useVerificationInfo } from '../../hooks/useVerification';
 import '../../identity.css';

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { fetchLeverDeal, fetchLeverPosition } from '../../../../../core/api/lever';
 import type { LeverPosition } from '../../../../../protocol/lever';
 import type { RecordedTick } from '../../../../../protocol/price-record';
-import { Page } from '../../../../app/Page';
+import { Page } from '../../../../components/Page';
 import { EmptyState, LoadingOrFailed } from '../../../../components/StateView';
 import { loadFailed, need } from '../../../../data/query';
 import { useQueryParam } from '../../../../hooks/hooks';

@@ -10,8 +10,8 @@ import {
   tradeFee,
 } from '../../../../../protocol/rules/lever';
 import { fromUnits, pow10 } from '../../../../../protocol/rules/spot';
-import { Page } from '../../../../app/Page';
 import { Icon } from '../../../../components/Icon';
+import { Page } from '../../../../components/Page';
 import { LoadingOrFailed } from '../../../../components/StateView';
 import { loadFailed, need } from '../../../../data/query';
 import { formatNumber } from '../../../../lib/format';

@@ -7,7 +7,7 @@ import { type InstrumentInfo, type Period, TIMEFRAMES } from '../../../../../pro
 import type { CandleSeries } from '../../../../../streams/candles';
 import { candleStream, coinQuotes, stockQuotes, tradeStream } from '../../../../../streams/market';
 import type { QuoteBoard } from '../../../../../streams/quotes';
-import { Page } from '../../../../app/Page';
+import { Page } from '../../../../components/Page';
 import { Segmented } from '../../../../components/Segmented';
 import { useQueryParam } from '../../../../hooks/hooks';
 import { useStale, useStream } from '../../../../hooks/useStream';

@@ -4,7 +4,7 @@ import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fetchOptionContract, fetchOptionTerms } from '../../../../../core/api/options';
 import type { OptionContract } from '../../../../../protocol/options';
-import { Page } from '../../../../app/Page';
+import { Page } from '../../../../components/Page';
 import { EmptyState, LoadingOrFailed } from '../../../../components/StateView';
 import { loadFailed, need } from '../../../../data/query';
 import { useQueryParam } from '../../../../hooks/hooks';

@@ -1,6 +1,6 @@
 import { type ReactElement, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Page } from '../../../../app/Page';
+import { Page } from '../../../../components/Page';
 import { PullToRefresh } from '../../../../components/PullToRefresh';
 import { Segmented } from '../../../../components/Segmented';
 import { LoadingOrFailed } from '../../../../components/StateView';

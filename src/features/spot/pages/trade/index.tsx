@@ -10,8 +10,8 @@ import { type TradingGate, tradingGate } from '../../../../../streams/freshness'
 import { coinQuotes } from '../../../../../streams/market';
 import type { QuoteBoard } from '../../../../../streams/quotes';
 import { spotOrders } from '../../../../../streams/spot/orders';
-import { Page } from '../../../../app/Page';
 import { Icon } from '../../../../components/Icon';
+import { Page } from '../../../../components/Page';
 import { LoadingOrFailed } from '../../../../components/StateView';
 import { keys } from '../../../../data/keys';
 import { loadFailed, need } from '../../../../data/query';

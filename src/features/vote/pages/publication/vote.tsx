@@ -1,8 +1,8 @@
 import { type ReactElement, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Page } from '../../../../app/Page';
 import { EmptyState } from '../../../../components/assets/EmptyState';
 import { Icon } from '../../../../components/Icon';
+import { Page } from '../../../../components/Page';
 import { PullToRefresh } from '../../../../components/PullToRefresh';
 import { LoadingOrFailed } from '../../../../components/StateView';
 import { loadFailed } from '../../../../data/query';

@@ -3,9 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { ALL_LANGS, type Lang, OFFERED_LANGS } from '../../../../../../protocol/lang';
 import { changeLanguage } from '../../../../../app/language';
-import { Page } from '../../../../../app/Page';
 import { Switch } from '../../../../../components/Controls';
 import { ListGroup, ListItem } from '../../../../../components/List';
+import { Page } from '../../../../../components/Page';
 import { setShowAllLangs, settings } from '../../../../../state/settings';
 import '../../../account.css';
 

@@ -1,8 +1,8 @@
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Page } from '../../../../../app/Page';
 import { Icon } from '../../../../../components/Icon';
 import { ListGroup, ListItem } from '../../../../../components/List';
+import { Page } from '../../../../../components/Page';
 import { useHasFundPassword } from '../../../../../data/fundPassword';
 import { WalletLinks } from '../../../components/WalletLinks';
 import '../../../account.css';

@@ -1,9 +1,9 @@
 import { type ReactElement, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fetchC2cOrders } from '../../../../../../core/api/c2c';
-import { Page } from '../../../../../app/Page';
 import { EmptyState } from '../../../../../components/assets/EmptyState';
 import { LoadMore } from '../../../../../components/assets/LoadMore';
+import { Page } from '../../../../../components/Page';
 import { PullToRefresh } from '../../../../../components/PullToRefresh';
 import { Segmented } from '../../../../../components/Segmented';
 import { LoadingOrFailed } from '../../../../../components/StateView';

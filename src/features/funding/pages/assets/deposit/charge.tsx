@@ -13,12 +13,12 @@ import {
   isHashOnChain,
   isWholeAmount,
 } from '../../../../../../protocol/funding';
-import { Page } from '../../../../../app/Page';
 import { formatBalance } from '../../../../../components/assets/format';
 import { SelectField } from '../../../../../components/assets/SelectField';
 import { Button } from '../../../../../components/Button';
 import { Field } from '../../../../../components/Field';
 import { Icon } from '../../../../../components/Icon';
+import { Page } from '../../../../../components/Page';
 import { LoadingOrFailed } from '../../../../../components/StateView';
 import { keys } from '../../../../../data/keys';
 import { loadFailed, need } from '../../../../../data/query';

@@ -1,9 +1,9 @@
 import { type ReactElement, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fetchMyIeoOrders } from '../../../../../../core/api/ieo';
-import { Page } from '../../../../../app/Page';
 import { EmptyState } from '../../../../../components/assets/EmptyState';
 import { LoadMore } from '../../../../../components/assets/LoadMore';
+import { Page } from '../../../../../components/Page';
 import { PullToRefresh } from '../../../../../components/PullToRefresh';
 import { LoadingOrFailed } from '../../../../../components/StateView';
 import { usePagedList } from '../../../../../data/usePagedList';

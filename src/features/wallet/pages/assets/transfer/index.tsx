@@ -13,12 +13,12 @@ import {
   type TransferReceipt,
   transferRequest,
 } from '../../../../../../protocol/wallet';
-import { Page } from '../../../../../app/Page';
 import { formatBalance, typeName } from '../../../../../components/assets/format';
 import { SelectField } from '../../../../../components/assets/SelectField';
 import { Button } from '../../../../../components/Button';
 import { Field } from '../../../../../components/Field';
 import { Icon } from '../../../../../components/Icon';
+import { Page } from '../../../../../components/Page';
 import { keys } from '../../../../../data/keys';
 import { need } from '../../../../../data/query';
 import { useSubmission } from '../../../../../data/submission';

@@ -1,10 +1,10 @@
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fetchTransfers } from '../../../../../../core/api/wallet';
-import { Page } from '../../../../../app/Page';
 import { formatBalance, typeName, typeShort } from '../../../../../components/assets/format';
 import { PagedLines } from '../../../../../components/assets/PagedLines';
 import { Icon } from '../../../../../components/Icon';
+import { Page } from '../../../../../components/Page';
 import { PullToRefresh } from '../../../../../components/PullToRefresh';
 import { keys } from '../../../../../data/keys';
 import { usePagedList } from '../../../../../data/usePagedList';

@@ -6,7 +6,7 @@ import { useSnapshot } from 'valtio';
 import { fetchAddresses } from '../../../../../../core/api/addresses';
 import { type ChainCoin, isChainCoin } from '../../../../../../protocol/chains';
 import { useGoBack } from '../../../../../app/back';
-import { Page } from '../../../../../app/Page';
+import { Page } from '../../../../../components/Page';
 import { EmptyState, LoadingOrFailed } from '../../../../../components/StateView';
 import { keys } from '../../../../../data/keys';
 import { loadFailed, need } from '../../../../../data/query';

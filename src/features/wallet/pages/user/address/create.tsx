@@ -12,10 +12,10 @@ import {
 } from '../../../../../../protocol/chains';
 import { addAddressRequest } from '../../../../../../protocol/wallet-addresses';
 import { useGoBack } from '../../../../../app/back';
-import { Page } from '../../../../../app/Page';
 import { Button } from '../../../../../components/Button';
 import { Field, PasswordField } from '../../../../../components/Field';
 import { Icon } from '../../../../../components/Icon';
+import { Page } from '../../../../../components/Page';
 import { Segmented } from '../../../../../components/Segmented';
 import { useFundPasswordSet } from '../../../../../data/fundPassword';
 import { keys } from '../../../../../data/keys';

@@ -1,8 +1,7 @@
 import type { ReactElement, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Icon } from '../components/Icon';
-import { setMenuOpen } from '../state/ui';
-import { useGoBack } from './back';
+import { Icon } from './Icon';
+import { usePageChrome } from './page-chrome';
 
 /** The custom navigation bar (44px): back or menu on the left, the title, an optional action on the right. */
 export function NavBar({
@@ -15,7 +14,7 @@ export function NavBar({
   right?: ReactNode;
 }): ReactElement {
   const { t } = useTranslation();
-  const goBack = useGoBack();
+  const { goBack, openMenu } = usePageChrome();
   return (
     <header className="navbar">
       <div className="navbar-side">
@@ -27,7 +26,7 @@ export function NavBar({
           <button
             type="button"
             className="icon-btn"
-            onClick={() => setMenuOpen(true)}
+            onClick={openMenu}
             aria-label={t('nav.menu')}
             aria-haspopup="dialog"
           >

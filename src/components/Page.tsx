@@ -1,6 +1,6 @@
 import { type ReactElement, type ReactNode, useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
 import { NavBar } from './NavBar';
+import { usePageChrome } from './page-chrome';
 
 /** A screen: navigation bar, scrolling body, and the document title. */
 export function Page({
@@ -16,11 +16,8 @@ export function Page({
   children: ReactNode;
   className?: string;
 }): ReactElement {
-  const { t } = useTranslation();
-  const brand = t('brand');
-  useEffect(() => {
-    document.title = title && title !== brand ? `${title} · ${brand}` : brand;
-  }, [title, brand]);
+  const { showTitle } = usePageChrome();
+  useEffect(() => showTitle(title), [showTitle, title]);
   return (
     <div className="page">
       <NavBar title={title} left={left ?? 'back'} right={right} />
