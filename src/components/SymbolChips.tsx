@@ -1,4 +1,5 @@
 import type { ReactElement } from 'react';
+import { ChoiceChips } from './ChoiceChips';
 
 /**
  * A product's instruments as a row of chips that scrolls sideways, one chosen (options: microtrade/seconds; lever:
@@ -16,21 +17,13 @@ export function SymbolChips({
   label: string;
 }): ReactElement {
   return (
-    <div className="chip-row" role="radiogroup" aria-label={label}>
-      {symbols.map((s) => (
-        // biome-ignore lint/a11y/useSemanticElements: a row of chips, each a button acting as one radio of the group
-        <button
-          key={s}
-          type="button"
-          role="radio"
-          aria-checked={s === value}
-          className={s === value ? 'chip is-active' : 'chip'}
-          data-testid={`symbol-${s}`}
-          onClick={() => onChange(s)}
-        >
-          {s}/USDT
-        </button>
-      ))}
-    </div>
+    <ChoiceChips
+      choices={symbols}
+      value={value}
+      onChange={onChange}
+      label={label}
+      text={(s) => `${s}/USDT`}
+      testId={(s) => `symbol-${s}`}
+    />
   );
 }

@@ -1,6 +1,7 @@
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LeverSide } from '../../../../protocol/lever';
+import { ChoiceChips } from '../../../components/ChoiceChips';
 
 /** Long or short: two large buttons in the side's colour, one of them chosen (a radio group). */
 export function SideSwitch({
@@ -45,22 +46,16 @@ export function LeverageChips({
   return (
     <fieldset className="lever-leverages">
       <legend className="lever-label">{t('lever.ticket.leverage')}</legend>
-      <div className="lever-chips" role="radiogroup" aria-label={t('lever.ticket.leverage')}>
-        {leverages.map((l) => (
-          // biome-ignore lint/a11y/useSemanticElements: a row of chips, each a button acting as one radio of the group
-          <button
-            key={l}
-            type="button"
-            role="radio"
-            aria-checked={l === value}
-            className={l === value ? 'chip lever-chip is-active' : 'chip lever-chip'}
-            onClick={() => onChange(l)}
-            data-testid={`leverage-${l}`}
-          >
-            {t('lever.ticket.times', { n: l })}
-          </button>
-        ))}
-      </div>
+      <ChoiceChips
+        choices={leverages}
+        value={value}
+        onChange={onChange}
+        label={t('lever.ticket.leverage')}
+        text={(l) => t('lever.ticket.times', { n: l })}
+        testId={(l) => `leverage-${l}`}
+        rowClassName="lever-chips"
+        chipClassName="lever-chip"
+      />
     </fieldset>
   );
 }
