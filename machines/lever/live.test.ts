@@ -70,7 +70,7 @@ function rig() {
     deal$,
     marks: () => marks$,
     fresh$,
-    startWorker: () => spied,
+    startWorker: async () => spied,
     order: leverOrderMachine,
     makeId: () => 'req-1',
     onChange: (c) => news.push(c),
@@ -152,6 +152,8 @@ describe('the live lever book', () => {
   it('feeds the worker from the streams, marks once a frame, and publishes figures at the frame', async () => {
     const { open$, deal$, marks$, live, calls, runFrames } = rig();
     open$.next([holding(7)]);
+    // The worker's client loads beside the page: the feed starts when it is up.
+    await vi.waitFor(() => expect(calls).toContain('instruments'));
     marks$.next([{ symbol: 'BTC', seq: 1, ts: 100, price: '51000' }]);
     marks$.next([{ symbol: 'BTC', seq: 2, ts: 200, price: '52000' }]);
     expect(calls.filter((c) => c.startsWith('marks'))).toEqual([]);
@@ -174,13 +176,21 @@ describe('the live lever book', () => {
     live.stop();
   });
 
-  it('ends the worker and every machine when the page lets go', () => {
-    const { open$, live, disposed } = rig();
+  it('ends the worker and every machine when the page lets go', async () => {
+    const { open$, live, disposed, calls } = rig();
     open$.next([holding(7)]);
+    await vi.waitFor(() => expect(calls).toContain('positions 7'));
     const row = rowOf(live, 7);
     live.stop();
     expect(disposed).toHaveBeenCalledOnce();
     expect(row?.getSnapshot().status).toBe('stopped');
     expect(live.actor.getSnapshot().status).toBe('stopped');
+  });
+
+  it('ends a worker that comes up after the page let go, and never feeds it', async () => {
+    const { live, disposed, calls } = rig();
+    live.stop();
+    await vi.waitFor(() => expect(disposed).toHaveBeenCalledOnce());
+    expect(calls).toEqual([]);
   });
 });

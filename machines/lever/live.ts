@@ -19,8 +19,11 @@ export interface LeverLiveSources {
   marks: (symbols: readonly string[]) => Observable<Mark[]>;
   /** Whether prices are fresh enough to trade (streams/freshness.ts tradingGate). */
   fresh$: Observable<boolean>;
-  /** Starts a positions worker (workers/positions.ts). */
-  startWorker: () => PositionsClient;
+  /**
+   * Starts a positions worker (workers/positions.ts). A promise: the app loads the worker's client (Comlink) beside
+   * the page rather than with it, since the figures only matter once positions are shown.
+   */
+  startWorker: () => Promise<PositionsClient>;
   /** The order machine with the real calls. */
   order: typeof leverOrderMachine;
   makeId: () => string;
@@ -92,41 +95,59 @@ function feedWorker(
   lists$: Observable<{ positions: LeverPosition[] }>,
   figures: FigureBoard,
 ): () => void {
-  const client = sources.startWorker();
-  const apply = (call: Promise<PositionsUpdate>) =>
-    void call.then(
-      (update) => figures.apply(update),
-      // A stopped worker's answers never come; anything else is logged and the next update carries on.
-      (err: unknown) => console.warn('positions worker', err),
-    );
   const subs = new Subscription();
-  const instruments$ = sources.deal$.pipe(
-    distinctUntilChanged((a, b) => a.instruments === b.instruments && a.scale === b.scale),
+  let client: PositionsClient | null = null;
+  let stopped = false;
+  sources.startWorker().then(
+    (started) => {
+      // A book left before its worker came up never feeds it.
+      if (stopped) {
+        started.dispose();
+        return;
+      }
+      client = started;
+      feed(started);
+    },
+    (err: unknown) => console.warn('positions worker', err),
   );
-  subs.add(instruments$.subscribe((deal) => apply(client.setInstruments(deal.instruments, deal.scale))));
-  subs.add(
-    sources.deal$
-      .pipe(
-        map((deal) => deal.cross_wallet),
-        distinctUntilChanged(),
-      )
-      .subscribe((wallet) => apply(client.setWallets({ [book]: wallet }))),
-  );
-  subs.add(lists$.subscribe((lists) => apply(client.setPositions(lists.positions))));
-  // Every offered instrument's mark, as one list per frame (each list holds every symbol's newest mark): the
-  // screen cannot show more, and each call's answer costs the main thread a structured clone.
-  subs.add(
-    instruments$
-      .pipe(
-        switchMap((deal) => sources.marks(deal.instruments.map((i) => i.symbol))),
-        sources.frame ? latestPerFrame<Mark[]>(sources.frame.request, sources.frame.cancel) : latestPerFrame<Mark[]>(),
-      )
-      .subscribe((marks) => {
-        if (marks.length > 0) apply(client.applyMarks(marks));
-      }),
-  );
+  const feed = (worker: PositionsClient) => {
+    const apply = (call: Promise<PositionsUpdate>) =>
+      void call.then(
+        (update) => figures.apply(update),
+        // A stopped worker's answers never come; anything else is logged and the next update carries on.
+        (err: unknown) => console.warn('positions worker', err),
+      );
+    const instruments$ = sources.deal$.pipe(
+      distinctUntilChanged((a, b) => a.instruments === b.instruments && a.scale === b.scale),
+    );
+    subs.add(instruments$.subscribe((deal) => apply(worker.setInstruments(deal.instruments, deal.scale))));
+    subs.add(
+      sources.deal$
+        .pipe(
+          map((deal) => deal.cross_wallet),
+          distinctUntilChanged(),
+        )
+        .subscribe((wallet) => apply(worker.setWallets({ [book]: wallet }))),
+    );
+    subs.add(lists$.subscribe((lists) => apply(worker.setPositions(lists.positions))));
+    // Every offered instrument's mark, as one list per frame (each list holds every symbol's newest mark): the
+    // screen cannot show more, and each call's answer costs the main thread a structured clone.
+    subs.add(
+      instruments$
+        .pipe(
+          switchMap((deal) => sources.marks(deal.instruments.map((i) => i.symbol))),
+          sources.frame
+            ? latestPerFrame<Mark[]>(sources.frame.request, sources.frame.cancel)
+            : latestPerFrame<Mark[]>(),
+        )
+        .subscribe((marks) => {
+          if (marks.length > 0) apply(worker.applyMarks(marks));
+        }),
+    );
+  };
   return () => {
+    stopped = true;
     subs.unsubscribe();
-    client.dispose();
+    client?.dispose();
   };
 }

@@ -7,7 +7,6 @@ import type { LeverAccount, LeverPosition } from '../../../../protocol/lever';
 import { tradingGate } from '../../../../streams/freshness';
 import { leverMarks, leverPositions, type PositionChange } from '../../../../streams/lever/positions';
 import { coinQuotes } from '../../../../streams/market';
-import { createPositionsWorker } from '../../../../workers/positions';
 import { traceActor } from '../../../app/actor-traces';
 import { keys } from '../../../data/keys';
 import { queryData$ } from '../../../data/query-stream';
@@ -30,7 +29,7 @@ export function useLeverLive(book: LeverAccount): LeverLive | null {
       deal$: queryData$(client, leverDealQuery(book)),
       marks: (symbols) => leverMarks(symbols),
       fresh$: tradingGate(coinQuotes().freshness).pipe(map((gate) => gate.allowed)),
-      startWorker: createPositionsWorker,
+      startWorker: async () => (await import('../../../../workers/positions')).createPositionsWorker(),
       order: leverMachine,
       makeId: newRequestId,
       onChange: (change) => afterChange(client, change),

@@ -1,4 +1,4 @@
-import { type ReactElement, useState } from 'react';
+import { lazy, type ReactElement, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { OptionContractRef } from '../../../../machines/options/book.machine';
 import type { OptionAccount, OptionCurrencyTerms, OptionDirection } from '../../../../protocol/options';
@@ -16,7 +16,9 @@ import { useServerNow } from '../hooks/useServerNow';
 import { draftOf, type TicketProblem, ticketProblem } from '../ticket';
 import { ContractStatus, contractAnnouncement } from './ContractStatus';
 import { PeriodChips } from './PeriodChips';
-import { VerifyDialog } from './VerifyPrompt';
+
+/** SPEC 8's prompt is rare (a refused real-account purchase): it loads when it is needed. */
+const VerifyDialog = lazy(() => import('./VerifyDialog'));
 
 /**
  * The option ticket: period chips with their payout ratios, the stake (minimum and the chosen book's available
@@ -159,7 +161,11 @@ export function ContractTicket({
       </div>
       <ContractStatus view={view} last={last} onNew={() => send({ type: 'NEW_CONTRACT' })} />
       <Announcement text={contractAnnouncement(view, t, lang)} testId="contract-announcement" />
-      <VerifyDialog open={view.promptVerify} onClose={() => send({ type: 'DISMISS' })} />
+      {view.promptVerify ? (
+        <Suspense fallback={null}>
+          <VerifyDialog open onClose={() => send({ type: 'DISMISS' })} />
+        </Suspense>
+      ) : null}
     </section>
   );
 }

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import type { ReactElement } from 'react';
+import { lazy, type ReactElement, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fetchOptionTerms } from '../../../../core/api/options';
 import type { OptionAccount } from '../../../../protocol/options';
@@ -10,7 +10,6 @@ import { LoadingOrFailed } from '../../../components/StateView';
 import { SymbolChips } from '../../../components/SymbolChips';
 import { loadFailed, need } from '../../../data/query';
 import { useQueryParam } from '../../../hooks/hooks';
-import { useVerificationInfo } from '../../identity/public';
 import { formatAmount } from '../format';
 import { useBookBalance } from '../hooks/useBookBalance';
 import { useOptionLive } from '../hooks/useOptionLive';
@@ -21,8 +20,10 @@ import { ContractTicket } from './ContractTicket';
 import { OptionTicker } from './OptionTicker';
 import { RecentResults } from './RecentResults';
 import { RunningContracts } from './RunningContracts';
-import { VerifyBanner } from './VerifyPrompt';
 import '../options.css';
+
+/** The verification state matters on the real account only, and not for the first paint: it loads beside. */
+const VerifyBanner = lazy(() => import('./VerifyPrompt'));
 
 /**
  * The option trading screen on one book: option/detail (the Option tab, the real account) and option/simulator (the
@@ -46,8 +47,6 @@ export function OptionTrade({ book }: { book: OptionAccount }): ReactElement {
 
   const live = useOptionLive(book);
   const balance = useBookBalance(book, currencyTerms?.currency ?? 'USDT');
-  const verification = useVerificationInfo();
-  const unverified = book === 'real' && verification.info !== null && verification.info.basic.state !== 'verified';
 
   return (
     <Page
@@ -65,7 +64,11 @@ export function OptionTrade({ book }: { book: OptionAccount }): ReactElement {
         <LoadingOrFailed failed={loadFailed(terms)} onRetry={() => void terms.refetch()} />
       ) : (
         <>
-          {unverified ? <VerifyBanner /> : null}
+          {book === 'real' ? (
+            <Suspense fallback={null}>
+              <VerifyBanner />
+            </Suspense>
+          ) : null}
           <SymbolChips
             symbols={symbols}
             value={symbol}

@@ -1,10 +1,17 @@
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
-import { VerifyDialog as Dialog, VerifyNote } from '../../../components/VerifyPrompt';
+import { VerifyNote } from '../../../components/VerifyPrompt';
+import { useVerificationInfo } from '../../identity/public';
 
-/** SPEC 8 on the real account before buying: "account not authenticated, go to authentication?" with the link. */
-export function VerifyBanner(): ReactElement {
+/**
+ * SPEC 8 on the real account before buying: "account not authenticated, go to authentication?" with the link, while
+ * the basic verification is not done. Loaded by the real account's page only, beside the first paint (the simulator
+ * needs none), as lever's is.
+ */
+export default function VerifyBanner(): ReactElement | null {
   const { t } = useTranslation();
+  const verification = useVerificationInfo();
+  if (verification.info === null || verification.info.basic.state === 'verified') return null;
   return (
     <VerifyNote
       texts={{ text: t('options.verify.text'), go: t('options.verify.go') }}
@@ -13,16 +20,4 @@ export function VerifyBanner(): ReactElement {
       testId="verify-banner"
     />
   );
-}
-
-/** The same prompt when the server refused a purchase for want of verification (the machine's `verifying`). */
-export function VerifyDialog({ open, onClose }: { open: boolean; onClose: () => void }): ReactElement | null {
-  const { t } = useTranslation();
-  const texts = {
-    title: t('options.verify.title'),
-    text: t('options.verify.text'),
-    go: t('options.verify.go'),
-    later: t('options.verify.later'),
-  };
-  return <Dialog open={open} onClose={onClose} texts={texts} goTestId="verify-go" />;
 }
