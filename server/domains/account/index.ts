@@ -1,9 +1,11 @@
 /** The public surface of this module: other code imports it only through this file. */
+
 export * from './area-codes';
 export * from './calls';
 export * from './code-sender';
 export * from './codes';
 export * from './contact';
+export { accountDomain } from './domain';
 export * from './fund-password';
 export * from './invite';
 export * from './limits';

@@ -1,7 +1,9 @@
 /** The public surface of this module: other code imports it only through this file. */
+
 export { type C2cAdSaveInput, closeAd, listAds, ownAds, parsePayMethods, saveAd } from './ads';
 export * from './calls';
 export * from './console';
+export { c2cDomain } from './domain';
 export * from './expiry';
 export * from './merchants';
 export * from './migrations/0017_c2c';

@@ -1,4 +1,5 @@
 /** The public surface of this module: other code imports it only through this file. */
+
 export * from './calls';
 export * from './commands';
 export * from './console';
@@ -8,6 +9,7 @@ export {
   openOrderConversation,
   postSystemMessage,
 } from './conversations';
+export { chatDomain } from './domain';
 export {
   CHAT_MESSAGES_PER_MINUTE,
   type ChatServices,

@@ -1,4 +1,5 @@
 /** The public surface of this module: other code imports it only through this file. */
+
 export {
   createArticle,
   deleteArticle,
@@ -14,6 +15,7 @@ export {
 } from './articles';
 export { type HelpServices, helpHandlers } from './calls';
 export { helpConsoleSection } from './console';
+export { helpDomain } from './domain';
 export * from './migrations/0018_help';
 export { helpOps, runHelpCommand } from './ops';
 export { addSampleArticles } from './samples';

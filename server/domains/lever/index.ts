@@ -1,6 +1,8 @@
 /** The public surface of this module: other code imports it only through this file. */
+
 export * from './calls';
 export { contractTransferable, type MarkOf, refuseBackedCrossMargin } from './cross-backing';
+export { leverDomain } from './domain';
 export * from './engine';
 export * from './migrations/0012_lever';
 export * from './ops';

@@ -1,4 +1,5 @@
 /** The public surface of this module: other code imports it only through this file. */
+
 export {
   createNews,
   deleteNews,
@@ -12,6 +13,7 @@ export {
 } from './articles';
 export { type NewsServices, newsHandlers } from './calls';
 export { newsConsoleSection } from './console';
+export { newsDomain } from './domain';
 export * from './migrations/0021_news';
 export { newsOps, runNewsCommand } from './ops';
 export { addSampleNews } from './samples';

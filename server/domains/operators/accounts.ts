@@ -7,6 +7,7 @@ import type { Database, OperatorsTable } from '../../platform/db/schema';
 import { writeTransaction } from '../../platform/db/transaction';
 import type { PasswordHasher } from '../account';
 import { assertDataKey, type CardVault } from '../bank-cards';
+import type { OperatorPrincipal } from './principal';
 import { sealTotpSecret } from './secrets';
 import { newTotpSecret, totpUri } from './totp';
 
@@ -31,12 +32,7 @@ export interface ChangeOptions {
 
 export type OperatorRow = Selectable<OperatorsTable>;
 
-/** An operator as the console knows it during a request. */
-export interface OperatorPrincipal {
-  id: number;
-  name: string;
-  roles: OpsRole[];
-}
+export type { OperatorPrincipal } from './principal';
 
 export interface OperatorSummary extends OperatorPrincipal {
   disabled: boolean;

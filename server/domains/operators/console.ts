@@ -1,23 +1,17 @@
 import fs from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
 import { SESSION_EXPIRED_TYPE } from '../../../protocol/envelope';
 import type { Lang } from '../../../protocol/lang';
-import {
-  hasOpsRole,
-  OPS_TOKEN_HEADER,
-  type OpsAccess,
-  type OpsCallSpec,
-  type OpsCallTable,
-  type OpsRole,
-} from '../../../protocol/ops-console';
+import { hasOpsRole, OPS_TOKEN_HEADER, type OpsAccess } from '../../../protocol/ops-console';
 import { firstIssue, formFields } from '../../platform/http/calls';
 import { errorBody, okBody } from '../../platform/http/envelope';
 import { requestLang } from '../../platform/http/errors';
 import { translate } from '../../platform/i18n/messages';
-import type { OperatorPrincipal } from './accounts';
+import type { OpsCallContext, OpsSection } from './section';
 import { type OperatorSession, type OperatorSessions, opsTokenFromHeader } from './sessions';
-import type { OpsViewEntry, OpsViewLog } from './views';
+import type { OpsViewLog } from './views';
+
+export * from './section';
 
 /**
  * The console's HTTP surface: every call of the console's tables at /api/<path>, in a Fastify scope of its own (not
@@ -26,73 +20,6 @@ import type { OpsViewEntry, OpsViewLog } from './views';
  * HTTP 403, before the input is even read), the input validated by the call's schema, then the handler; answers in
  * the envelope of every /api call. Other modules add their sections (support inbox, C2C appeals, help articles).
  */
-
-export interface OpsCallContext {
-  lang: Lang;
-  ip: string;
-  /** The signed-in operator; null only in `public` calls (the login). */
-  operator: OperatorPrincipal | null;
-  sessionId: number | null;
-}
-
-/** For calls that need a session: the operator the gate already checked. */
-export function requireOperator(ctx: OpsCallContext): { operator: OperatorPrincipal; sessionId: number } {
-  if (!ctx.operator || ctx.sessionId === null) throw new Error('an operator call ran without its session');
-  return { operator: ctx.operator, sessionId: ctx.sessionId };
-}
-
-export type OpsHandler<S extends OpsCallSpec> = (
-  input: z.output<S['request']>,
-  ctx: OpsCallContext,
-) => Promise<z.input<S['response']>>;
-
-/** One handler per call of a table: a call added to the table without a handler fails the type check. */
-export type OpsHandlers<T extends OpsCallTable> = { [P in keyof T]: OpsHandler<T[P]> };
-
-/**
- * What a call that shows users' data records when it answers (the operator and time are added): changes are audited
- * by their services in their own transaction; reads say here what they showed.
- */
-export type OpsViews<T extends OpsCallTable> = {
-  [P in keyof T]?: (input: z.output<T[P]['request']>, result: z.input<T[P]['response']>) => OpsViewEntry;
-};
-
-/** A module's console calls: its table (protocol/) and their handlers, and the images it shows operators. */
-export interface OpsSection {
-  table: OpsCallTable;
-  handlers: Readonly<Record<string, (input: unknown, ctx: OpsCallContext) => Promise<unknown>>>;
-  images?: readonly OpsImageRoute[];
-  views?: Readonly<Record<string, (input: unknown, result: unknown) => OpsViewEntry>>;
-}
-
-/**
- * An image route of a section (GET /api/<path>): `image` says which upload the query names and what showing it
- * reveals (the audit view: whose image of what), or null when it names none the role may see (answered like a missing
- * one). Users' photos are their data: a shown image is recorded like the other reads, once per session and image.
- */
-export interface OpsImageRoute {
-  path: string;
-  access: OpsRole;
-  image(query: Record<string, unknown>): Promise<OpsImage | null>;
-}
-
-/** The upload an image route shows and the audit view of showing it. */
-export interface OpsImage {
-  uploadId: number;
-  view: OpsViewEntry;
-}
-
-export const opsSection = <T extends OpsCallTable>(
-  table: T,
-  handlers: OpsHandlers<T>,
-  images: readonly OpsImageRoute[] = [],
-  views: OpsViews<T> = {},
-): OpsSection => ({
-  table,
-  handlers: handlers as unknown as OpsSection['handlers'],
-  images,
-  views: views as unknown as NonNullable<OpsSection['views']>,
-});
 
 /** The 999 envelope of the console (its own texts: the user's "log in" would send an operator to the wrong door). */
 const opsSessionBody = (lang: Lang, state: 'none' | 'invalid') => ({

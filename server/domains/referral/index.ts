@@ -1,5 +1,7 @@
 /** The public surface of this module: other code imports it only through this file. */
+
 export { type ReferralCallServices, referralHandlers } from './calls';
+export { referralDomain } from './domain';
 export { maskedName } from './invites';
 export * from './migrations/0020_referral';
 export { referralOps, runPartnersCommand, runReferralCommand } from './ops';

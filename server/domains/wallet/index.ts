@@ -1,2 +1,4 @@
 /** The public surface of this module: other code imports it only through this file. */
+
 export * from './calls';
+export { walletDomain } from './domain';

@@ -1,0 +1,12 @@
+import { defineDomain } from '../contract';
+import { accountHandlers } from './calls';
+import { migration0001 } from './migrations/0001_accounts';
+import { accountOps } from './ops';
+
+/** Registration, login, codes, passwords and profile; its services (ctx.account) are built by the app. */
+export const accountDomain = defineDomain({
+  name: 'account',
+  migrations: [migration0001],
+  ops: accountOps,
+  start: (ctx) => ({ handlers: accountHandlers(ctx.account) }),
+});

@@ -1,0 +1,15 @@
+import { defineDomain } from '../contract';
+import { bankCardHandlers } from './calls';
+import { migration0005 } from './migrations/0005_cards_addresses';
+import { migration0008 } from './migrations/0008_card_encryption';
+import { bankCardOps } from './ops';
+
+/** Bound bank cards, sealed under the data key; its `data-key` commands move every domain's sealed values. */
+export const bankCardsDomain = defineDomain({
+  name: 'bank-cards',
+  migrations: [migration0005, migration0008],
+  ops: ({ sealed }) => bankCardOps(sealed),
+  start: (ctx) => ({
+    handlers: bankCardHandlers({ database: ctx.database, now: ctx.now, dataKey: ctx.settings.dataKey }),
+  }),
+});

@@ -1,0 +1,16 @@
+import { defineDomain } from '../contract';
+import { helpHandlers } from './calls';
+import { helpConsoleSection } from './console';
+import { migration0018 } from './migrations/0018_help';
+import { helpOps } from './ops';
+
+/** The help centre: published articles for readers, drafts and edits in the console. */
+export const helpDomain = defineDomain({
+  name: 'help',
+  migrations: [migration0018],
+  ops: helpOps,
+  start: (ctx) => ({
+    handlers: helpHandlers({ database: ctx.database }),
+    console: [helpConsoleSection({ database: ctx.database, now: ctx.now })],
+  }),
+});

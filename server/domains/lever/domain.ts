@@ -1,0 +1,34 @@
+import { startProductEngine } from '../../trading/product-engine';
+import { defineDomain } from '../contract';
+import { leverHandlers } from './calls';
+import { LeverEngine } from './engine';
+import { migration0012 } from './migrations/0012_lever';
+import { leverOps } from './ops';
+import { positionsTopic } from './topic';
+
+/** Lever positions: opens, triggers and liquidations by the engine, which also reads the feed's last price. */
+export const leverDomain = defineDomain({
+  name: 'lever',
+  migrations: [migration0012],
+  ops: leverOps,
+  start: (ctx) => {
+    const started = startProductEngine(
+      ctx,
+      'lever engine',
+      (options) => new LeverEngine({ ...options, lastPrice: (symbol) => options.feed.quote(symbol)?.last }),
+    );
+    const engine = started?.engine;
+    return {
+      handlers: leverHandlers({
+        database: ctx.database,
+        ledger: ctx.ledger,
+        feed: ctx.feed,
+        now: ctx.now,
+        ...(engine ? { onChanged: (row) => engine.changed(row) } : {}),
+      }),
+      jobs: started?.jobs ?? [],
+      topics: [positionsTopic(ctx.db)],
+      ...(started ? { close: started.close } : {}),
+    };
+  },
+});

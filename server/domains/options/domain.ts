@@ -1,0 +1,30 @@
+import { startProductEngine } from '../../trading/product-engine';
+import { defineDomain } from '../contract';
+import { optionHandlers } from './calls';
+import { OptionsEngine } from './engine';
+import { migration0011 } from './migrations/0011_options';
+import { optionOps } from './ops';
+import { optionsTopic } from './topic';
+
+/** Options contracts: entry tick and settlement by the engine where the job runner gives it its lease. */
+export const optionsDomain = defineDomain({
+  name: 'options',
+  migrations: [migration0011],
+  ops: optionOps,
+  start: (ctx) => {
+    const started = startProductEngine(ctx, 'options engine', (options) => new OptionsEngine(options));
+    const engine = started?.engine;
+    return {
+      handlers: optionHandlers({
+        database: ctx.database,
+        ledger: ctx.ledger,
+        feed: ctx.feed,
+        now: ctx.now,
+        ...(engine ? { onAccepted: (row) => engine.accepted(row) } : {}),
+      }),
+      jobs: started?.jobs ?? [],
+      topics: [optionsTopic(ctx.db)],
+      ...(started ? { close: started.close } : {}),
+    };
+  },
+});

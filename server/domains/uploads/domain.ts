@@ -1,0 +1,11 @@
+import { defineDomain } from '../contract';
+import { registerUploadRoutes, uploadHandlers } from './calls';
+
+/** Uploaded images; the store itself is the app's (ctx.uploads), shared with chat and the console. */
+export const uploadsDomain = defineDomain({
+  name: 'uploads',
+  start: (ctx) => ({
+    handlers: uploadHandlers(ctx.uploads),
+    routes: (app) => registerUploadRoutes(app, { store: ctx.uploads, sessions: ctx.sessions, limiter: ctx.limiter }),
+  }),
+});

@@ -1,0 +1,8 @@
+import { defineDomain } from '../contract';
+import { walletHandlers } from './calls';
+
+/** The assets pages: balances of every account type, valued at the feed's last prices. */
+export const walletDomain = defineDomain({
+  name: 'wallet',
+  start: (ctx) => ({ handlers: walletHandlers({ ledger: ctx.ledger, feed: ctx.feed, database: ctx.database }) }),
+});
