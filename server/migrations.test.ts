@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { migrateToLatest } from './migrations';
+import { MIGRATIONS, migrateToLatest } from './migrations';
 import { type DatabaseHandle, isUniqueViolation, openSqlite } from './platform/db/connect';
+import { runMigrations } from './platform/db/migrator';
 import { openPostgresSchema } from './testing';
 
 const TABLES = [
@@ -26,6 +27,7 @@ const TABLES = [
   'ieo_projects',
   'ieo_subscriptions',
   'ledger_accounts',
+  'ledger_currencies',
   'ledger_entries',
   'ledger_holds',
   'ledger_postings',
@@ -109,6 +111,36 @@ describe.each(targets)('migrations on %s', (_name, open) => {
         .catch((err: unknown) => err);
       expect(isUniqueViolation(error)).toBe(true);
       expect(isUniqueViolation(new Error('other'))).toBe(false);
+    } finally {
+      await close();
+    }
+  });
+
+  it('fill the ledger currencies from the coins listed before them', async () => {
+    const { handle, close } = await open();
+    try {
+      await runMigrations(
+        handle,
+        MIGRATIONS.filter((m) => m.name < '0026'),
+      );
+      await handle.db
+        .insertInto('listed_coins')
+        .values({
+          id: 1000,
+          symbol: 'OLDC',
+          name: 'Old Coin',
+          price_scale: 5,
+          qty_scale: 0,
+          start_price: '0.08000',
+          sigma_per_minute: '0.002',
+          trade_size: '100',
+          listed_at: 1_795_000_000_000,
+          created_at: 1_795_000_000_123,
+        })
+        .execute();
+      await migrateToLatest(handle);
+      const rows = await handle.db.selectFrom('ledger_currencies').selectAll().execute();
+      expect(rows).toEqual([{ symbol: 'OLDC', scale: 8, created_at: 1_795_000_000_123 }]);
     } finally {
       await close();
     }

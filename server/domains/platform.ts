@@ -1,4 +1,4 @@
-import { ledgerOps, migration0003 } from '../ledger';
+import { currenciesJob, ledgerOps, loadCurrencies, migration0003, migration0026 } from '../ledger';
 import { auditOps } from '../platform/audit';
 import { accountTopic } from '../platform/realtime/user-events';
 import { migration0025 } from '../platform/request-ids';
@@ -9,11 +9,18 @@ import { defineDomain } from './contract';
  * and nothing else of theirs goes through the contract.
  */
 
-/** The ledger's tables and its operator commands (balances, consistency check). */
+/**
+ * The ledger's tables and its operator commands (balances, consistency check); at start it loads its currencies
+ * (coins listed at run time), then polls for those other processes add.
+ */
 export const ledgerModule = defineDomain({
   name: 'ledger',
-  migrations: [migration0003],
+  migrations: [migration0003, migration0026],
   ops: ledgerOps,
+  start: async (ctx) => {
+    await loadCurrencies(ctx.db);
+    return { jobs: [currenciesJob(ctx.db)] };
+  },
 });
 
 /** Request ids, the audit log's command and the private `account` topic of user events. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { INSTRUMENTS, listings } from '../market';
+import { writeTransaction } from '../platform/db/transaction';
+import { openMemoryDatabase } from '../testing';
 import {
   CURRENCY_SCALES,
   currencyScale,
@@ -8,6 +9,8 @@ import {
   parseAmount,
   registerListedCurrency,
 } from './amounts';
+import { currenciesJob, loadCurrencies } from './currencies';
+import { Ledger } from './ledger';
 
 describe('currencies listed at run time', () => {
   it('a registered currency is parsed, formatted and listed like the static ones', () => {
@@ -39,12 +42,39 @@ describe('currencies listed at run time', () => {
     expect(isCurrency('ABC')).toBe(false);
   });
 
-  it('a coin listed on the market becomes a currency of 8 decimals in this process at once', () => {
-    const base = INSTRUMENTS[0] as (typeof INSTRUMENTS)[number];
-    expect(isCurrency('IEOC')).toBe(false);
-    listings.register({ ...base, id: 1000, symbol: 'IEOC', name: 'IEO Coin', startPrice: '0.08000' }, Date.now());
-    expect(currencyScale('IEOC')).toBe(8);
-    expect(parseAmount('IEOC', '1000')).toEqual({ ok: true, units: 100_000_000_000 });
-    expect(formatAmount('IEOC', 1)).toBe('0.00000001');
+  it('a coin the ledger adds in a transaction is a currency of 8 decimals at once, and its row commits with it', async () => {
+    const handle = await openMemoryDatabase();
+    try {
+      const ledger = new Ledger(handle);
+      expect(isCurrency('IEOC')).toBe(false);
+      await writeTransaction(handle, (trx) => ledger.within(trx).addCurrency('IEOC', 8));
+      expect(currencyScale('IEOC')).toBe(8);
+      expect(parseAmount('IEOC', '1000')).toEqual({ ok: true, units: 100_000_000_000 });
+      expect(formatAmount('IEOC', 1)).toBe('0.00000001');
+      const rows = await handle.db.selectFrom('ledger_currencies').select(['symbol', 'scale']).execute();
+      expect(rows).toEqual([{ symbol: 'IEOC', scale: 8 }]);
+      // Again: nothing changes; another scale or a static coin is refused.
+      await ledger.addCurrency('IEOC', 8);
+      await expect(ledger.addCurrency('IEOC', 6)).rejects.toThrow(/scale 8 already/);
+      await expect(ledger.addCurrency('BTC', 8)).rejects.toThrow(/static/);
+      expect(await handle.db.selectFrom('ledger_currencies').select('symbol').execute()).toHaveLength(1);
+    } finally {
+      await handle.db.destroy();
+    }
+  });
+
+  it('another process learns the currencies of the table when it loads them, not before', async () => {
+    const handle = await openMemoryDatabase();
+    try {
+      // Written by another process: this one does not know it until it loads the table (at start, then by its job).
+      await handle.db.insertInto('ledger_currencies').values({ symbol: 'OTHR', scale: 8, created_at: 1 }).execute();
+      expect(isCurrency('OTHR')).toBe(false);
+      expect(await loadCurrencies(handle.db)).toBe(1);
+      expect(currencyScale('OTHR')).toBe(8);
+      expect(await currenciesJob(handle.db).run({ leading: true, stillLeading: () => true })).toBeUndefined();
+      expect(await loadCurrencies(handle.db)).toBe(0);
+    } finally {
+      await handle.db.destroy();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { SYMBOL_RE } from '../../protocol/market';
-import { INSTRUMENTS, listings } from '../market';
+import { INSTRUMENTS } from '../market/instruments';
 
 /**
  * Ledger amounts are integers of minor units (10^-scale of the currency), held in JS numbers that stay exact:
@@ -9,18 +9,23 @@ import { INSTRUMENTS, listings } from '../market';
 
 /** Stablecoins settle to 6 decimals (their common on-chain precision); every other coin to 8, like BTC. */
 const STABLE_SCALE = 6;
-const COIN_SCALE = 8;
+export const COIN_SCALE = 8;
 
 const scales = new Map(
   INSTRUMENTS.filter((i) => i.kind === 'coin').map((i) => [i.symbol, i.stable ? STABLE_SCALE : COIN_SCALE]),
 );
 
 /**
- * Every coin the market lists with its ledger scale: the static coins (BTC, ETH, USDT, USDC first, as in SPEC 3),
- * then the coins listed at run time as this process learns of them. A live map: whoever iterates it sees the coins
- * known at that moment.
+ * Every currency the ledger keeps with its scale: the static coins (BTC, ETH, USDT, USDC first, as in SPEC 3), then
+ * the ones of its `ledger_currencies` table (coins listed at run time) as this process loads them (currencies.ts). A
+ * live map: whoever iterates it sees the currencies known at that moment.
  */
 export const CURRENCY_SCALES: ReadonlyMap<string, number> = scales;
+
+/** The static coins: their scales are fixed in code, never rows of `ledger_currencies`. */
+const STATIC_CURRENCIES: ReadonlySet<string> = new Set(scales.keys());
+
+export const isStaticCurrency = (currency: string): boolean => STATIC_CURRENCIES.has(currency);
 
 /** Largest scale a currency may have: MAX_AMOUNT_UNITS must still be more than one whole unit. */
 const MAX_SCALE = 12;
@@ -28,7 +33,8 @@ const MAX_SCALE = 12;
 /**
  * Makes `symbol` a ledger currency of `scale` decimals in this process; nothing happens when it is one already with
  * that scale. Throws for another scale (amounts already stored would change their meaning) or an invalid symbol.
- * The market's coin listings (listCoin, and the listings loaded at start or polled) come here by themselves.
+ * The rows of `ledger_currencies` come here when loaded (currencies.ts: at start, then polled, and at once in the
+ * process that adds one).
  */
 export function registerListedCurrency(symbol: string, scale: number): void {
   if (!SYMBOL_RE.test(symbol)) throw new Error(`not a currency symbol: ${symbol}`);
@@ -38,12 +44,6 @@ export function registerListedCurrency(symbol: string, scale: number): void {
   if (known !== undefined) throw new Error(`${symbol} is a ledger currency of scale ${known} already, not ${scale}`);
   scales.set(symbol, scale);
 }
-
-// A listed coin is a currency from its listing on (users are credited it then), with 8 decimals like every coin
-// that is not a stablecoin. The market does not know the ledger (the dependency points this way), so the ledger
-// follows the market's listings: the ones known before this module loaded, then each new one.
-for (const { instrument } of listings.all()) registerListedCurrency(instrument.symbol, COIN_SCALE);
-listings.onListed(({ instrument }) => registerListedCurrency(instrument.symbol, COIN_SCALE));
 
 export const isCurrency = (currency: string): boolean => scales.has(currency);
 

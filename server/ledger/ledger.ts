@@ -18,6 +18,7 @@ import {
   type UserAccountType,
 } from './accounts';
 import { checkUnits, isCurrency } from './amounts';
+import { addCurrency } from './currencies';
 import { LedgerError } from './errors';
 
 /** What an entry records (the list is part of the protocol: history rows carry it). */
@@ -194,6 +195,15 @@ export class Ledger {
    */
   within(trx: Kysely<Database>): Ledger {
     return new Ledger(this.handle, this.now, trx);
+  }
+
+  /**
+   * Makes `symbol` a currency of `scale` decimals (a coin listed at run time: 8) in the ledger's own table and in this
+   * process; other processes load it within a few seconds (currencies.ts). Called `within` the listing's transaction,
+   * so the coin and the right to hold it commit together.
+   */
+  addCurrency(symbol: string, scale?: number): Promise<void> {
+    return addCurrency(this.db, symbol, scale, this.now);
   }
 
   /** Where this ledger reads: the bound transaction, or the database. */

@@ -3,6 +3,7 @@ import { readConfig } from '../config';
 import { DOMAINS } from '../domains';
 import { opsCommands } from '../domains/compose';
 import { isEntryPoint } from '../entry';
+import { loadCurrencies } from '../ledger';
 import { loadListedCoins } from '../market';
 import { migrateToLatest } from '../migrations';
 import { openDatabase } from '../platform/db/connect';
@@ -38,8 +39,9 @@ if (isEntryPoint(import.meta.url)) {
   let code = 1;
   try {
     await migrateToLatest(database);
-    // Listed coins (IEO listings) are ledger currencies too: the commands must know them as the server does.
+    // Listed coins (IEO listings) are instruments and ledger currencies: the commands must know them as the server does.
     await loadListedCoins(database.db);
+    await loadCurrencies(database.db);
     const args = process.argv.slice(2);
     const out = (line: string) => console.log(line);
     // `demo` runs the app in this process (it goes through the /api doors), so it needs the whole configuration.

@@ -12,15 +12,16 @@ import {
 } from '../../protocol';
 import { Ledger, parseAmount } from '../../server/ledger';
 import { INSTRUMENTS, listCoin, MarketFeed, MarketSimulator, parseUnits } from '../../server/market';
+import { writeTransaction } from '../../server/platform/db/transaction';
 import { DATABASES, openTestDatabase, startTestApp, type TestApp, type TestDatabase, uniqueEmail } from './harness';
 
 const T0 = Date.UTC(2024, 5, 4, 12);
 const LISTING_PRICE = '0.25';
 
 /**
- * A coin listed on a running app (as an IEO listing does, through listCoin): it is quoted at once at its listing
- * price, its ticks go out on the socket, its candles and trades are served, the price record keeps its ticks, and
- * the ledger keeps it as a currency that users can be credited. The feed runs on a clock the test moves.
+ * A coin listed on a running app (as an IEO listing does: listCoin and the ledger's addCurrency in one transaction):
+ * it is quoted at once at its listing price, its ticks go out on the socket, its candles and trades are served, the
+ * price record keeps its ticks, and the ledger keeps it as a currency that users can be credited. The feed runs on a clock the test moves.
  */
 describe.each(DATABASES)('a coin listed on a running app on %s', (kind) => {
   // One process, two databases in turn: a symbol of its own for each (this process's registry outlives a database).
@@ -67,11 +68,16 @@ describe.each(DATABASES)('a coin listed on a running app on %s', (kind) => {
 
   it('is quoted at once at its listing price in currency/quotation_new, and coin/list has it', async () => {
     expect((await ok('currency/quotation_new')).map((q) => q.symbol)).not.toContain(SYMBOL);
-    const instrument = await listCoin(t.db, {
-      symbol: SYMBOL,
-      name: 'Listed Coin',
-      startPrice: LISTING_PRICE,
-      listedAt: now,
+    // As the IEO's listing step does: the coin joins the market and the ledger's currencies in one transaction.
+    const instrument = await writeTransaction(t.handle, async (trx) => {
+      const listed = await listCoin(trx, {
+        symbol: SYMBOL,
+        name: 'Listed Coin',
+        startPrice: LISTING_PRICE,
+        listedAt: now,
+      });
+      await new Ledger(t.handle).within(trx).addCurrency(SYMBOL, 8);
+      return listed;
     });
     expect(instrument.id).toBeGreaterThanOrEqual(1000);
     const quotes = await ok('currency/quotation_new');

@@ -55,7 +55,6 @@ export async function runIeoSteps(s: IeoServices, options: { at?: number } = {})
 }
 
 async function stepsOf(s: IeoServices, project: IeoProjectRow, at: number, result: IeoStepResult): Promise<void> {
-  const { db } = s.database;
   if (project.allotted_at === null && project.allot_at <= at && (await allotProject(s, project.id, at))) {
     result.allotted += 1;
   }
@@ -63,12 +62,15 @@ async function stepsOf(s: IeoServices, project: IeoProjectRow, at: number, resul
     result.lapsed += 1;
   }
   if (project.listed_at === null && project.list_at <= at) {
-    // The coin joins the market (and the ledger's currencies) before anyone is credited it.
-    await listCoin(db, {
-      symbol: project.coin,
-      name: project.name,
-      startPrice: project.listing_price,
-      listedAt: project.list_at,
+    // The coin joins the market and the ledger's currencies, together, before anyone is credited it.
+    await writeTransaction(s.database, async (trx) => {
+      await listCoin(trx, {
+        symbol: project.coin,
+        name: project.name,
+        startPrice: project.listing_price,
+        listedAt: project.list_at,
+      });
+      await s.ledger.within(trx).addCurrency(project.coin, IEO_COIN_SCALE);
     });
     if (await listProject(s, project.id, at)) result.listed += 1;
   }

@@ -13,9 +13,10 @@ type ListedCoinRow = Selectable<ListedCoinsTable>;
 
 /**
  * Lists a coin: writes its `listed_coins` row (the truth every process reads) and registers it in this process at
- * once: instrumentBySymbol knows it, the ledger keeps it as a currency (8 decimals), and a running feed of this
- * process serves it (server/market/listing/watcher.ts), its simulator starting at `startPrice` at `listedAt`. Other
- * processes learn of it from the table within a few seconds.
+ * once: instrumentBySymbol knows it, and a running feed of this process serves it (server/market/listing/watcher.ts),
+ * its simulator starting at `startPrice` at `listedAt`. Other processes learn of it from the table within a few
+ * seconds. The market knows no ledger: the caller makes the coin a ledger currency in the same transaction (the IEO's
+ * listing step: Ledger.addCurrency within it).
  *
  * Idempotent by symbol: a symbol listed already returns its instrument as listed (whatever this call says). A static
  * symbol, or an invalid one, throws. Works inside a caller's transaction too; a listing rolled back after this

@@ -11,8 +11,8 @@ export type ListingListener = (listed: ListedInstrument) => void;
 /**
  * The coins listed at run time that one process knows, beside the static INSTRUMENTS. The `listed_coins` table is
  * the truth (listCoin writes it, every process loads it at start and polls it, see coins.ts and watcher.ts); this
- * is what the synchronous lookups read: instrumentBySymbol, the ledger's currencies, the running feed. Listeners
- * hear of each coin once, when it is registered.
+ * is what the synchronous lookups read: instrumentBySymbol and the running feed. Listeners hear of each coin once,
+ * when it is registered.
  */
 export class InstrumentListings {
   private readonly bySymbol = new Map<string, ListedInstrument>();

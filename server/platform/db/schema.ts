@@ -1,7 +1,7 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
 import type { CodeScene, Lang, UploadMime, VerificationLevel } from '../../../protocol';
 import type { Chain, ChainCoin } from '../../../protocol/chains';
-import type { LedgerAccountType, LedgerBook } from '../../ledger';
+import type { LedgerAccountType, LedgerBook } from '../../ledger/kinds';
 
 /**
  * Table types for Kysely. Shared by SQLite and PostgreSQL, so: times are integer milliseconds
@@ -135,6 +135,14 @@ export interface LedgerAccountsTable {
 }
 
 /** One applied request: the unit of idempotency (user_id + request_id) and the parent of its postings. Append-only. */
+/** A currency the ledger keeps besides the static coins: a coin listed at run time (migration 0026). */
+export interface LedgerCurrenciesTable {
+  symbol: string;
+  /** Its decimals: amounts of it are integers of 10^-scale. */
+  scale: number;
+  created_at: number;
+}
+
 export interface LedgerEntriesTable {
   id: Generated<number>;
   user_id: number;
@@ -751,6 +759,7 @@ export interface Database {
   price_pins: PricePinsTable;
   favourites: FavouritesTable;
   ledger_accounts: LedgerAccountsTable;
+  ledger_currencies: LedgerCurrenciesTable;
   ledger_entries: LedgerEntriesTable;
   ledger_postings: LedgerPostingsTable;
   ledger_holds: LedgerHoldsTable;
