@@ -31,7 +31,7 @@ export interface Config {
   staticDir: string | undefined;
   /**
    * CLOCK_HOOK=1, for browser tests only: the server's clock and market are moved by the process that started it,
-   * over its IPC channel (server/platform/clock-hook.ts).
+   * over its IPC channel (server/clock-hook/hook.ts).
    */
   clockHook: boolean;
 }

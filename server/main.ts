@@ -23,9 +23,8 @@ import {
   type SimulatorOptions,
 } from './market';
 import { migrateToLatest } from './migrations';
-import { ClockHook, HookClock, listenForClockRequests, WatchedLeases } from './platform/clock-hook';
 import { openDatabase } from './platform/db/connect';
-import { LocalLeases } from './platform/jobs/leases';
+import type { LeaseStore } from './platform/jobs/leases';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -77,7 +76,7 @@ export function createMarketFeed(
 }
 
 /** The price source of `settings` and the simulator inside it. */
-function createPriceSource(
+export function createPriceSource(
   settings: MarketSettings,
   logger: MarketLogger | undefined,
   simulatorOptions: Partial<SimulatorOptions> = {},
@@ -143,36 +142,23 @@ export function describeMarket({ seed, alwaysOpen, live }: MarketSettings): stri
 }
 
 /**
- * CLOCK_HOOK=1 (browser tests only, server/platform/clock-hook.ts): one controllable clock for the app, the job
- * leases, the simulator and the feed, which the driving process moves over IPC. The answers wait for these jobs.
+ * How a test entry rewires the server: server/clock-hook/main.ts (CLOCK_HOOK=1, browser tests only) gives it one
+ * controllable clock and a market on that clock. Production passes none, and never reaches the hook's code.
  */
-interface ClockHookSetup {
-  clock: HookClock;
-  leases: WatchedLeases;
-}
-
-const HOOK_ENGINES = ['options-engine', 'lever-engine', 'spot-engine'];
-const HOOK_RECORDER = 'price-record';
-
-function clockHookSetup(config: Config, settings: MarketSettings | undefined): ClockHookSetup | undefined {
-  if (!config.clockHook) return undefined;
-  // One process with its own simulator: a shared or live market has times the hook cannot move.
-  if (config.redisUrl || !settings || settings.live) {
-    throw new Error('CLOCK_HOOK=1 needs the embedded simulator in one process (no REDIS_URL, MARKET_SOURCE=simulator)');
-  }
-  const clock = new HookClock();
-  return { clock, leases: new WatchedLeases(new LocalLeases(clock.now)) };
-}
-
-/** The market on the hook's clock: the simulator steps on the market's time, the feed reads the server's. */
-function hookedMarket(
-  hook: ClockHookSetup,
-  settings: MarketSettings,
-  logger: MarketLogger,
-  startSeqs: ReadonlyMap<string, number> | undefined,
-): { feed: MarketFeed; simulator: MarketSimulator } {
-  const { source, simulator } = createPriceSource(settings, logger, { now: hook.clock.marketNow }, startSeqs);
-  return { feed: new MarketFeed(source, hook.clock.now), simulator };
+export interface ServerWiring {
+  /** The app's clock and where its jobs take their leases. */
+  now: () => number;
+  leases: LeaseStore;
+  /** The market of `settings` (not started), replacing the embedded or shared one. */
+  market(
+    settings: MarketSettings,
+    logger: MarketLogger,
+    startSeqs: ReadonlyMap<string, number> | undefined,
+  ): MarketFeed;
+  /** Once the app is built, before it listens. */
+  built?(app: FastifyInstance): void;
+  /** Once it listens and its feed runs. */
+  started?(app: FastifyInstance): void;
 }
 
 /**
@@ -182,7 +168,11 @@ function hookedMarket(
 export async function startServer(
   config: Config = readConfig(),
   overrides: Partial<Omit<AppOptions, 'database'>> = {},
+  wiring?: ServerWiring,
 ): Promise<RunningServer> {
+  if (config.clockHook && !wiring) {
+    throw new Error('CLOCK_HOOK=1 is for browser tests: start server/clock-hook/main.ts, not the production entry');
+  }
   const database = openDatabase(config);
   let feed: MarketFeed | undefined;
   // The feed exists before the app (and its logger); it logs only once started, when the app is there.
@@ -195,9 +185,8 @@ export async function startServer(
     // A wrong key (another DATA_KEY, a forgotten rotation) stops the start instead of failing every card call.
     await assertDataKey(database.db, new CardVault(dataKey.key));
     const settings = overrides.market ? undefined : readMarketSettings();
-    const hook = clockHookSetup(config, settings);
     // Coins listed at run time (IEO listings), before the feed is built: its simulator walks them from their listing
-    // with the static instruments, and the ledger keeps them as currencies. Later listings come by the app's poll.
+    // with the static instruments (the ledger loads its currencies itself). Later listings come by the app's poll.
     await loadListedCoins(database.db);
     // Tick numbers continue above what the price record holds: a restarted simulator walks again from its start and a
     // live exchange numbers its trades per process, and a (symbol, seq) the record holds must never come back with
@@ -208,17 +197,14 @@ export async function startServer(
           allInstruments().map((i) => i.symbol),
         )
       : undefined;
-    const hooked =
-      hook && settings && !overrides.market ? hookedMarket(hook, settings, marketLogger, startSeqs) : undefined;
-    const market: MarketOptions =
-      overrides.market ??
-      (hooked
-        ? { feed: hooked.feed }
-        : {
-            feed: config.redisUrl
-              ? await createSharedMarketFeed(config.redisUrl, settings, marketLogger, startSeqs)
-              : createMarketFeed(settings, marketLogger, startSeqs),
-          });
+    const market: MarketOptions = overrides.market ?? {
+      feed:
+        wiring && settings
+          ? wiring.market(settings, marketLogger, startSeqs)
+          : config.redisUrl
+            ? await createSharedMarketFeed(config.redisUrl, settings, marketLogger, startSeqs)
+            : createMarketFeed(settings, marketLogger, startSeqs),
+    };
     feed = market.feed;
     const app = await buildApp({
       database,
@@ -230,7 +216,7 @@ export async function startServer(
       dataKey: dataKey.key,
       publicOrigins: config.publicOrigins,
       ...(config.staticDir ? { staticDir: config.staticDir } : {}),
-      ...(hook ? { now: hook.clock.now, leases: hook.leases } : {}),
+      ...(wiring ? { now: wiring.now, leases: wiring.leases } : {}),
       ...overrides,
       market,
     });
@@ -246,29 +232,11 @@ export async function startServer(
     if (!config.smtpUrl) app.log.info('no SMTP_URL: verification codes go to the code_outbox table');
     app.log.info(`Platform invite code: ${await ensurePlatformInviteCode(database.db, config.inviteCode)}`);
 
-    if (hook) {
-      // Node stamps every answer's Date header with the real time, and clients read it as the server's time
-      // (core/clock.ts): under the hook it must be the hook's time, or a client's samples contradict each other.
-      app.server.prependListener('request', (_req, res) =>
-        res.setHeader('date', new Date(hook.clock.now()).toUTCString()),
-      );
-    }
+    wiring?.built?.(app);
     await app.listen({ host: config.host, port: config.port });
     market.feed.start();
     if (settings) app.log.info(describeMarket(settings));
-    if (hook && hooked) {
-      const clockHook = new ClockHook({
-        clock: hook.clock,
-        market: hooked.simulator,
-        leases: hook.leases,
-        engines: HOOK_ENGINES,
-        recorder: HOOK_RECORDER,
-      });
-      const listening = listenForClockRequests(clockHook);
-      app.log.warn(
-        `CLOCK_HOOK=1: the server's clock and market are moved by the process that started it${listening ? '' : ' (no IPC channel: nothing can move them)'}; for tests only, never in production`,
-      );
-    }
+    wiring?.started?.(app);
     if (market.feed.source instanceof RedisTickSource) {
       const role = market.feed.source.isLeader ? 'leads (runs the prices)' : "follows the leader's ticks";
       app.log.info(`market: shared by the server processes over REDIS_URL; this one ${role}`);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import type { ClockAnswer, ClockRequest, MarketMode } from '../../server/platform/clock-hook';
+import type { ClockAnswer, ClockRequest, MarketMode } from '../../server/clock-hook/hook';
 import { checkpoint, watchedPage } from './a11y';
 
 /**
@@ -34,7 +34,7 @@ export interface ServerPlace {
   staticDir?: string;
 }
 
-/** What the server's clock hook answers (server/platform/clock-hook.ts). */
+/** What the server's clock hook answers (server/clock-hook/hook.ts). */
 export type ClockMoved = Extract<ClockAnswer, { clock: 'advanced' }>;
 
 /**
@@ -114,20 +114,24 @@ export async function startServer(
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'e2e-data-'));
   const hook = options.clockHook === true;
   const launch = async (port: number) => {
-    const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        INVITE_CODE,
-        LOG_LEVEL: 'warn',
-        ...(hook ? { CLOCK_HOOK: '1' } : {}),
-        ...(options.staticDir ? { STATIC_DIR: options.staticDir } : {}),
+    const child: ChildProcess = spawn(
+      process.execPath,
+      ['--import', 'tsx', hook ? 'server/clock-hook/main.ts' : 'server/main.ts'],
+      {
+        env: {
+          ...process.env,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          DATA_DIR: dataDir,
+          INVITE_CODE,
+          LOG_LEVEL: 'warn',
+          ...(hook ? { CLOCK_HOOK: '1' } : {}),
+          ...(options.staticDir ? { STATIC_DIR: options.staticDir } : {}),
+        },
+        // The clock hook listens on Node's IPC channel: no HTTP surface for it exists.
+        stdio: hook ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
       },
-      // The clock hook listens on Node's IPC channel: no HTTP surface for it exists.
-      stdio: hook ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
-    });
+    );
     await serving(child, `http://127.0.0.1:${port}`);
     return { child, port };
   };

@@ -1,5 +1,5 @@
 import type { BrowserContext } from 'playwright-core';
-import type { MarketMode } from '../../../server/platform/clock-hook';
+import type { MarketMode } from '../../../server/clock-hook/hook';
 import { STALE_AFTER_MS } from '../../../streams/freshness';
 import type { ClockMoved, HookedServer } from '../harness';
 import type { PageSockets } from './feed-gate';

@@ -2,8 +2,8 @@ import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { formatUnits, INSTRUMENTS } from '../market/instruments';
 import { MarketSimulator, type Tick } from '../market/simulator';
-import { type ClockAnswer, ClockHook, HookClock, listenForClockRequests, WatchedLeases } from './clock-hook';
-import { LocalLeases } from './jobs/leases';
+import { LocalLeases } from '../platform/jobs/leases';
+import { type ClockAnswer, ClockHook, HookClock, listenForClockRequests, WatchedLeases } from './hook';
 
 const START = 1_700_000_040_000; // on the minute grid
 

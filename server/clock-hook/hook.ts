@@ -1,7 +1,7 @@
 import { formatUnits, type Instrument } from '../market/instruments';
 import type { SimulatorState, Tick, TickListener } from '../market/simulator';
 import { Walk } from '../market/walk';
-import type { LeaseStore } from './jobs/leases';
+import type { LeaseStore } from '../platform/jobs/leases';
 
 /**
  * The job clock hook (CLOCK_HOOK=1, browser tests only): the server's clock made controllable, so a test moves time
