@@ -1,43 +1,10 @@
-import type { MarketFeed } from './feed';
+import type { PriceSource, Tick, TickListener } from './feed';
 import { INSTRUMENTS, type Instrument, isTrading } from './instruments';
 import type { ListedInstrument } from './listing/registry';
 import { Walk, type WalkState } from './walk';
 
+export type { PriceSource, Tick, TickListener } from './feed';
 export * from './walk';
-
-/** One published price with the synthetic trade behind it. Price in ticks, qty in quantity units. */
-export interface Tick {
-  symbol: string;
-  instrumentId: number;
-  ts: number;
-  price: number;
-  qty: number;
-  side: 'buy' | 'sell';
-  /** Per-instrument sequence, +1 per tick, counted from the start of the history. */
-  seq: number;
-}
-
-export type TickListener = (tick: Tick) => void;
-
-/**
- * Where prices come from. The seeded simulator is the embedded one; a live exchange adapter implements the
- * same interface. `backfill` replays history (oldest first) before the first live tick, if the source keeps history;
- * the feed passes itself too, so a source that has the feed's state at hand (the shared market's snapshot) can load
- * it instead of replaying the ticks behind it.
- */
-export interface PriceSource {
-  readonly instruments: readonly Instrument[];
-  /** Every tick, or only those of `symbol`; returns the unsubscribe function. */
-  subscribe(listener: TickListener, symbol?: string): () => void;
-  backfill?(onTick: TickListener, feed?: MarketFeed): void;
-  /**
-   * A coin listed while running (server/market/listing): the source serves it from `listedAt` on, at its start price
-   * first. A source without it (a live exchange) never serves listed coins.
-   */
-  addInstrument?(instrument: Instrument, listedAt: number): void;
-  start(): void;
-  stop(): void;
-}
 
 export interface SimulatorOptions {
   seed: string;

@@ -1,4 +1,4 @@
-import type { Instrument } from '../instruments';
+import type { Instrument } from '../instrument';
 
 /** A coin listed while the market runs, and when (ms): the simulator starts its walk at its listing price then. */
 export interface ListedInstrument {
