@@ -2,10 +2,7 @@
  * The layer rules of DESIGN.md ("The data flow, one way", "Layout"), held on RESOLVED paths: an import is judged by the
  * file it lands on, however its specifier is spelled (`../account/users`, `../../domains/account/users`, a `.js`
  * suffix, a deep library subpath). `npm run lint` runs this after biome; tests/unit/layers.test.ts shows each rule
- * refusing a real violation.
- *
- * Known exceptions (issue 25) are written as exact file paths in KNOWN; each is a structural change another piece of
- * issue 25 makes. Remove an entry when its edge is gone: the rule then holds for that file too.
+ * refusing a real violation. There are no known exceptions: a rule that fails is fixed in the import, not here.
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -78,30 +75,6 @@ function libraryEntries(root) {
   }
   return [...entries];
 }
-
-/**
- * Edges the rules refuse but that stay until another part of issue 25 lands (each named by its exact files). Do not
- * add to this list: fix the import instead.
- */
-const KNOWN = {
-  // server/platform/clock-hook.ts drives the market simulator's clock from platform code; issue 25 moves that hook
-  // out of platform (the clock-hook ↔ market cycle). Until then platform reaches these market internals.
-  platformIntoMarket: '^server/platform/clock-hook\\.ts$',
-  // server/platform/db/schema.ts types its ledger columns with the ledger's own types (import type from
-  // server/ledger), which closes type-only loops platform → ledger → platform, and ledger/amounts.ts → market →
-  // platform → ledger. schema.ts is being rewritten for issue 25 (each domain its own tables); until it stops
-  // importing the ledger, cycles that run through both files are let through. Every other cycle still fails.
-  schemaLedgerCycle: { through: '^server/platform/db/schema\\.ts$', and: '^server/ledger/index\\.ts$' },
-  // Cycles made only of these files are let through (a cycle with any other file still fails):
-  cyclesAmong: [
-    // Type-only both ways: the feed takes a PriceSource, whose backfill is handed the feed. Ending it takes a module
-    // of its own for the source contract: a structural change left to issue 25's market rework (clock-hook ↔ market).
-    '^server/market/(feed|simulator)\\.ts$',
-    // instruments.ts keeps the run-time listings (listing/registry.ts), which types its entries with Instrument
-    // (type-only back). Same rework: Instrument in a module of its own ends it.
-    '^server/market/(instruments|listing/registry)\\.ts$',
-  ],
-};
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -213,7 +186,11 @@ module.exports = {
       comment: "Another domain is reached only through its index.ts, the domain's public surface.",
       severity: 'error',
       from: { path: '^server/domains/([^/]+)/', pathNot: TEST_FILE },
-      to: { path: '^server/domains/', pathNot: ['^server/domains/$1/', '^server/domains/[^/]+/index\\.ts$'] },
+      // The domain contract (defineDomain and what start gives a domain) is no domain: every domain names itself with it.
+      to: {
+        path: '^server/domains/',
+        pathNot: ['^server/domains/$1/', '^server/domains/[^/]+/index\\.ts$', '^server/domains/contract\\.ts$'],
+      },
     },
     {
       name: 'server-domain-via-index',
@@ -242,7 +219,7 @@ module.exports = {
       name: 'market-via-index',
       comment: 'The market (feed, candles, price record) is reached only through server/market/index.ts.',
       severity: 'error',
-      from: { path: '^server/(?!market/)', pathNot: [TEST_FILE, KNOWN.platformIntoMarket] },
+      from: { path: '^server/(?!market/)', pathNot: TEST_FILE },
       to: { path: '^server/market/', pathNot: '^server/market/index\\.ts$' },
     },
     {
@@ -268,23 +245,7 @@ module.exports = {
       comment: 'No import cycles, type-only imports included: dependencies point one way.',
       severity: 'error',
       from: {},
-      to: {
-        circular: true,
-        viaOnly: { pathNot: KNOWN.schemaLedgerCycle.through },
-        // One pattern: dependency-cruiser 17 does not join an array given as via.pathNot.
-        via: { pathNot: KNOWN.cyclesAmong.join('|') },
-      },
-    },
-    {
-      name: 'no-circular',
-      comment: 'No import cycles, type-only imports included: dependencies point one way.',
-      severity: 'error',
-      from: {},
-      to: {
-        circular: true,
-        via: { path: KNOWN.schemaLedgerCycle.through },
-        viaOnly: { pathNot: KNOWN.schemaLedgerCycle.and },
-      },
+      to: { circular: true },
     },
   ],
   options: {

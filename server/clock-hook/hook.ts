@@ -1,6 +1,4 @@
-import { formatUnits, type Instrument } from '../market/instruments';
-import type { SimulatorState, Tick, TickListener } from '../market/simulator';
-import { Walk } from '../market/walk';
+import { formatUnits, type Instrument, type SimulatorState, type Tick, type TickListener, Walk } from '../market';
 import type { LeaseStore } from '../platform/jobs/leases';
 
 /**

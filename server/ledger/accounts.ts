@@ -1,8 +1,5 @@
 import type { Kysely } from 'kysely';
 import type { DialectKind } from '../platform/db/connect';
-import type { Database } from '../platform/db/schema';
-import { isCurrency } from './amounts';
-import { LedgerError } from './errors';
 import {
   BOOKS,
   type LedgerAccountType,
@@ -11,9 +8,12 @@ import {
   type PlatformAccountType,
   USER_ACCOUNT_TYPES,
   type UserAccountType,
-} from './kinds';
+} from '../platform/db/ledger-kinds';
+import type { Database } from '../platform/db/schema';
+import { isCurrency } from './amounts';
+import { LedgerError } from './errors';
 
-export * from './kinds';
+export * from '../platform/db/ledger-kinds';
 
 /**
  * Platform accounts that, like a user's, may not go below zero: a finance order is sold only when its promised yield

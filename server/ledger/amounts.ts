@@ -1,5 +1,5 @@
 import { SYMBOL_RE } from '../../protocol/market';
-import { INSTRUMENTS } from '../market/instruments';
+import { INSTRUMENTS } from '../market';
 
 /**
  * Ledger amounts are integers of minor units (10^-scale of the currency), held in JS numbers that stay exact:

@@ -1,7 +1,7 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
 import type { CodeScene, Lang, UploadMime, VerificationLevel } from '../../../protocol';
 import type { Chain, ChainCoin } from '../../../protocol/chains';
-import type { LedgerAccountType, LedgerBook } from '../../ledger/kinds';
+import type { LedgerAccountType, LedgerBook } from './ledger-kinds';
 
 /**
  * Table types for Kysely. Shared by SQLite and PostgreSQL, so: times are integer milliseconds
