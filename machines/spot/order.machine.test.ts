@@ -108,10 +108,11 @@ describe('spot order machine (model-based)', () => {
     await replay(path);
   });
 
+  // Every simple path replayed on a live actor: seconds of CPU, more on a busy 2-core machine.
   it('walks every simple path', async () => {
     expect(simple.length).toBeGreaterThan(shortest.length);
     for (const path of simple) await replay(path);
-  });
+  }, 60_000);
 });
 
 describe('request ids', () => {
