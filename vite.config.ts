@@ -173,6 +173,11 @@ export default defineConfig({
     // Vitest's default in a run is one worker less than the cores: one on the 2-core CI machine, which left a core
     // idle while a test file imported its modules or set up jsdom. Three keep both cores busy (unit: 2:50 → 1:41).
     maxWorkers: 3,
+    // A deadline, not a measurement: unit and server tests run beside the type check and lint on two cores, where a
+    // file that builds a week of market history or walks every path of a machine takes several times its quiet time
+    // (a fresh-clone run failed two at Vitest's 5 s default). Integration and browser tests set their own below.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
     projects: [
       {
         extends: true,
