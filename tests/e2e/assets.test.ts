@@ -224,7 +224,7 @@ describe('assets and transfers in the browser', () => {
     await page.getByRole('button', { name: de('nav.menu') }).click();
     await page.getByRole('link', { name: de('menu.valuation') }).click();
     await page.waitForURL((u) => u.pathname === '/pages/assets/valuation');
-    expect(await page.locator('.navbar-title').textContent()).toBe(de('valuation.title'));
+    await expect.poll(() => page.locator('.navbar-title').textContent()).toBe(de('valuation.title'));
     const prices = page.getByTestId('valuation-prices');
     await prices.waitFor({ timeout: 15_000 });
     // The one coin held, priced at its last USDT trade (the same answer the assets tab values it with).

@@ -73,7 +73,7 @@ describe('help centre in the browser', () => {
 
     const articles = page.getByTestId('help-articles');
     await articles.waitFor({ timeout: 15_000 });
-    expect(await page.locator('.navbar-title').textContent()).toBe(de('help.title'));
+    await expect.poll(() => page.locator('.navbar-title').textContent()).toBe(de('help.title'));
     // The way to customer service comes first.
     const contact = page.getByTestId('help-contact').getByRole('link');
     expect(await contact.getAttribute('href')).toBe('/pages/help/center/chat');
@@ -122,7 +122,7 @@ describe('help centre in the browser', () => {
     const en = (key: string) => text('en', key);
     await page.goto(`${server.url}/pages/help/center/center`);
     await page.getByTestId('help-articles').waitFor({ timeout: 15_000 });
-    expect(await page.locator('.navbar-title').textContent()).toBe(en('help.title'));
+    await expect.poll(() => page.locator('.navbar-title').textContent()).toBe(en('help.title'));
     await shot(page, 'help-center-light-en');
 
     // "0.4%" is searched as written: the percent sign is no wildcard.

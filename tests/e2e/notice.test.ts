@@ -127,7 +127,7 @@ describe('notices in the browser', () => {
     });
     await page.goto(`${server.url}/pages/notice/index`);
     await page.getByTestId('notice-list').waitFor({ timeout: 15_000 });
-    expect(await page.locator('.navbar-title').textContent()).toBe(de('notice.title'));
+    await expect.poll(() => page.locator('.navbar-title').textContent()).toBe(de('notice.title'));
     expect(await rowTitles()).toHaveLength(4);
     // Unread ones are marked for a logged-in reader, in words too.
     expect(await page.locator('.notice-unread').count()).toBe(4);

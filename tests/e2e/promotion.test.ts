@@ -80,7 +80,7 @@ describe('referral in the browser', () => {
 
     await page.goto(at('/pages/promotion/index'));
     await page.getByTestId('promo-link').waitFor({ timeout: 15_000 });
-    expect(await page.locator('.navbar-title').textContent()).toBe(en('promotion.title'));
+    await expect.poll(() => page.locator('.navbar-title').textContent()).toBe(en('promotion.title'));
     expect(await page.getByTestId('promo-code').textContent()).toBe(code);
     const link = `${server.url}/pages/user/register?invite=${code}`;
     expect(await page.getByTestId('promo-link').textContent()).toBe(link);
@@ -208,7 +208,7 @@ describe('referral in the browser', () => {
     await page.waitForURL((url) => url.pathname === '/pages/promotion/index', { timeout: 15_000 });
     const partner = page.getByTestId('promo-partner');
     await partner.waitFor({ timeout: 15_000 });
-    expect(await page.locator('.navbar-title').textContent()).toBe(de('promotion.title'));
+    await expect.poll(() => page.locator('.navbar-title').textContent()).toBe(de('promotion.title'));
     expect(await page.getByTestId('promo-share').textContent()).toBe('30 %');
     expect(await page.getByTestId('promo-auth-code').textContent()).toBe(granted.partner.auth_code);
     expect(await page.getByTestId('promo-bonus').textContent()).toBe('0 %');

@@ -97,7 +97,7 @@ describe('listing polls in the browser', () => {
     const de = (key: string) => text('de', key);
     await page.goto(`${server.url}/pages/publication/vote`);
     await pollCard('open').waitFor({ timeout: 15_000 });
-    expect(await page.locator('.navbar-title').textContent()).toBe(de('vote.title'));
+    await expect.poll(() => page.locator('.navbar-title').textContent()).toBe(de('vote.title'));
     expect(await page.getByTestId('vote-verify').count()).toBe(0);
     expect(await page.getByTestId('vote-guest').count()).toBe(0);
     // Before: one vote for ATOM (100 %), none for NEAR.
