@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
+import type strings from '../../locales/en/console.json';
 import { i18n, loadNamespace, startI18n } from '../lib/i18n';
 import { applyTheme, initialLang, settings, storeLang } from '../state/settings';
 import { ConsoleApp } from './ConsoleApp';
@@ -36,4 +37,11 @@ export async function startConsole(): Promise<void> {
       </QueryClientProvider>
     </StrictMode>,
   );
+}
+
+declare module '../lib/i18n' {
+  /** The console's table, loaded by this entry. */
+  interface FeatureStrings {
+    console: typeof strings;
+  }
 }

@@ -1,25 +1,7 @@
 import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import type accountEn from '../../locales/en/account.json';
 import type appEn from '../../locales/en/app.json';
-import type c2cEn from '../../locales/en/c2c.json';
-import type chatEn from '../../locales/en/chat.json';
-import type consoleEn from '../../locales/en/console.json';
 import type errorsEn from '../../locales/en/errors.json';
-import type financeEn from '../../locales/en/finance.json';
-import type fundingEn from '../../locales/en/funding.json';
-import type helpEn from '../../locales/en/help.json';
-import type identityEn from '../../locales/en/identity.json';
-import type ieoEn from '../../locales/en/ieo.json';
-import type leverEn from '../../locales/en/lever.json';
-import type leverdetailEn from '../../locales/en/leverdetail.json';
-import type marketEn from '../../locales/en/market.json';
-import type noticeEn from '../../locales/en/notice.json';
-import type optionsEn from '../../locales/en/options.json';
-import type promotionEn from '../../locales/en/promotion.json';
-import type spotEn from '../../locales/en/spot.json';
-import type voteEn from '../../locales/en/vote.json';
-import type walletEn from '../../locales/en/wallet.json';
 import { ALL_LANGS, DEFAULT_LANG, isLang, type Lang } from '../../protocol/lang';
 import { SHELL_NAMESPACES } from './first-route';
 
@@ -27,56 +9,26 @@ import { SHELL_NAMESPACES } from './first-route';
  * The tables, per language and namespace (DESIGN "Fast on a phone": only the active language loads, per namespace).
  * `app` is the shell's (tabs, menu, common texts, and every group more than one feature uses), `errors` is shared
  * with the server; both load at start (SHELL_NAMESPACES). Each feature has its own namespace, loaded with its routes
- * (src/app/pages.ts). Every key keeps its one full path: the feature namespaces are i18next's fallback namespaces,
- * so a market key such as kline.period is found without a prefix once that namespace is loaded.
+ * (src/app/pages.ts). Every key keeps its one full path: a feature's namespace joins i18next's fallback namespaces
+ * when it loads, so a market key such as kline.period is found without a prefix once that namespace is loaded.
+ *
+ * A feature names its table's type here from its own `feature.ts` (`declare module` adding to this interface), so a
+ * new feature touches no shared file for its strings.
  */
-export const FEATURE_NAMESPACES = [
-  'account',
-  'market',
-  'wallet',
-  'funding',
-  'identity',
-  'spot',
-  'options',
-  'lever',
-  'leverdetail',
-  'finance',
-  'ieo',
-  'help',
-  'notice',
-  'chat',
-  'c2c',
-  'console',
-  'vote',
-  'promotion',
-] as const;
-export type FeatureNamespace = (typeof FEATURE_NAMESPACES)[number];
+// biome-ignore lint/suspicious/noEmptyInterface: filled in by each feature's declaration
+export interface FeatureStrings {}
+export type FeatureNamespace = keyof FeatureStrings;
 export type Namespace = (typeof SHELL_NAMESPACES)[number] | FeatureNamespace;
+
+/** Every feature's keys in one type: `A | B` becomes `A & B`. */
+type AllOf<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
 
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'app';
     /** One table for the keys without a prefix: the shell's and every feature's (they are looked up in that order). */
     resources: {
-      app: typeof appEn &
-        typeof accountEn &
-        typeof marketEn &
-        typeof walletEn &
-        typeof fundingEn &
-        typeof identityEn &
-        typeof spotEn &
-        typeof optionsEn &
-        typeof leverEn &
-        typeof leverdetailEn &
-        typeof financeEn &
-        typeof helpEn &
-        typeof noticeEn &
-        typeof ieoEn &
-        typeof consoleEn &
-        typeof chatEn &
-        typeof voteEn &
-        typeof c2cEn &
-        typeof promotionEn;
+      app: typeof appEn & AllOf<FeatureStrings[FeatureNamespace]>;
       errors: typeof errorsEn;
     };
   }
@@ -132,7 +84,8 @@ export function startI18n(lang: Lang = DEFAULT_LANG): Promise<I18n> {
       supportedLngs: [...ALL_LANGS],
       ns: [...SHELL_NAMESPACES],
       defaultNS: 'app',
-      fallbackNS: [...FEATURE_NAMESPACES],
+      // Grows as features load (loadNamespace): a key is looked up in the shell's table, then in each loaded one.
+      fallbackNS: [],
       // The tables are added as they load; there is no backend, so i18next never fetches anything itself.
       resources: {},
       interpolation: { escapeValue: false },
@@ -159,6 +112,9 @@ export async function loadNamespace(ns: FeatureNamespace): Promise<void> {
   // During a language switch the page still shows in the old language until the switch is done: load both.
   await loadTables(target, [ns]);
   if (currentLang() !== target) await loadTables(currentLang(), [ns]);
+  const fallback = i18n.options.fallbackNS;
+  const loaded = Array.isArray(fallback) ? fallback : [];
+  if (!loaded.includes(ns)) i18n.options.fallbackNS = [...loaded, ns];
 }
 
 /** Switches i18next (loading every table asked for so far in the new language first) and sets `<html lang>`. */

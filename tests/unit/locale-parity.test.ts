@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ALL_LANGS } from '../../protocol/lang';
 import { SHELL_NAMESPACES } from '../../src/lib/first-route';
-import { FEATURE_NAMESPACES } from '../../src/lib/i18n';
 
 const root = join(__dirname, '..', '..', 'locales');
 
@@ -25,6 +24,18 @@ function emptyLeaves(value: unknown, prefix = ''): string[] {
 
 const folders = readdirSync(root).filter((f) => statSync(join(root, f)).isDirectory());
 const read = (lang: string, file: string): unknown => JSON.parse(readFileSync(join(root, lang, file), 'utf8'));
+/**
+ * The namespaces each feature registers (`namespace: '…'` in src/features/<f>/feature.ts) and the support console's
+ * own (src/console/, loaded by its entry).
+ */
+const FEATURE_NAMESPACES = [
+  ...readdirSync(join(root, '..', 'src', 'features')).flatMap((folder) => {
+    const file = join(root, '..', 'src', 'features', folder, 'feature.ts');
+    const found = existsSync(file) ? /namespace: '([a-z0-9]+)'/.exec(readFileSync(file, 'utf8')) : null;
+    return found?.[1] ? [found[1]] : [];
+  }),
+  'console',
+];
 /** Every namespace table (src/lib/i18n.ts): the shell's, the shared errors, and one per feature. */
 const files = [...SHELL_NAMESPACES, ...FEATURE_NAMESPACES].map((ns) => `${ns}.json`);
 

@@ -1,3 +1,4 @@
+import type strings from '../../../locales/en/account.json';
 import type { Feature } from '../../lib/feature';
 
 export const account: Feature = {
@@ -37,3 +38,10 @@ export const account: Feature = {
     { at: 11, path: '/pages/settings/index', labelKey: 'menu.settings', icon: 'settings' },
   ],
 };
+
+declare module '../../lib/i18n' {
+  /** This feature's table, so its keys type-check wherever its pages translate them. */
+  interface FeatureStrings {
+    account: typeof strings;
+  }
+}

@@ -1,3 +1,4 @@
+import type strings from '../../../locales/en/c2c.json';
 import type { Feature } from '../../lib/feature';
 
 export const c2c: Feature = {
@@ -12,3 +13,10 @@ export const c2c: Feature = {
     { path: '/pages/assets/c2c/adEdit', load: () => import('./pages/assets/c2c/adEdit'), auth: true },
   ],
 };
+
+declare module '../../lib/i18n' {
+  /** This feature's table, so its keys type-check wherever its pages translate them. */
+  interface FeatureStrings {
+    c2c: typeof strings;
+  }
+}

@@ -1,3 +1,4 @@
+import type strings from '../../../locales/en/chat.json';
 import type { Feature } from '../../lib/feature';
 
 export const chat: Feature = {
@@ -12,3 +13,10 @@ export const chat: Feature = {
   ],
   menu: [{ at: 8, path: '/pages/help/center/chat', labelKey: 'menu.contact', icon: 'mail' }],
 };
+
+declare module '../../lib/i18n' {
+  /** This feature's table, so its keys type-check wherever its pages translate them. */
+  interface FeatureStrings {
+    chat: typeof strings;
+  }
+}

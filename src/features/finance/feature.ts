@@ -1,3 +1,4 @@
+import type strings from '../../../locales/en/finance.json';
 import type { Feature } from '../../lib/feature';
 
 export const finance: Feature = {
@@ -12,3 +13,10 @@ export const finance: Feature = {
   ],
   tabs: [{ at: 5, path: '/pages/template/index', labelKey: 'tabs.finance', icon: 'finance' }],
 };
+
+declare module '../../lib/i18n' {
+  /** This feature's table, so its keys type-check wherever its pages translate them. */
+  interface FeatureStrings {
+    finance: typeof strings;
+  }
+}

@@ -1,3 +1,4 @@
+import type strings from '../../../locales/en/funding.json';
 import type { Feature } from '../../lib/feature';
 
 export const funding: Feature = {
@@ -14,3 +15,10 @@ export const funding: Feature = {
     { at: 3, path: '/pages/assets/withdraw/index', labelKey: 'menu.withdraw', icon: 'assets' },
   ],
 };
+
+declare module '../../lib/i18n' {
+  /** This feature's table, so its keys type-check wherever its pages translate them. */
+  interface FeatureStrings {
+    funding: typeof strings;
+  }
+}

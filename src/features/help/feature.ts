@@ -1,3 +1,4 @@
+import type strings from '../../../locales/en/help.json';
 import type { Feature } from '../../lib/feature';
 
 export const help: Feature = {
@@ -8,3 +9,10 @@ export const help: Feature = {
   ],
   menu: [{ at: 9, path: '/pages/help/center/center', labelKey: 'menu.help', icon: 'info' }],
 };
+
+declare module '../../lib/i18n' {
+  /** This feature's table, so its keys type-check wherever its pages translate them. */
+  interface FeatureStrings {
+    help: typeof strings;
+  }
+}

@@ -1,3 +1,4 @@
+import type strings from '../../../locales/en/identity.json';
 import type { Feature } from '../../lib/feature';
 
 export const identity: Feature = {
@@ -10,3 +11,10 @@ export const identity: Feature = {
   ],
   menu: [{ at: 5, path: '/pages/verification/index', labelKey: 'menu.kyc', icon: 'user' }],
 };
+
+declare module '../../lib/i18n' {
+  /** This feature's table, so its keys type-check wherever its pages translate them. */
+  interface FeatureStrings {
+    identity: typeof strings;
+  }
+}

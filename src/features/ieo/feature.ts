@@ -1,3 +1,4 @@
+import type strings from '../../../locales/en/ieo.json';
 import type { Feature } from '../../lib/feature';
 
 export const ieo: Feature = {
@@ -12,3 +13,10 @@ export const ieo: Feature = {
     { path: '/pages/assets/ieo/orderDetail', load: () => import('./pages/assets/ieo/orderDetail'), auth: true },
   ],
 };
+
+declare module '../../lib/i18n' {
+  /** This feature's table, so its keys type-check wherever its pages translate them. */
+  interface FeatureStrings {
+    ieo: typeof strings;
+  }
+}

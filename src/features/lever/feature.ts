@@ -1,3 +1,4 @@
+import type strings from '../../../locales/en/lever.json';
 import type { Feature } from '../../lib/feature';
 
 export const lever: Feature = {
@@ -9,3 +10,10 @@ export const lever: Feature = {
   ],
   tabs: [{ at: 4, path: '/pages/lever/index', labelKey: 'tabs.lever', icon: 'lever' }],
 };
+
+declare module '../../lib/i18n' {
+  /** This feature's table, so its keys type-check wherever its pages translate them. */
+  interface FeatureStrings {
+    lever: typeof strings;
+  }
+}

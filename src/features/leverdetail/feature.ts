@@ -1,3 +1,4 @@
+import type strings from '../../../locales/en/leverdetail.json';
 import type { Feature } from '../../lib/feature';
 
 export const leverDetail: Feature = {
@@ -9,3 +10,10 @@ export const leverDetail: Feature = {
     { path: '/pages/lever/rule', load: () => import('./pages/lever/rule') },
   ],
 };
+
+declare module '../../lib/i18n' {
+  /** This feature's table, so its keys type-check wherever its pages translate them. */
+  interface FeatureStrings {
+    leverdetail: typeof strings;
+  }
+}

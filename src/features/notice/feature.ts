@@ -1,3 +1,4 @@
+import type strings from '../../../locales/en/notice.json';
 import type { Feature } from '../../lib/feature';
 
 export const notice: Feature = {
@@ -7,3 +8,10 @@ export const notice: Feature = {
     { path: '/pages/index/notice/notice', load: () => import('./pages/index/notice/notice') },
   ],
 };
+
+declare module '../../lib/i18n' {
+  /** This feature's table, so its keys type-check wherever its pages translate them. */
+  interface FeatureStrings {
+    notice: typeof strings;
+  }
+}

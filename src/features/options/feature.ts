@@ -1,3 +1,4 @@
+import type strings from '../../../locales/en/options.json';
 import type { Feature } from '../../lib/feature';
 
 export const options: Feature = {
@@ -17,3 +18,10 @@ export const options: Feature = {
   ],
   tabs: [{ at: 3, path: '/pages/option/detail', labelKey: 'tabs.option', icon: 'option' }],
 };
+
+declare module '../../lib/i18n' {
+  /** This feature's table, so its keys type-check wherever its pages translate them. */
+  interface FeatureStrings {
+    options: typeof strings;
+  }
+}

@@ -1,3 +1,4 @@
+import type strings from '../../../locales/en/spot.json';
 import type { Feature } from '../../lib/feature';
 
 export const spot: Feature = {
@@ -8,3 +9,10 @@ export const spot: Feature = {
   ],
   tabs: [{ at: 2, path: '/pages/trade/index', labelKey: 'tabs.spot', icon: 'spot' }],
 };
+
+declare module '../../lib/i18n' {
+  /** This feature's table, so its keys type-check wherever its pages translate them. */
+  interface FeatureStrings {
+    spot: typeof strings;
+  }
+}

@@ -1,3 +1,4 @@
+import type strings from '../../../locales/en/vote.json';
 import type { Feature } from '../../lib/feature';
 
 export const vote: Feature = {
@@ -7,3 +8,10 @@ export const vote: Feature = {
     { path: '/pages/publication/vote', load: () => import('./pages/publication/vote') },
   ],
 };
+
+declare module '../../lib/i18n' {
+  /** This feature's table, so its keys type-check wherever its pages translate them. */
+  interface FeatureStrings {
+    vote: typeof strings;
+  }
+}

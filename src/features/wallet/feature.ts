@@ -1,3 +1,4 @@
+import type strings from '../../../locales/en/wallet.json';
 import type { Feature } from '../../lib/feature';
 
 export const wallet: Feature = {
@@ -24,3 +25,10 @@ export const wallet: Feature = {
     { at: 12, path: '/pages/assets/record', labelKey: 'menu.history', icon: 'clock' },
   ],
 };
+
+declare module '../../lib/i18n' {
+  /** This feature's table, so its keys type-check wherever its pages translate them. */
+  interface FeatureStrings {
+    wallet: typeof strings;
+  }
+}
