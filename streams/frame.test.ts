@@ -44,10 +44,13 @@ describe('createFrameLoop', () => {
     const asked: (() => void)[] = [];
     const cancelled: number[] = [];
     let handles = 0;
+    const reported: unknown[] = [];
     return {
       asked,
       cancelled,
+      reported,
       loop: createFrameLoop(
+        (error) => reported.push(error),
         (run) => {
           asked.push(run);
           handles += 1;
@@ -96,5 +99,22 @@ describe('createFrameLoop', () => {
     const c = loop.nextFrame(() => ran.push('c'));
     loop.cancelFrame(c);
     expect(cancelled).toEqual([2]);
+  });
+
+  it('runs the rest of a frame when one view throws, reports the error, and serves that view again', () => {
+    const { asked, reported, loop } = browser();
+    const ran: string[] = [];
+    const broken = new Error('format failed');
+    loop.nextFrame(() => {
+      throw broken;
+    });
+    loop.nextFrame(() => ran.push('quotes'));
+    asked.shift()?.();
+    expect(ran).toEqual(['quotes']);
+    expect(reported).toEqual([broken]);
+    loop.nextFrame(() => ran.push('cells'));
+    expect(asked).toHaveLength(1);
+    asked.shift()?.();
+    expect(ran).toEqual(['quotes', 'cells']);
   });
 });

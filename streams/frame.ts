@@ -9,7 +9,12 @@ export type FrameCancel = (handle: number) => void;
  * one animation-frame callback, in the order asked, so a frame's writes land together and there is one rAF per
  * frame however many views are live. A callback asked for while the frame runs waits for the next one.
  */
+/** The browser's report of an uncaught error (the console and the error event), where there is one. */
+const reportUncaught = (error: unknown): void =>
+  typeof globalThis.reportError === 'function' ? globalThis.reportError(error) : console.error(error);
+
 export function createFrameLoop(
+  reportFrameError: (error: unknown) => void = reportUncaught,
   browserRequest: (run: () => void) => number = (run) => requestAnimationFrame(() => run()),
   browserCancel: (handle: number) => void = (handle) => cancelAnimationFrame(handle),
 ): { nextFrame: FrameRequest; cancelFrame: FrameCancel } {
@@ -20,7 +25,15 @@ export function createFrameLoop(
     asked = undefined;
     const callbacks = [...due.values()];
     due.clear();
-    for (const callback of callbacks) callback();
+    for (const callback of callbacks) {
+      // One view's failure stays its own: the others of this frame still run, and each keeps asking for frames
+      // (a view whose callback never ran would hold its handle and never ask again). The error is reported, not lost.
+      try {
+        callback();
+      } catch (error) {
+        reportFrameError(error);
+      }
+    }
   };
   return {
     nextFrame(callback) {
