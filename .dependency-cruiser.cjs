@@ -194,6 +194,29 @@ module.exports = {
     },
     {
       name: 'server-domain-via-index',
+      comment:
+        "The files beside the domains (the list, the composition) reach a domain only through its index.ts; the " +
+        "contract alone names the five types a domain's start is given, type-only (a domain's index imports the " +
+        'contract, so an import of that index back would close a cycle).',
+      severity: 'error',
+      from: { path: '^server/domains/[^/]+\\.ts$', pathNot: TEST_FILE },
+      to: {
+        path: '^server/domains/[^/]+/',
+        pathNot: [
+          '^server/domains/[^/]+/index\\.ts$',
+          '^server/domains/(account/passwords|account/services|bank-cards/ops|operators/section|uploads/store)\\.ts$',
+        ],
+      },
+    },
+    {
+      name: 'server-domain-via-index',
+      comment: 'Only the domain contract may name those five types; another file beside the domains may not.',
+      severity: 'error',
+      from: { path: '^server/domains/[^/]+\\.ts$', pathNot: ['^server/domains/contract\\.ts$', TEST_FILE] },
+      to: { path: '^server/domains/[^/]+/', pathNot: '^server/domains/[^/]+/index\\.ts$' },
+    },
+    {
+      name: 'server-domain-via-index',
       comment: "Code outside the domains reaches a domain only through its index.ts, the domain's public surface.",
       severity: 'error',
       from: { path: '^server/(?!domains/)', pathNot: TEST_FILE },
