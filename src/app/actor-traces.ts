@@ -42,7 +42,6 @@ interface Batch {
 }
 
 export interface TraceReporter {
-  /** The `inspect` option of one order actor: `orderOf` reads the order's id from the actor's context. */
   /**
    * The `inspect` option of one order actor: `orderOf` reads the order's id from the actor's context. With
    * `machineId`, the option of a whole system (a live controller's root actor): every actor in it that runs the
