@@ -185,7 +185,29 @@ describe.each(targets)('submitTrade on %s', (_kind, open) => {
 
   it('answers the same for two racing requests with one id, holding once', async () => {
     const args: TradeArgs = { amount: '30', side: 'up' };
-    const [a, b] = await Promise.all([submit(trade('r1', args)), submit(trade('r1', args))]);
+    // Both requests look for an earlier answer before either writes one (a latch, not luck: on PostgreSQL's pool the
+    // second could otherwise look after the first committed and take the plain retry path instead of the race).
+    let looked = 0;
+    let bothLooked: () => void = () => undefined;
+    const latch = new Promise<void>((resolve) => {
+      bothLooked = resolve;
+    });
+    const racing = (): Submission<TradeRow, TradeRow> => {
+      let first = true;
+      return trade('r1', args, {
+        find: async (db) => {
+          const row = await find(db, 'r1');
+          if (first) {
+            first = false;
+            looked += 1;
+            if (looked === 2) bothLooked();
+            await latch;
+          }
+          return row;
+        },
+      });
+    };
+    const [a, b] = await Promise.all([submit(racing()), submit(racing())]);
     expect(b).toEqual(a);
     expect(holdsComputed).toBe(2);
     expect(await holds()).toHaveLength(1);
