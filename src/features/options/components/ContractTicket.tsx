@@ -1,3 +1,4 @@
+import { useSelector } from '@xstate/react';
 import { lazy, type ReactElement, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { OptionContractRef } from '../../../../machines/options/book.machine';
@@ -8,11 +9,12 @@ import { Announcement } from '../../../components/Announcement';
 import { Field } from '../../../components/Field';
 import { Icon } from '../../../components/Icon';
 import { useQuote } from '../../../hooks/useQuote';
+import { useServerNow } from '../../../hooks/useServerNow';
 import { amountKeystrokes, wireAmount } from '../../../lib/amount-input';
 import { errorText } from '../../../lib/i18n';
+import { COUNTDOWN_MS, COUNTING } from '../countdown';
 import { formatAmount } from '../format';
 import { useContractActor } from '../hooks/useOptionLive';
-import { useServerNow } from '../hooks/useServerNow';
 import { draftOf, type TicketProblem, ticketProblem } from '../ticket';
 import { ContractStatus, contractAnnouncement } from './ContractStatus';
 import { PeriodChips } from './PeriodChips';
@@ -40,8 +42,10 @@ export function ContractTicket({
   ticket: OptionContractRef;
 }): ReactElement {
   const { t, i18n } = useTranslation();
-  // The countdown and the standing follow server time and the instrument's price: the ticket renders with them.
-  const now = useServerNow();
+  // The countdown and the standing follow server time and the instrument's price: the ticket renders with them, and
+  // with the clock only while its contract counts down.
+  const counting = useSelector(ticket, (s) => COUNTING.some((phase) => s.matches({ contract: phase })));
+  const now = useServerNow(counting, COUNTDOWN_MS);
   const { view, send } = useContractActor(ticket, now);
   const last = useQuote(symbol).quote?.last ?? null;
   const lang = i18n.language;

@@ -31,7 +31,7 @@ export function OptionTicker({
   // The entry line of the contract the ticket runs on this instrument and book, while it runs.
   const entry = useSelector(live.actor.getSnapshot().context.ticket, (s) => {
     const contract = s.context.contract;
-    const running = (s.value as { contract?: string }).contract === 'running';
+    const running = s.matches({ contract: 'running' });
     return running && contract?.account === book && contract.symbol === symbol ? (contract.entry?.price ?? null) : null;
   });
   const stale = !fresh && seen;

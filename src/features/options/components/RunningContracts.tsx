@@ -9,11 +9,12 @@ import type { OptionContract } from '../../../../protocol/options';
 import { OrderFlow } from '../../../app/OrderFlow';
 import { LoadingOrFailed } from '../../../components/StateView';
 import { useQuote } from '../../../hooks/useQuote';
+import { useServerNow } from '../../../hooks/useServerNow';
 import { formatPrice } from '../../../lib/format';
+import { COUNTDOWN_MS } from '../countdown';
 import { formatAmount } from '../format';
 import { useContractActor } from '../hooks/useOptionLive';
 import { usePriceScale } from '../hooks/usePriceScale';
-import { useServerNow } from '../hooks/useServerNow';
 
 /**
  * The open contracts of the book, as its live controller holds them: each row its contract machine, counting down on
@@ -48,7 +49,7 @@ export function RunningContracts({ live }: { live: OptionLive }): ReactElement {
 function RunningRow({ actor, contract }: { actor: OptionContractRef; contract: OptionContract }): ReactElement {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
-  const now = useServerNow();
+  const now = useServerNow(true, COUNTDOWN_MS);
   const { view, snapshot } = useContractActor(actor, now);
   const last = useQuote(contract.symbol).quote?.last ?? null;
   const shown = view.contract ?? contract;

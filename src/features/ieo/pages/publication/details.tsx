@@ -10,6 +10,7 @@ import { PullToRefresh } from '../../../../components/PullToRefresh';
 import { LoadingOrFailed } from '../../../../components/StateView';
 import { loadFailed } from '../../../../data/query';
 import { useQueryParam } from '../../../../hooks/hooks';
+import { useServerNow } from '../../../../hooks/useServerNow';
 import { formatDateTime } from '../../../../lib/format';
 import { isLoggedIn, session } from '../../../../state/session';
 import { AllotmentRule } from '../../components/AllotmentRule';
@@ -21,7 +22,6 @@ import { ProjectHead } from '../../components/ProjectHead';
 import { RiskNote } from '../../components/RiskNote';
 import { SubscribedShare } from '../../components/SubscribedShare';
 import { recordId, useIeoDetail } from '../../hooks/queries';
-import { useServerNow } from '../../hooks/useServerNow';
 import { projectStateAt } from '../../terms';
 import '../../ieo.css';
 

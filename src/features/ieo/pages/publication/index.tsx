@@ -9,11 +9,11 @@ import { Page } from '../../../../components/Page';
 import { PullToRefresh } from '../../../../components/PullToRefresh';
 import { LoadingOrFailed } from '../../../../components/StateView';
 import { usePagedList } from '../../../../data/usePagedList';
+import { useServerNow } from '../../../../hooks/useServerNow';
 import { isLoggedIn, session } from '../../../../state/session';
 import { IeoLinks } from '../../components/IeoLinks';
 import { ProjectCard } from '../../components/ProjectCard';
 import { RiskNote } from '../../components/RiskNote';
-import { useServerNow } from '../../hooks/useServerNow';
 import { ieoKeys } from '../../keys';
 import '../../ieo.css';
 

@@ -10,13 +10,13 @@ import { Page } from '../../../../../components/Page';
 import { PullToRefresh } from '../../../../../components/PullToRefresh';
 import { LoadingOrFailed } from '../../../../../components/StateView';
 import { loadFailed } from '../../../../../data/query';
+import { useServerNow } from '../../../../../hooks/useServerNow';
 import { toast } from '../../../../../state/toasts';
 import { C2cLinks } from '../../../components/C2cLinks';
 import { OrderRow } from '../../../components/OrderRow';
 import { OwnAdCard } from '../../../components/OwnAdCard';
 import { useC2cMerchant, useOwnC2cAds } from '../../../hooks/queries';
 import { useC2cLive } from '../../../hooks/useC2cLive';
-import { useServerNow } from '../../../hooks/useServerNow';
 import { c2cKeys } from '../../../keys';
 import '../../../c2c.css';
 

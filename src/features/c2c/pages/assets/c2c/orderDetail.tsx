@@ -10,6 +10,7 @@ import { PullToRefresh } from '../../../../../components/PullToRefresh';
 import { LoadingOrFailed } from '../../../../../components/StateView';
 import { loadFailed } from '../../../../../data/query';
 import { useQueryParam } from '../../../../../hooks/hooks';
+import { useServerNow } from '../../../../../hooks/useServerNow';
 import { toast } from '../../../../../state/toasts';
 import { StatusBadge } from '../../../components/Badges';
 import { C2cLinks } from '../../../components/C2cLinks';
@@ -23,7 +24,6 @@ import { formatCoin, formatFiat } from '../../../format';
 import { recordId, useC2cOrder } from '../../../hooks/queries';
 import { useC2cLive } from '../../../hooks/useC2cLive';
 import { useOrderMachine } from '../../../hooks/useOrderMachine';
-import { useServerNow } from '../../../hooks/useServerNow';
 import '../../../c2c.css';
 
 /** Which step an action leaves from, and the toast when the server has done it. */

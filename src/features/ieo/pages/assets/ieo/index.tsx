@@ -6,11 +6,11 @@ import { EmptyState } from '../../../../../components/assets/EmptyState';
 import { Page } from '../../../../../components/Page';
 import { PullToRefresh } from '../../../../../components/PullToRefresh';
 import { LoadingOrFailed } from '../../../../../components/StateView';
+import { useServerNow } from '../../../../../hooks/useServerNow';
 import { IeoLinks } from '../../../components/IeoLinks';
 import { OrderRow } from '../../../components/OrderRow';
 import { RiskNote } from '../../../components/RiskNote';
 import { useIeoLive } from '../../../hooks/useIeoLive';
-import { useServerNow } from '../../../hooks/useServerNow';
 import { COUNTED_LABELS, countByLabel } from '../../../orders';
 import '../../../ieo.css';
 

@@ -8,6 +8,7 @@ import { PullToRefresh } from '../../../../../components/PullToRefresh';
 import { LoadingOrFailed } from '../../../../../components/StateView';
 import { loadFailed } from '../../../../../data/query';
 import { useQueryParam } from '../../../../../hooks/hooks';
+import { useServerNow } from '../../../../../hooks/useServerNow';
 import { toast } from '../../../../../state/toasts';
 import { StatusBadge } from '../../../components/Badges';
 import { Countdown } from '../../../components/Countdown';
@@ -19,7 +20,6 @@ import { RiskNote } from '../../../components/RiskNote';
 import { StepList } from '../../../components/StepList';
 import { recordId, useIeoOrder } from '../../../hooks/queries';
 import { useIeoLive } from '../../../hooks/useIeoLive';
-import { useServerNow } from '../../../hooks/useServerNow';
 import { useSubscription } from '../../../hooks/useSubscription';
 import '../../../ieo.css';
 
