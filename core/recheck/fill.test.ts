@@ -3,7 +3,8 @@ import { describe, expect, it, vi } from 'vitest';
 import type { ChainBatch, ChainHead, ChainLink, ChainRecord, RecordedTick } from '../../protocol/price-record';
 import { chainHash, GENESIS_HASH, symbolDigest, ticksDigest } from '../../protocol/rules/price-record';
 import type { SpotOrder } from '../../protocol/spot';
-import { type RecordFetchers, recheckFill } from './fill';
+import { recheckFill } from './fill';
+import type { RecordFetchers } from './record';
 
 /**
  * The re-check against a small record built with the published hash rules: batches 1..headId chained from genesis,

@@ -1,7 +1,6 @@
-import { type ChainHead, type ChainLink, type ChainRecord, MAX_CHAIN_LINKS } from '../../protocol/price-record';
-import { batchDigest, chainHash, symbolDigest, verifyLinks } from '../../protocol/rules/price-record';
 import { type PairSteps, type SpotFillUnits, spotFillOf, toUnits } from '../../protocol/rules/spot';
 import type { SpotOrder } from '../../protocol/spot';
+import { checkChain, checkTick, type RecordFetchers } from './record';
 
 /**
  * The client's re-check of a spot fill (DESIGN "Fair outcomes"): the fill's tick is in the price record as posted,
@@ -9,16 +8,6 @@ import type { SpotOrder } from '../../protocol/spot';
  * posted fill at that tick. Everything is recomputed here with the rule code in protocol/rules/, the same code the
  * server ran; the server only supplies data. Pure: the record comes through injected fetchers.
  */
-
-/** Where the record comes from. Each throws when the record cannot be reached (nothing is known then). */
-export interface RecordFetchers {
-  /** The newest sealed batch. */
-  head(): Promise<ChainHead>;
-  /** The batch that holds `symbol`:`seq`; null while the recorder has not sealed it yet. */
-  record(symbol: string, seq: number): Promise<ChainRecord | null>;
-  /** Batches fromId+1 .. toId (at most MAX_CHAIN_LINKS). */
-  links(fromId: number, toId: number): Promise<ChainLink[]>;
-}
 
 /** Why a fill could not be re-checked; every reason but `not_sealed` means the record or the fill is not as posted. */
 export type RecheckFailure =
@@ -41,71 +30,6 @@ export type RecheckResult =
   | { ok: false; reason: RecheckFailure };
 
 const failed = (reason: RecheckFailure): RecheckResult => ({ ok: false, reason });
-
-/** Runs a hash rule on server data; the rules throw on what they cannot encode, which means the data is not a record. */
-export function holds(check: () => boolean): boolean {
-  try {
-    return check();
-  } catch {
-    return false;
-  }
-}
-
-/** (a) The tick is in its batch as posted, and the batch's digests and hash follow from its ticks. */
-function checkRecord(fill: NonNullable<SpotOrder['fill']>, record: ChainRecord): RecheckFailure | null {
-  const { tick } = fill;
-  const recorded = record.ticks.find((t) => t.seq === tick.seq);
-  if (!recorded) return 'tick_missing';
-  // The price's digits are part of the record ('1.50' and '1.5' hash differently), so the text must match exactly.
-  const same = recorded.symbol === tick.symbol && recorded.ts === tick.ts && recorded.price === tick.price;
-  if (!same) return 'tick_differs';
-  const part = record.parts.find((p) => p.symbol === tick.symbol);
-  const digests = holds(
-    () =>
-      part !== undefined &&
-      symbolDigest(record.ticks) === part.digest &&
-      batchDigest(record.parts) === record.batch.digest,
-  );
-  if (!digests) return 'digest_differs';
-  if (!holds(() => chainHash(record.batch.prev_hash, record.batch.digest) === record.batch.hash)) {
-    return 'chain_differs';
-  }
-  return null;
-}
-
-/**
- * (b) Folds the batch's hash up to the head, a page of links at a time. Each link's published hash must follow from
- * the one before it, and the fold of the digests must reach the head's hash: a record rewritten after the head was
- * published cannot do both.
- */
-export async function checkChain(
-  record: ChainRecord,
-  head: ChainHead,
-  fetchers: RecordFetchers,
-): Promise<{ headId: number; headHash: string } | null> {
-  const { batch } = record;
-  if (head.batch_id === null || head.hash === null || head.batch_id < batch.id) return null;
-  let id = batch.id;
-  let hash = batch.hash;
-  while (id < head.batch_id) {
-    const to = Math.min(id + MAX_CHAIN_LINKS, head.batch_id);
-    const links = await fetchers.links(id, to);
-    if (links.length !== to - id) return null;
-    let previous = hash;
-    for (const [k, link] of links.entries()) {
-      if (link.id !== id + 1 + k) return null;
-      if (!holds(() => chainHash(previous, link.digest) === link.hash)) return null;
-      previous = link.hash;
-    }
-    // The published fold over this page's digests must land on the last link's (already checked) hash.
-    const pageStart = hash;
-    const digests = links.map((l) => l.digest);
-    if (!holds(() => verifyLinks(pageStart, digests) === previous)) return null;
-    hash = previous;
-    id = to;
-  }
-  return hash === head.hash ? { headId: head.batch_id, headHash: head.hash } : null;
-}
 
 /** (c) The published rule, at the tick's price and under the order's own terms, gives the posted fill. */
 function checkFill(order: SpotOrder, pair: PairSteps, quoteScale: number): boolean {
@@ -161,7 +85,7 @@ export async function recheckFill(
 
   const record = await fetchers.record(fill.tick.symbol, fill.tick.seq);
   if (record === null) return failed('not_sealed');
-  const recordFailure = checkRecord(fill, record);
+  const recordFailure = checkTick(fill.tick, record);
   if (recordFailure) return failed(recordFailure);
 
   // Asked after the record, so the head is at least as new as the fill's batch.

@@ -12,8 +12,8 @@ import {
   tradeFee,
 } from '../../protocol/rules/lever';
 import { toUnits } from '../../protocol/rules/spot';
-import { checkChain, type RecordFetchers } from './fill';
-import { checkTick, type OptionRecheckFailure } from './option';
+import type { OptionRecheckFailure } from './options';
+import { checkChain, checkTick, type RecordFetchers } from './record';
 
 /**
  * The client's re-check of a closed lever position (DESIGN "Fair outcomes") with the rule code the server closed it

@@ -1,5 +1,5 @@
 import { fetchChainHead, fetchChainLinks, fetchChainRecord } from '../api/price-record';
-import type { RecordFetchers } from './fill';
+import type { RecordFetchers } from './record';
 
 /** The price record could not be reached (no answer, or an answer that is not the contract's): nothing was decided. */
 export class RecordUnreachable extends Error {

@@ -1,6 +1,6 @@
 import type { ChainBatch, ChainHead, ChainRecord, RecordedTick } from '../../protocol/price-record';
 import { chainHash, GENESIS_HASH, symbolDigest, ticksDigest } from '../../protocol/rules/price-record';
-import type { RecordFetchers } from './fill';
+import type { RecordFetchers } from './record';
 
 /**
  * A small price record for the re-check tests, built with the published hash rules: one BTC tick per batch

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { type ReactElement, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { OptionRecheckResult } from '../../../../core/recheck/option';
+import type { OptionRecheckResult } from '../../../../core/recheck/options';
 import type { OptionContract } from '../../../../protocol/options';
 import { Icon } from '../../../components/Icon';
 import { optionKeys } from '../keys';
@@ -15,7 +15,7 @@ const HASH_SHOWN = 12;
 
 /** The re-check code (hash rules with sha256, the record's calls) loads when a detail shows it, not with the tab. */
 const loadRecheck = () =>
-  Promise.all([import('../../../../core/recheck/option'), import('../../../../core/recheck/record-fetchers')]);
+  Promise.all([import('../../../../core/recheck/options'), import('../../../../core/recheck/record-fetchers')]);
 
 /** Thrown inside the query so that TanStack Query's retry asks again while a tick is not sealed yet. */
 class NotSealedYet extends Error {

@@ -7,9 +7,8 @@ import {
   optionPayout,
   optionResult,
 } from '../../protocol/rules/options';
-import { batchDigest, chainHash, symbolDigest } from '../../protocol/rules/price-record';
 import { toUnits } from '../../protocol/rules/spot';
-import { checkChain, holds, type RecordFetchers } from './fill';
+import { checkChain, checkTick, type RecordFetchers } from './record';
 
 /**
  * The client's re-check of a settled option contract (DESIGN "Fair outcomes"), with the same rule code the server
@@ -62,27 +61,6 @@ export type OptionRecheckResult =
 const failed = (reason: OptionRecheckFailure): OptionRecheckResult => ({ ok: false, reason });
 
 const SETTLED: readonly OptionContract['state'][] = ['won', 'lost', 'flat', 'refunded'];
-
-/** The tick is in its batch as posted, and the batch's digests and hash follow from its ticks (any product's tick). */
-export function checkTick(tick: RecordedTick, record: ChainRecord): OptionRecheckFailure | null {
-  const recorded = record.ticks.find((t) => t.seq === tick.seq && t.symbol === tick.symbol);
-  if (!recorded) return 'tick_missing';
-  // The price's digits are part of the record ('1.50' and '1.5' hash differently), so the text must match exactly.
-  if (recorded.ts !== tick.ts || recorded.price !== tick.price) return 'tick_differs';
-  if (record.ticks.some((t) => t.symbol !== tick.symbol)) return 'digest_differs';
-  const part = record.parts.find((p) => p.symbol === tick.symbol);
-  const digests = holds(
-    () =>
-      part !== undefined &&
-      symbolDigest(record.ticks) === part.digest &&
-      batchDigest(record.parts) === record.batch.digest,
-  );
-  if (!digests) return 'digest_differs';
-  if (!holds(() => chainHash(record.batch.prev_hash, record.batch.digest) === record.batch.hash)) {
-    return 'chain_differs';
-  }
-  return null;
-}
 
 const decimals = (price: string) => price.split('.')[1]?.length ?? 0;
 

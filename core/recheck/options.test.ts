@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { OptionContract } from '../../protocol/options';
 import type { RecordedTick } from '../../protocol/price-record';
 import { symbolDigest } from '../../protocol/rules/price-record';
-import { recheckOption } from './option';
+import { recheckOption } from './options';
 import { record, T0, tickOf } from './test-record';
 
 /**
