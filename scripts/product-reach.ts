@@ -34,12 +34,20 @@ function target(from: string, specifier: string): string | null {
   return rel(path.resolve(path.dirname(from), specifier)).replace(/\.(ts|tsx|js)$/, '');
 }
 
+/** The client features of a product where they are more than the one named after it (details load apart). */
+const FEATURES_OF: Record<string, string[]> = { lever: ['lever', 'leverdetail'] };
+
 /** Whether `p` (a project path without extension) is one of `domain`'s own places. */
 function owned(domain: string, p: string): boolean {
   const inFolder = (folder: string) => p === folder || p.startsWith(`${folder}/`);
   return (
     inFolder(`server/domains/${domain}`) ||
-    inFolder(`src/features/${domain}`) ||
+    (FEATURES_OF[domain] ?? [domain]).some((feature) => inFolder(`src/features/${feature}`)) ||
+    inFolder(`workers/${domain}`) ||
+    // The product's own module in a layer that keeps one per area (DESIGN: core/api/<area>.ts): a file of its own,
+    // not a shared one it edits.
+    p === `core/api/${domain}` ||
+    p === `core/recheck/${domain}` ||
     inFolder(`machines/${domain}`) ||
     inFolder(`streams/${domain}`) ||
     p === `protocol/${domain}` ||
@@ -58,7 +66,7 @@ function reasons(file: string, text: string, domain: string): string[] {
   }
   const places = [
     `domains/${domain}/`,
-    `features/${domain}/`,
+    ...(FEATURES_OF[domain] ?? [domain]).map((feature) => `features/${feature}/`),
     `machines/${domain}/`,
     `streams/${domain}/`,
     `/${domain}.json`,
