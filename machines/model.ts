@@ -15,3 +15,22 @@ export type MachineWalk<TMachine extends AnyStateMachine = AnyStateMachine> = Tr
 
 /** A machine's walks by name (e.g. `shortest`, or one per role of a C2C order). */
 export type MachineWalks<TMachine extends AnyStateMachine = AnyStateMachine> = Record<string, MachineWalk<TMachine>>;
+
+/**
+ * One machine as QA looks it up (DESIGN "Who uses it"): each product's `machines/<product>/drawing.ts` exports one,
+ * and machines/registry.ts collects them.
+ */
+export interface MachineEntry {
+  /** File and URL name, e.g. `lever-order`. */
+  id: string;
+  /** The order page it drives, in the words of SPEC 2. */
+  name: string;
+  /** What it models, in English: written into docs/machines/<id>.paths.json, which the console's QA screen shows. */
+  models: string;
+  machine: AnyStateMachine;
+  /**
+   * Its walks. They are typed for their own machine; entries sit side by side, which TypeScript can only express
+   * with the widest machine type (each pair is checked where it is made, in the model file beside the machine).
+   */
+  walks: MachineWalks;
+}

@@ -1,5 +1,6 @@
 import ELK from 'elkjs/lib/elk.bundled.js';
-import { MACHINES, type MachineEntry } from '../registry';
+import type { MachineEntry } from '../model';
+import { MACHINES } from '../registry';
 import { chartOf } from './chart';
 import { layoutChart } from './layout';
 import { testPathsOf } from './paths';

@@ -1,6 +1,6 @@
 import { getShortestPaths } from 'xstate/graph';
 import { eventName } from '../graph';
-import type { MachineEntry } from '../registry';
+import type { MachineEntry } from '../model';
 
 /** One step of a test path: the event sent and the state the machine is then in. */
 export interface PathStep {
