@@ -195,7 +195,7 @@ module.exports = {
     {
       name: 'server-domain-via-index',
       comment:
-        "The files beside the domains (the list, the composition) reach a domain only through its index.ts; the " +
+        'The files beside the domains (the list, the composition) reach a domain only through its index.ts; the ' +
         "contract alone names the five types a domain's start is given, type-only (a domain's index imports the " +
         'contract, so an import of that index back would close a cycle).',
       severity: 'error',

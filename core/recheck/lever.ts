@@ -12,8 +12,7 @@ import {
   tradeFee,
 } from '../../protocol/rules/lever';
 import { toUnits } from '../../protocol/rules/spot';
-import type { OptionRecheckFailure } from './options';
-import { checkChain, checkTick, type RecordFetchers } from './record';
+import { checkChain, checkTick, type RecordFetchers, type TickFailure } from './record';
 
 /**
  * The client's re-check of a closed lever position (DESIGN "Fair outcomes") with the rule code the server closed it
@@ -28,7 +27,10 @@ import { checkChain, checkTick, type RecordFetchers } from './record';
  */
 
 export type LeverRecheckFailure =
-  | Exclude<OptionRecheckFailure, 'result_differs' | 'payout_differs' | 'not_settled'>
+  | 'not_sealed'
+  | TickFailure
+  | 'entry_differs'
+  | 'exit_differs'
   | 'not_closed'
   | 'margin_differs'
   | 'trigger_differs'
