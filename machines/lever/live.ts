@@ -1,11 +1,12 @@
 import { distinctUntilChanged, filter, map, type Observable, Subscription, switchMap, tap } from 'rxjs';
-import { type Actor, createActor, fromCallback, fromEventObservable, type InspectionEvent } from 'xstate';
+import { type Actor, createActor, fromCallback, type InspectionEvent } from 'xstate';
 import type { LeverAccount, LeverDeal, LeverPosition } from '../../protocol/lever';
 import { type FrameCancel, type FrameRequest, latestPerFrame } from '../../streams/frame';
 import { inBook, type Mark, type PositionChange, type PositionStream } from '../../streams/lever/positions';
 import type { PositionsClient, PositionsUpdate } from '../../workers/positions';
+import { bookSource } from '../live-book';
 import { gateEvents } from '../live-rows';
-import { type BookSourceInput, type LeverBookEvent, leverBookMachine } from './book.machine';
+import { type LeverBookEvent, leverBookMachine } from './book.machine';
 import { FigureBoard } from './figure-board';
 import type { leverOrderMachine } from './order.machine';
 
@@ -57,18 +58,19 @@ export function startLeverLive(book: LeverAccount, sources: LeverLiveSources): L
 
   const machine = leverBookMachine.provide({
     actors: {
-      order: sources.order,
-      lists: fromEventObservable(() => lists$.pipe(map((lists): LeverBookEvent => ({ type: 'LISTS', lists })))),
-      changes: fromEventObservable(() =>
+      row: sources.order,
+      list: bookSource(() => lists$.pipe(map((list): LeverBookEvent => ({ type: 'LIST', list })))),
+      changes: bookSource(() =>
         sources.positions.changes$.pipe(
           // The page's news and refreshes come with the change; the machines learn it through the event.
           tap((change) => sources.onChange?.(change)),
           filter((change) => change.kind === 'position'),
-          map((change): LeverBookEvent => ({ type: 'CHANGE', position: change.position })),
+          map((change): LeverBookEvent => ({ type: 'CHANGE', record: change.position })),
         ),
       ),
-      gate: fromEventObservable<LeverBookEvent, BookSourceInput>(() => gateEvents(sources.fresh$)),
-      figures: fromCallback(() => feedWorker(book, sources, lists$, figures)),
+      gate: bookSource(() => gateEvents(sources.fresh$)),
+      // The positions worker is the lever book's feed: it runs, and ends, with the book.
+      feed: fromCallback(() => feedWorker(book, sources, lists$, figures)),
     },
   });
 

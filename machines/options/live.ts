@@ -1,9 +1,10 @@
 import { distinctUntilChanged, filter, map, type Observable, tap } from 'rxjs';
-import { type Actor, createActor, fromEventObservable, type InspectionEvent } from 'xstate';
+import { type Actor, createActor, type InspectionEvent } from 'xstate';
 import type { OptionAccount } from '../../protocol/options';
 import type { ContractChange, ContractStream } from '../../streams/options/contracts';
+import { bookSource } from '../live-book';
 import { gateEvents } from '../live-rows';
-import { type BookSourceInput, type OptionBookEvent, optionBookMachine } from './book.machine';
+import { type OptionBookEvent, optionBookMachine } from './book.machine';
 import type { optionContractMachine } from './contract.machine';
 
 /** What the live option book is made of: the app's streams and calls (or a test's subjects). */
@@ -35,24 +36,24 @@ export interface OptionLive {
 export function startOptionLive(book: OptionAccount, sources: OptionLiveSources): OptionLive {
   const machine = optionBookMachine.provide({
     actors: {
-      contract: sources.contract,
-      open: fromEventObservable(() =>
+      row: sources.contract,
+      list: bookSource(() =>
         sources.contracts.open$.pipe(
           map((open) => open.filter((c) => c.account === book)),
           // The other book's changes leave this one's list as it was.
           distinctUntilChanged((a, b) => a.length === b.length && a.every((c, i) => c === b[i])),
-          map((contracts): OptionBookEvent => ({ type: 'OPEN', contracts })),
+          map((list): OptionBookEvent => ({ type: 'LIST', list })),
         ),
       ),
-      changes: fromEventObservable(() =>
+      changes: bookSource(() =>
         sources.contracts.changes$.pipe(
           // The page's refreshes come with the change; the machines learn it through the event.
           tap((change) => sources.onChange?.(change)),
           filter((change) => change.kind === 'contract'),
-          map((change): OptionBookEvent => ({ type: 'CHANGE', contract: change.contract })),
+          map((change): OptionBookEvent => ({ type: 'CHANGE', record: change.contract })),
         ),
       ),
-      gate: fromEventObservable<OptionBookEvent, BookSourceInput>(() => gateEvents(sources.fresh$)),
+      gate: bookSource(() => gateEvents(sources.fresh$)),
     },
   });
   const actor = createActor(machine, {
