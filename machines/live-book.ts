@@ -47,7 +47,7 @@ export interface BookSpec<In, K extends string, L, R extends { id: number }, M e
   id: string;
   /** The context key of the list as the stream has it; null until the stream's first one. */
   listKey: K;
-  /** The machine of the ticket and of every row. */
+  /** The machine of every row, and the ticket's unless the controller provides its own (`ticket`). */
   row: M;
   /** The open records of a list, one row each. */
   records: (list: L) => readonly R[];
@@ -85,6 +85,8 @@ export function createBookMachine<
     actors: {
       // Any machine to XState's types, so they resolve inside this generic; the refs are the product's again below.
       row: spec.row as AnyStateMachine,
+      /** The ticket's machine: the rows' by default; a product may tell its ticket's calls apart from a row's. */
+      ticket: spec.row as AnyStateMachine,
       /** LIST with the book's open list, as the product's stream has it. */
       list: fromEventObservable<EventObject, undefined>(() => EMPTY),
       /** CHANGE for every record change the stream tells once. */
@@ -110,7 +112,7 @@ export function createBookMachine<
       ({
         input,
         fresh: false,
-        ticket: spawn('row', { id: 'ticket', input: spec.ticketInput(input) }) as Ref,
+        ticket: spawn('ticket', { id: 'ticket', input: spec.ticketInput(input) }) as Ref,
         rows: {},
         ...listField(spec.listKey, null),
       }) as Context,

@@ -59,6 +59,7 @@ export function startLeverLive(book: LeverAccount, sources: LeverLiveSources): L
   const machine = leverBookMachine.provide({
     actors: {
       row: sources.order,
+      ticket: sources.order,
       list: bookSource(() => lists$.pipe(map((list): LeverBookEvent => ({ type: 'LIST', list })))),
       changes: bookSource(() =>
         sources.positions.changes$.pipe(

@@ -37,6 +37,7 @@ export function startOptionLive(book: OptionAccount, sources: OptionLiveSources)
   const machine = optionBookMachine.provide({
     actors: {
       row: sources.contract,
+      ticket: sources.contract,
       list: bookSource(() =>
         sources.contracts.open$.pipe(
           map((open) => open.filter((c) => c.account === book)),

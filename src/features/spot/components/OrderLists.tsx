@@ -1,20 +1,23 @@
+import { useSelector } from '@xstate/react';
 import { type ReactElement, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fetchSpotOrders } from '../../../../core/api/spot';
+import type { SpotOrderRef } from '../../../../machines/spot/book.machine';
+import type { SpotLive } from '../../../../machines/spot/live';
 import type { SpotOrder } from '../../../../protocol/spot';
 import { OrderFlow } from '../../../app/OrderFlow';
 import { Button } from '../../../components/Button';
 import { Segmented } from '../../../components/Segmented';
 import { LoadingOrFailed } from '../../../components/StateView';
 import { usePagedList } from '../../../data/usePagedList';
-import { useOrderRow } from '../hooks/useOrderRow';
+import { useSpotOrderActor } from '../hooks/useSpotLive';
 import { spotKeys } from '../keys';
 import { OrderRow } from './OrderRow';
 
 type Tab = 'open' | 'history';
 
-/** The open orders (live, from the merged orders stream) with cancel, and the paged history of the pair. */
-export function OrderLists({ symbol, open }: { symbol: string; open: SpotOrder[] | null }): ReactElement {
+/** The open orders of the pair (live, from the book) with cancel, and the paged history of the pair. */
+export function OrderLists({ symbol, live }: { symbol: string; live: SpotLive }): ReactElement {
   const { t } = useTranslation();
   const [tab, setTab] = useState<Tab>('open');
   return (
@@ -28,28 +31,33 @@ export function OrderLists({ symbol, open }: { symbol: string; open: SpotOrder[]
           { value: 'history', label: t('spot.tabs.history') },
         ]}
       />
-      {tab === 'open' ? <OpenOrders orders={open} /> : <History symbol={symbol} />}
+      {tab === 'open' ? <OpenOrders symbol={symbol} live={live} /> : <History symbol={symbol} />}
     </section>
   );
 }
 
-function OpenOrders({ orders }: { orders: SpotOrder[] | null }): ReactElement {
+function OpenOrders({ symbol, live }: { symbol: string; live: SpotLive }): ReactElement {
   const { t } = useTranslation();
-  if (orders === null) return <LoadingOrFailed failed={false} onRetry={() => {}} />;
+  const all = useSelector(live.actor, (s) => s.context.open);
+  const rows = useSelector(live.actor, (s) => s.context.rows);
+  if (all === null) return <LoadingOrFailed failed={false} onRetry={() => {}} />;
+  const orders = all.filter((o) => o.symbol === symbol);
   if (orders.length === 0) return <p className="spot-empty">{t('spot.orders.empty')}</p>;
   return (
     <ul className="spot-order-list" data-testid="open-orders">
-      {orders.map((o) => (
-        <OpenOrderRow key={o.id} order={o} />
-      ))}
+      {orders.map((o) => {
+        const row = rows[o.id];
+        return row ? <OpenOrderRow key={o.id} actor={row.ref} order={o} /> : null;
+      })}
     </ul>
   );
 }
 
-/** An open order, driven by its own order machine (cancel, then what the server says). */
-function OpenOrderRow({ order }: { order: SpotOrder }): ReactElement {
+/** An open order, drawn from its own order machine in the book (cancel, then what the server says). */
+function OpenOrderRow({ actor, order }: { actor: SpotOrderRef; order: SpotOrder }): ReactElement {
   const { t } = useTranslation();
-  const { view, snapshot, cancel } = useOrderRow(order);
+  const { view, snapshot, send } = useSpotOrderActor(actor);
+  const cancel = () => send({ type: 'CANCEL' });
   return (
     <OrderRow
       order={view.order ?? order}

@@ -1,15 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { type ReactElement, useMemo, useState } from 'react';
+import { useSelector } from '@xstate/react';
+import { type ReactElement, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fetchSpotConfig } from '../../../../../core/api/spot';
 import { fetchAssets } from '../../../../../core/api/wallet';
+import type { SpotOrderRef } from '../../../../../machines/spot/book.machine';
 import { toUnits } from '../../../../../protocol/rules/spot';
-import type { SpotOrder } from '../../../../../protocol/spot';
-import { type TradingGate, tradingGate } from '../../../../../streams/freshness';
 import { coinQuotes } from '../../../../../streams/market';
 import type { QuoteBoard } from '../../../../../streams/quotes';
-import { spotOrders } from '../../../../../streams/spot/orders';
 import { Icon } from '../../../../components/Icon';
 import { Page } from '../../../../components/Page';
 import { LoadingOrFailed } from '../../../../components/StateView';
@@ -22,13 +21,12 @@ import { Change, StaleMark, StaleNote, useFavourites } from '../../../market/pub
 import { OrderLists } from '../../components/OrderLists';
 import { type Balances, OrderTicket } from '../../components/OrderTicket';
 import { PairPicker } from '../../components/PairPicker';
-import { useSpotOrder } from '../../hooks/useSpotOrder';
+import { useSpotLive, useSpotOrderActor } from '../../hooks/useSpotLive';
 import { spotKeys } from '../../keys';
-import { pairTerms } from '../../ticket';
+import { type PairTerms, pairTerms } from '../../ticket';
 import '../../spot.css';
 
 const EMPTY_BOARD: QuoteBoard = { quotes: new Map(), version: 0 };
-const CLOSED_GATE: TradingGate = { allowed: false, reason: 'stale' };
 
 /** The coin account's available USDT and coin, at their ledger scales. */
 function useBalances(coin: string): Balances | null {
@@ -58,22 +56,18 @@ export default function SpotPage(): ReactElement {
   const config = useQuery({ queryKey: spotKeys.config, queryFn: () => need(fetchSpotConfig()) });
   const quotes = coinQuotes();
   const board = useStream(quotes.board$, EMPTY_BOARD);
-  const gate$ = useMemo(() => tradingGate(quotes.freshness), [quotes]);
-  const gate = useStream(gate$, CLOSED_GATE);
-  const orders = useMemo(() => spotOrders(), []);
-  const allOpen = useStream<SpotOrder[] | null>(orders.open$, null);
+  const live = useSpotLive();
   const { favourites } = useFavourites();
   const balances = useBalances(symbol);
-  const { view, send } = useSpotOrder(orders, gate);
 
   const terms = config.data ? pairTerms(config.data, symbol) : null;
   const quote = board.quotes.get(symbol);
-  const stale = !gate.allowed && board.version > 0;
-  const open = allOpen?.filter((o) => o.symbol === symbol) ?? null;
+  const fresh = useSelector(live?.actor, (s) => s?.context.fresh ?? false);
+  const stale = !fresh && board.version > 0;
 
   return (
     <Page title={t('spot.title')} left="menu" className="spot-page">
-      {!config.data ? (
+      {!config.data || !live ? (
         <LoadingOrFailed failed={loadFailed(config)} onRetry={() => void config.refetch()} />
       ) : (
         <>
@@ -106,13 +100,12 @@ export default function SpotPage(): ReactElement {
           </section>
           <StaleNote stale={stale} />
           {terms ? (
-            <OrderTicket
+            <LiveTicket
               key={symbol}
+              ticket={live.actor.getSnapshot().context.ticket}
               terms={terms}
               last={quote?.last ?? null}
               balances={balances}
-              view={view}
-              send={send}
             />
           ) : (
             <p className="spot-empty">{t('spot.unknownPair', { symbol })}</p>
@@ -121,7 +114,7 @@ export default function SpotPage(): ReactElement {
             <Icon name="alert" size={16} />
             {t('spot.risk')}
           </p>
-          <OrderLists symbol={symbol} open={open} />
+          <OrderLists symbol={symbol} live={live} />
           <PairPicker
             open={picking}
             pairs={config.data.pairs}
@@ -137,4 +130,20 @@ export default function SpotPage(): ReactElement {
       )}
     </Page>
   );
+}
+
+/** The ticket, drawn from its order machine in the live book. */
+function LiveTicket({
+  ticket,
+  terms,
+  last,
+  balances,
+}: {
+  ticket: SpotOrderRef;
+  terms: PairTerms;
+  last: string | null;
+  balances: Balances | null;
+}): ReactElement {
+  const { view, send } = useSpotOrderActor(ticket);
+  return <OrderTicket terms={terms} last={last} balances={balances} view={view} send={send} />;
 }

@@ -1,0 +1,58 @@
+import { filter, map, type Observable, tap } from 'rxjs';
+import { type Actor, createActor, type InspectionEvent } from 'xstate';
+import type { OrderChange, OrderStream } from '../../streams/spot/orders';
+import { bookSource } from '../live-book';
+import { gateEvents } from '../live-rows';
+import { type SpotBookEvent, spotBookMachine } from './book.machine';
+import type { spotOrderMachine } from './order.machine';
+
+/** What the live spot book is made of: the app's streams and calls (or a test's subjects). */
+export interface SpotLiveSources {
+  /** The user's open orders and their changes (streams/spot/orders.ts spotOrders). */
+  orders: Pick<OrderStream, 'open$' | 'changes$'>;
+  /** Whether prices are fresh enough to trade (streams/freshness.ts tradingGate). */
+  fresh$: Observable<boolean>;
+  /** The ticket's order machine with the real placement and cancellation calls. */
+  ticket: typeof spotOrderMachine;
+  /** An open order's machine: the real cancellation, whose result the app also says (the row leaves at once). */
+  row: typeof spotOrderMachine;
+  makeId: () => string;
+  /** Told each order change once, after the machines were: the page's refreshes. */
+  onChange?: (change: OrderChange) => void;
+  /** XState inspection of the whole book (the QA traces of its order machines). */
+  inspect?: (event: InspectionEvent) => void;
+}
+
+export interface SpotLive {
+  readonly actor: Actor<typeof spotBookMachine>;
+  stop(): void;
+}
+
+/**
+ * Starts the live path of the user's spot orders outside React: the book machine with its sources. The page starts it
+ * when it mounts, draws what it holds, and stops it when it leaves.
+ */
+export function startSpotLive(sources: SpotLiveSources): SpotLive {
+  const machine = spotBookMachine.provide({
+    actors: {
+      row: sources.row,
+      ticket: sources.ticket,
+      list: bookSource(() => sources.orders.open$.pipe(map((list): SpotBookEvent => ({ type: 'LIST', list })))),
+      changes: bookSource(() =>
+        sources.orders.changes$.pipe(
+          // The page's refreshes come with the change; the machines learn it through the event.
+          tap((change) => sources.onChange?.(change)),
+          filter((change) => change.kind === 'order'),
+          map((change): SpotBookEvent => ({ type: 'CHANGE', record: change.order })),
+        ),
+      ),
+      gate: bookSource(() => gateEvents(sources.fresh$)),
+    },
+  });
+  const actor = createActor(machine, {
+    input: { makeId: sources.makeId },
+    ...(sources.inspect ? { inspect: sources.inspect } : {}),
+  });
+  actor.start();
+  return { actor, stop: () => actor.stop() };
+}
