@@ -1,4 +1,5 @@
-import { assign, fromPromise, type SnapshotFrom, setup } from 'xstate';
+import { EMPTY } from 'rxjs';
+import { assign, fromEventObservable, fromPromise, type SnapshotFrom, setup } from 'xstate';
 import type { C2cOrder, C2cStatus } from '../../protocol/c2c';
 import { c2cStep } from '../../protocol/rules/c2c';
 import { isNewerC2cOrder, newerC2cOrder } from '../../streams/c2c/news';
@@ -100,6 +101,8 @@ export const c2cOrderMachine = setup({
     releaseOrder: fromPromise<C2cCallResult, { id: number; reason: string }>(() => new Promise(() => {})),
     appealOrder: fromPromise<C2cCallResult, { id: number; reason: string }>(() => new Promise(() => {})),
     fetchOrder: fromPromise<C2cOrder | false, { id: number }>(() => new Promise(() => {})),
+    /** ORDER for each copy of the order and CLOCK for each clock step (machines/live-order.ts); none by default. */
+    live: fromEventObservable<C2cOrderEvent, { id: number }>(() => EMPTY),
   },
   delays: {
     untilPayDeadline: ({ context }) => Math.max(0, context.order.pay_until - context.now()),
@@ -144,6 +147,8 @@ export const c2cOrderMachine = setup({
   id: 'c2cOrder',
   context: ({ input }) => ({ order: input.order, now: input.now, error: null, reason: '' }),
   initial: 'routing',
+  // The order's news reaches the machine for as long as it runs, whatever state it is in.
+  invoke: { src: 'live', input: ({ context }) => ({ id: context.order.id }) },
   on: {
     // Any state: the server's newer word on the order decides where it is now.
     ORDER: { guard: 'isNewsOfThisOrder', target: '.routing', actions: 'takeOrder' },

@@ -1,4 +1,5 @@
-import { assign, fromPromise, type SnapshotFrom, setup } from 'xstate';
+import { EMPTY } from 'rxjs';
+import { assign, fromEventObservable, fromPromise, type SnapshotFrom, setup } from 'xstate';
 import type { IeoOrder } from '../../protocol/ieo';
 import { isNewerIeoOrder, newerIeoOrder } from '../../streams/ieo/news';
 import {
@@ -104,6 +105,8 @@ export const ieoSubscriptionMachine = setup({
     // The app provides the real calls (core/api/ieo.ts); these defaults never settle, so a bare machine is inert.
     payOrder: fromPromise<PayCallResult, { id: number }>(() => new Promise(() => {})),
     fetchOrder: fromPromise<IeoOrder | false, { id: number }>(() => new Promise(() => {})),
+    /** ORDER for each copy of the order and CLOCK for each clock step (machines/live-order.ts); none by default. */
+    live: fromEventObservable<SubscriptionEvent, { id: number }>(() => EMPTY),
   },
   delays: {
     untilAllotment: ({ context }) => timerFor(context, context.order.allotment_date),
@@ -149,6 +152,8 @@ export const ieoSubscriptionMachine = setup({
     error: null,
   }),
   initial: 'routing',
+  // The subscription's news reaches the machine for as long as it runs, whatever state it is in.
+  invoke: { src: 'live', input: ({ context }) => ({ id: context.order.id }) },
   on: {
     // Any state: the server's newer word on the subscription decides where it is now.
     ORDER: { guard: 'isNewsOfThisOrder', target: '.routing', actions: 'takeOrder' },

@@ -12,9 +12,11 @@ export const useC2cMarkets = () => useQuery({ queryKey: c2cKeys.markets, queryFn
 export const useC2cAd = (id: number | null) =>
   useQuery({ queryKey: c2cKeys.ad(id ?? 0), queryFn: () => need(fetchC2cAd(id ?? 0)), enabled: id !== null });
 
+/** One of the caller's orders as the server has it now: the page's query, and the copies its machine follows. */
+export const c2cOrderQuery = (id: number) => ({ queryKey: c2cKeys.order(id), queryFn: () => need(fetchC2cOrder(id)) });
+
 /** One of the caller's orders as the server has it now (null id: nothing to load). */
-export const useC2cOrder = (id: number | null) =>
-  useQuery({ queryKey: c2cKeys.order(id ?? 0), queryFn: () => need(fetchC2cOrder(id ?? 0)), enabled: id !== null });
+export const useC2cOrder = (id: number | null) => useQuery({ ...c2cOrderQuery(id ?? 0), enabled: id !== null });
 
 /** Whether the user is a merchant: asked only with a session (a guest is none); quiet, a failure means "not known". */
 export function useC2cMerchant() {

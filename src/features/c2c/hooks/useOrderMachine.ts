@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useMachine } from '@xstate/react';
-import { useCallback, useMemo } from 'react';
+import { useMemo } from 'react';
+import { merge } from 'rxjs';
 import { fromPromise } from 'xstate';
 import {
   appealC2cOrder,
@@ -10,22 +11,24 @@ import {
   payC2cOrder,
   releaseC2cOrder,
 } from '../../../../core/api/c2c';
-import { serverNow } from '../../../../core/clock';
-import { c2cOrderMachine, c2cOrderView } from '../../../../machines/c2c/order.machine';
+import { serverClock, serverNow } from '../../../../core/clock';
+import { type C2cOrderEvent, c2cOrderMachine, c2cOrderView } from '../../../../machines/c2c/order.machine';
+import { liveOrder } from '../../../../machines/live-order';
 import type { C2cOrder } from '../../../../protocol/c2c';
 import type { C2cOrderStream } from '../../../../streams/c2c/orders';
 import { traceActor } from '../../../app/actor-traces';
 import { keys } from '../../../data/keys';
-import { useLiveOrder } from '../../../hooks/useLiveOrder';
+import { queryData$ } from '../../../data/query-stream';
 import { c2cKeys } from '../keys';
+import { c2cOrderQuery } from './queries';
 
 /**
- * One order's machine (machines/c2c/order.machine.ts), fed by the app: the real calls (ctc/order/pay, cancel,
- * release, appeal, and ctc/order/info while the expiry is awaited), the tab's server clock as its time source, and
- * every newer copy of the order (the one the page loaded, and the `c2c` stream's). An action refreshes what it
- * touched: the order's views, the ad, and the balances.
+ * One order's machine (machines/c2c/order.machine.ts) with the app's calls and sources: the real calls (ctc/order/pay,
+ * cancel, release, appeal, and ctc/order/info while the expiry is awaited), the tab's server clock as its time
+ * source, and its `live` actor (machines/live-order.ts): every copy of the order (the page's query, and the `c2c`
+ * stream's) and the clock's steps. An action refreshes what it touched: the order's views, the ad, and the balances.
  */
-export function useOrderMachine(order: C2cOrder, stream: C2cOrderStream | null, now: number) {
+export function useOrderMachine(order: C2cOrder, stream: C2cOrderStream, now: number) {
   const client = useQueryClient();
   const machine = useMemo(() => {
     const after = (call: (input: { id: number; reason: string }) => Promise<C2cResult>) =>
@@ -45,17 +48,19 @@ export function useOrderMachine(order: C2cOrder, stream: C2cOrderStream | null, 
         fetchOrder: fromPromise(({ input }: { input: { id: number } }) =>
           fetchC2cOrder(input.id, { quiet: true, loading: false }),
         ),
+        live: liveOrder<C2cOrder, C2cOrderEvent>((id) => ({
+          copies$: merge(queryData$(client, c2cOrderQuery(id)), stream.order$(id)),
+          clock: serverClock,
+          order: (o) => ({ type: 'ORDER', order: o }),
+          clockStep: () => ({ type: 'CLOCK' }),
+        })),
       },
     });
-  }, [client]);
+  }, [client, stream]);
   const [snapshot, send] = useMachine(machine, {
     input: { order, now: serverNow },
     inspect: traceActor('c2c-order', (c: { order: { id: number } }) => c.order.id),
   });
-
-  const onOrder = useCallback((o: typeof order) => send({ type: 'ORDER', order: o }), [send]);
-  const onClockStep = useCallback(() => send({ type: 'CLOCK' }), [send]);
-  useLiveOrder(order, stream, onOrder, onClockStep);
 
   return { view: c2cOrderView(snapshot, now), send, snapshot };
 }

@@ -19,7 +19,7 @@ export function OrderRow({
   now,
 }: {
   order: IeoOrder;
-  stream: IeoOrderStream | null;
+  stream: IeoOrderStream;
   now: number;
 }): ReactElement {
   const { t, i18n } = useTranslation();

@@ -12,13 +12,11 @@ export const useIeoDetail = (id: number | null) =>
     enabled: id !== null,
   });
 
+/** One of the caller's subscriptions as the server has it now: the page's query, and the copies its machine follows. */
+export const ieoOrderQuery = (id: number) => ({ queryKey: ieoKeys.order(id), queryFn: () => need(fetchIeoOrder(id)) });
+
 /** One of the caller's subscriptions as the server has it now (null id: nothing to load). */
-export const useIeoOrder = (id: number | null) =>
-  useQuery({
-    queryKey: ieoKeys.order(id ?? 0),
-    queryFn: () => need(fetchIeoOrder(id ?? 0)),
-    enabled: id !== null,
-  });
+export const useIeoOrder = (id: number | null) => useQuery({ ...ieoOrderQuery(id ?? 0), enabled: id !== null });
 
 /** The USDT available in the coin (spot) account, which an allotment is paid from. */
 export const usePayBalance = (enabled: boolean) =>

@@ -50,7 +50,7 @@ export default function IeoOrderDetailPage(): ReactElement {
 function OrderView({ order, stream }: { order: IeoOrder; stream: IeoOrderStream }): ReactElement {
   const { t } = useTranslation();
   const now = useServerNow();
-  const { view, send, snapshot } = useSubscription(order, stream, now);
+  const { view, send, snapshot } = useSubscription(order, stream, now, true);
   const o = view.order;
 
   // The payment's answer arrives in the machine: say so once when it went through.
