@@ -1,4 +1,4 @@
-import { EMPTY, type Observable } from 'rxjs';
+import { EMPTY, filter, map, type Observable, tap } from 'rxjs';
 import {
   type ActorRefFrom,
   type AnyActorRef,
@@ -11,7 +11,7 @@ import {
   type InputFrom,
   setup,
 } from 'xstate';
-import { type LiveRow, rowChanges } from './live-rows';
+import { gateEvents, type LiveRow, rowChanges } from './live-rows';
 
 /**
  * One product's live book as a page draws it, alive outside React (DESIGN "The data flow, one way"): its open list
@@ -60,6 +60,35 @@ export interface BookSpec<In, K extends string, L, R extends { id: number }, M e
 /** A source of a book as its live controller provides it: the events it sends the book while the book runs. */
 export function bookSource<L, R>(events: () => Observable<BookEvent<L, R>>) {
   return fromEventObservable<EventObject, undefined>(events);
+}
+
+/** What a product's live controller feeds its book from (its streams, or a test's subjects). */
+export interface BookStreams<L, C, R> {
+  list$: Observable<L>;
+  changes$: Observable<C>;
+  /** The record a change carries; null for one that carries none (such as "open records left unseen"). */
+  recordOf: (change: C) => R | null;
+  /** Told each change once, as it comes: the page's news and refreshes. */
+  onChange?: ((change: C) => void) | undefined;
+  /** Whether prices are fresh enough to trade (streams/freshness.ts tradingGate). */
+  fresh$: Observable<boolean>;
+}
+
+/** The book's `list`, `changes` and `gate` actors over a product's streams. */
+export function bookSources<L, C, R>(streams: BookStreams<L, C, R>) {
+  return {
+    list: bookSource<L, R>(() => streams.list$.pipe(map((list) => ({ type: 'LIST' as const, list })))),
+    changes: bookSource<L, R>(() =>
+      streams.changes$.pipe(
+        // The page hears every change; the machines learn a record's through the event.
+        tap((change) => streams.onChange?.(change)),
+        map(streams.recordOf),
+        filter((record): record is R => record !== null),
+        map((record) => ({ type: 'CHANGE' as const, record })),
+      ),
+    ),
+    gate: bookSource<L, R>(() => gateEvents(streams.fresh$)),
+  };
 }
 
 /** The list under its product's key: the one place the key's type is put together. */

@@ -1,12 +1,11 @@
-import { distinctUntilChanged, filter, map, type Observable, Subscription, switchMap, tap } from 'rxjs';
+import { distinctUntilChanged, map, type Observable, Subscription, switchMap } from 'rxjs';
 import { type Actor, createActor, fromCallback, type InspectionEvent } from 'xstate';
 import type { LeverAccount, LeverDeal, LeverPosition } from '../../protocol/lever';
 import { type FrameCancel, type FrameRequest, latestPerFrame } from '../../streams/frame';
 import { inBook, type Mark, type PositionChange, type PositionStream } from '../../streams/lever/positions';
 import type { PositionsClient, PositionsUpdate } from '../../workers/positions';
-import { bookSource } from '../live-book';
-import { gateEvents } from '../live-rows';
-import { type LeverBookEvent, leverBookMachine } from './book.machine';
+import { bookSources } from '../live-book';
+import { leverBookMachine } from './book.machine';
 import { FigureBoard } from './figure-board';
 import type { leverOrderMachine } from './order.machine';
 
@@ -60,16 +59,13 @@ export function startLeverLive(book: LeverAccount, sources: LeverLiveSources): L
     actors: {
       row: sources.order,
       ticket: sources.order,
-      list: bookSource(() => lists$.pipe(map((list): LeverBookEvent => ({ type: 'LIST', list })))),
-      changes: bookSource(() =>
-        sources.positions.changes$.pipe(
-          // The page's news and refreshes come with the change; the machines learn it through the event.
-          tap((change) => sources.onChange?.(change)),
-          filter((change) => change.kind === 'position'),
-          map((change): LeverBookEvent => ({ type: 'CHANGE', record: change.position })),
-        ),
-      ),
-      gate: bookSource(() => gateEvents(sources.fresh$)),
+      ...bookSources({
+        list$: lists$,
+        changes$: sources.positions.changes$,
+        recordOf: (change) => (change.kind === 'position' ? change.position : null),
+        onChange: sources.onChange,
+        fresh$: sources.fresh$,
+      }),
       // The positions worker is the lever book's feed: it runs, and ends, with the book.
       feed: fromCallback(() => feedWorker(book, sources, lists$, figures)),
     },

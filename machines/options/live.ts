@@ -1,10 +1,9 @@
-import { distinctUntilChanged, filter, map, type Observable, tap } from 'rxjs';
+import { distinctUntilChanged, map, type Observable } from 'rxjs';
 import { type Actor, createActor, type InspectionEvent } from 'xstate';
 import type { OptionAccount } from '../../protocol/options';
 import type { ContractChange, ContractStream } from '../../streams/options/contracts';
-import { bookSource } from '../live-book';
-import { gateEvents } from '../live-rows';
-import { type OptionBookEvent, optionBookMachine } from './book.machine';
+import { bookSources } from '../live-book';
+import { optionBookMachine } from './book.machine';
 import type { optionContractMachine } from './contract.machine';
 
 /** What the live option book is made of: the app's streams and calls (or a test's subjects). */
@@ -38,23 +37,17 @@ export function startOptionLive(book: OptionAccount, sources: OptionLiveSources)
     actors: {
       row: sources.contract,
       ticket: sources.contract,
-      list: bookSource(() =>
-        sources.contracts.open$.pipe(
+      ...bookSources({
+        list$: sources.contracts.open$.pipe(
           map((open) => open.filter((c) => c.account === book)),
           // The other book's changes leave this one's list as it was.
           distinctUntilChanged((a, b) => a.length === b.length && a.every((c, i) => c === b[i])),
-          map((list): OptionBookEvent => ({ type: 'LIST', list })),
         ),
-      ),
-      changes: bookSource(() =>
-        sources.contracts.changes$.pipe(
-          // The page's refreshes come with the change; the machines learn it through the event.
-          tap((change) => sources.onChange?.(change)),
-          filter((change) => change.kind === 'contract'),
-          map((change): OptionBookEvent => ({ type: 'CHANGE', record: change.contract })),
-        ),
-      ),
-      gate: bookSource(() => gateEvents(sources.fresh$)),
+        changes$: sources.contracts.changes$,
+        recordOf: (change) => (change.kind === 'contract' ? change.contract : null),
+        onChange: sources.onChange,
+        fresh$: sources.fresh$,
+      }),
     },
   });
   const actor = createActor(machine, {

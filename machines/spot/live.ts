@@ -1,9 +1,8 @@
-import { filter, map, type Observable, tap } from 'rxjs';
+import type { Observable } from 'rxjs';
 import { type Actor, createActor, type InspectionEvent } from 'xstate';
 import type { OrderChange, OrderStream } from '../../streams/spot/orders';
-import { bookSource } from '../live-book';
-import { gateEvents } from '../live-rows';
-import { type SpotBookEvent, spotBookMachine } from './book.machine';
+import { bookSources } from '../live-book';
+import { spotBookMachine } from './book.machine';
 import type { spotOrderMachine } from './order.machine';
 
 /** What the live spot book is made of: the app's streams and calls (or a test's subjects). */
@@ -37,16 +36,13 @@ export function startSpotLive(sources: SpotLiveSources): SpotLive {
     actors: {
       row: sources.row,
       ticket: sources.ticket,
-      list: bookSource(() => sources.orders.open$.pipe(map((list): SpotBookEvent => ({ type: 'LIST', list })))),
-      changes: bookSource(() =>
-        sources.orders.changes$.pipe(
-          // The page's refreshes come with the change; the machines learn it through the event.
-          tap((change) => sources.onChange?.(change)),
-          filter((change) => change.kind === 'order'),
-          map((change): SpotBookEvent => ({ type: 'CHANGE', record: change.order })),
-        ),
-      ),
-      gate: bookSource(() => gateEvents(sources.fresh$)),
+      ...bookSources({
+        list$: sources.orders.open$,
+        changes$: sources.orders.changes$,
+        recordOf: (change) => (change.kind === 'order' ? change.order : null),
+        onChange: sources.onChange,
+        fresh$: sources.fresh$,
+      }),
     },
   });
   const actor = createActor(machine, {
