@@ -1,5 +1,16 @@
-import { assign, fromPromise, type SnapshotFrom, setup, stateIn } from 'xstate';
+import { assign, fromPromise, type SnapshotFrom, sendTo, setup, stateIn } from 'xstate';
 import type { CancelReason, PlaceOrderRequest, SpotOrder } from '../../protocol/spot';
+import {
+  type HeldRequest,
+  leavesRequestOpen,
+  NO_ANSWER,
+  providedSend,
+  requestFor,
+  type SubmitAnswer,
+  submissionMachine,
+} from '../submission.machine';
+
+export { NO_ANSWER };
 
 /**
  * One spot ticket's order lifecycle (RULES "Spot", protocol/spot.ts):
@@ -9,9 +20,9 @@ import type { CancelReason, PlaceOrderRequest, SpotOrder } from '../../protocol/
  *                                   → cancelled (no tick within the wait, or the price band)
  *   submitting → entering (refused or no answer, with the error)
  *
- * The ticket's fields live in the view; the machine gets the finished request on SUBMIT and owns the request id:
- * made once per submission and kept until a definite answer, so a retry after a lost answer is the same order to
- * the server. The server's word on the order comes in as ORDER_UPDATE (the private `orders` topic merged with
+ * The ticket's fields live in the view; the machine gets the finished request on SUBMIT and holds its request id
+ * until a definite answer, so a retry after a lost answer is the same order to the server. The submission itself
+ * (the call, its time-out, a reconnect, what a refusal means) is the shared child, machines/submission.machine.ts. The server's word on the order comes in as ORDER_UPDATE (the private `orders` topic merged with
  * polling, streams/spot/orders.ts); a stale price feed (streams/freshness.ts) blocks new submissions in its own
  * region, so the gate is part of the state the tests walk.
  */
@@ -20,9 +31,7 @@ import type { CancelReason, PlaceOrderRequest, SpotOrder } from '../../protocol/
 export type OrderDraft = Omit<PlaceOrderRequest, 'request_id'>;
 
 /** What the placement and cancellation calls answer (core/api/spot.ts SpotOrderResult). */
-export type OrderCallResult =
-  | { ok: true; order: SpotOrder }
-  | { ok: false; message: string; field?: string; answered: boolean };
+export type OrderCallResult = SubmitAnswer<{ ok: true; order: SpotOrder }>;
 
 export interface OrderMachineInput {
   /** Makes a request id (core/ids.ts newRequestId in the app, a counter in tests). */
@@ -41,19 +50,15 @@ export type OrderEvent =
   /** Back to an empty ticket after a finished order. */
   | { type: 'NEW_ORDER' }
   | { type: 'PRICES_STALE' }
-  | { type: 'PRICES_FRESH' };
-
-interface Attempt {
-  /** The draft as JSON: another draft is another submission, with its own id. */
-  key: string;
-  requestId: string;
-}
+  | { type: 'PRICES_FRESH' }
+  /** The line is back: a submission still waiting asks again under its id. */
+  | { type: 'RECONNECT' };
 
 export interface OrderContext {
   makeId: () => string;
   draft: OrderDraft | null;
   /** The submission in flight or last refused without a definite answer; null once the server answered. */
-  attempt: Attempt | null;
+  attempt: HeldRequest | null;
   order: SpotOrder | null;
   /** What went wrong last (a message in the user's language, from the server or the client). */
   error: string | null;
@@ -67,9 +72,6 @@ export function newerOrder(held: SpotOrder | null, incoming: SpotOrder): SpotOrd
   return incoming.updated_at > held.updated_at ? incoming : held;
 }
 
-/** SPEC 8: a failure without a message of its own shows "ERROR". */
-export const NO_ANSWER = 'ERROR';
-
 const isOpen = (order: SpotOrder) => order.state === 'waiting' || order.state === 'pending';
 
 export const spotOrderMachine = setup({
@@ -80,7 +82,9 @@ export const spotOrderMachine = setup({
   },
   actors: {
     // The app provides the real calls (core/api/spot.ts); these defaults never settle, so a bare machine is inert.
+    // The submission child runs placeOrder.
     placeOrder: fromPromise<OrderCallResult, PlaceOrderRequest>(() => new Promise(() => {})),
+    submission: submissionMachine<OrderDraft, { ok: true; order: SpotOrder }>(),
     cancelOrder: fromPromise<OrderCallResult, { id: number }>(() => new Promise(() => {})),
   },
   guards: {
@@ -97,9 +101,8 @@ export const spotOrderMachine = setup({
   actions: {
     beginAttempt: assign(({ context, event }) => {
       if (event.type !== 'SUBMIT') return {};
-      const key = JSON.stringify(event.draft);
       // The same draft again (a retry after a failure) keeps its id; anything changed is a new submission.
-      const attempt = context.attempt?.key === key ? context.attempt : { key, requestId: context.makeId() };
+      const attempt = requestFor(context.attempt, event.draft, context.makeId);
       return { draft: event.draft, attempt, order: null, error: null, errorField: null };
     }),
     takeUpdate: assign(({ context, event }) =>
@@ -132,10 +135,12 @@ export const spotOrderMachine = setup({
         submitting: {
           invoke: {
             id: 'placeOrder',
-            src: 'placeOrder',
-            input: ({ context }) => ({
-              ...(context.draft as OrderDraft),
-              request_id: context.attempt?.requestId ?? '',
+            src: 'submission',
+            input: ({ context, self }) => ({
+              args: context.draft as OrderDraft,
+              makeId: context.makeId,
+              held: context.attempt,
+              send: providedSend<PlaceOrderRequest, OrderCallResult>(self, 'placeOrder'),
             }),
             onDone: [
               {
@@ -157,7 +162,7 @@ export const spotOrderMachine = setup({
                     error: out.message,
                     errorField: out.field ?? null,
                     // A refusal is definite; without an answer the server may have acted, so keep the id.
-                    attempt: out.answered ? null : context.attempt,
+                    attempt: leavesRequestOpen(out) ? context.attempt : null,
                   };
                 }),
               },
@@ -168,7 +173,10 @@ export const spotOrderMachine = setup({
               actions: assign({ error: NO_ANSWER, errorField: null }),
             },
           },
-          on: { ORDER_UPDATE: { guard: 'isNewsOfOurOrder', actions: 'takeUpdate' } },
+          on: {
+            ORDER_UPDATE: { guard: 'isNewsOfOurOrder', actions: 'takeUpdate' },
+            RECONNECT: { actions: sendTo('placeOrder', { type: 'RECONNECT' }) },
+          },
         },
         /** Transient: where an order the server answered with belongs. */
         routing: {
