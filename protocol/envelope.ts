@@ -18,7 +18,7 @@ export const errorEnvelope = z.object({
   /** Field the failure refers to, when one does (lets a form mark it). */
   field: z.string().optional(),
   /**
-   * Why, as the key of the errors table (`leverVerifyRequired`, `insufficientBalance`, …): what client code decides
+   * Why, as the key of the errors table (`verificationRequired`, `insufficientBalance`, …): what client code decides
    * on, never the translated message.
    */
   reason: z.string(),

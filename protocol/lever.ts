@@ -91,7 +91,7 @@ const lotsPattern = /^[1-9]\d{0,8}$/;
  *    entry and the liquidation price (`leverTakeProfitSide`, `leverStopLossSide`, `leverStopLossBeyondLiquidation`);
  * 4. the leverage is one the instrument offers (`leverLeverageUnavailable`, server);
  * 5. the contract account covers the margin and the open fee (`insufficientBalance`, server).
- * The simulator needs no verification; the real account does (`leverVerifyRequired`, SPEC 8).
+ * The simulator needs no verification; the real account does (`verificationRequired`, SPEC 8).
  */
 export const submitLeverRequest = z
   .object({

@@ -87,7 +87,7 @@ export type OptionSeconds = z.infer<typeof optionSecondsResponse>;
  * 2. a stake given (`optionStakeRequired`, here), plain decimal text on the currency's step (`optionStakeInvalid`);
  * 3. the stake at least the minimum (`optionStakeBelowMin`, server, with data `optionStakeBelowMinData`);
  * 4. the balance of the chosen book covers it (`insufficientBalance`, server);
- * 5. a real-account contract needs a verified identity (`optionVerifyRequired`, server; SPEC 8 "account not
+ * 5. a real-account contract needs a verified identity (`verificationRequired`, server; SPEC 8 "account not
  *    authenticated, go to authentication?"); the simulator does not (RULES "Options").
  * `currency` defaults to the first payable currency on the server. `request_id` makes a retry apply once.
  */

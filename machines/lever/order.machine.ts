@@ -1,4 +1,4 @@
-import { and, assign, fromPromise, type SnapshotFrom, setup, stateIn } from 'xstate';
+import { and, assign, fromPromise, type SnapshotFrom, sendTo, setup, stateIn } from 'xstate';
 import {
   LEVER_STATUSES,
   type LeverCancelReason,
@@ -8,6 +8,18 @@ import {
   type LeverStatus,
   type SubmitLeverRequest,
 } from '../../protocol/lever';
+import {
+  type HeldRequest,
+  leavesRequestOpen,
+  NO_ANSWER,
+  needsVerification,
+  providedSend,
+  requestFor,
+  type SubmitAnswer,
+  submissionMachine,
+} from '../submission.machine';
+
+export { NO_ANSWER };
 
 /**
  * One lever order and the position it becomes, as its owner sees it (RULES "Lever", SPEC 4 "Lever order status",
@@ -17,7 +29,8 @@ import {
  *            → holding (1) → closing (2) → closed (3: user, take profit, stop loss) | liquidated (3: liquidation)
  *   waiting | pending → cancelling → cancelled (4)       (also 4 without asking: no tick, too little margin)
  *   holding → closeRequested | addingMargin (isolated) | settingStop → back where the position then is
- *   submitting → entering (refused or no answer, with the error) | verifying (SPEC 8: the real book needs it)
+ *   submitting → entering (refused or no answer, with the error) | verifying (SPEC 8: the real book needs it,
+ *   refusal reason `verificationRequired`)
  *   waiting, pending, holding, closing and the finished states → entering on NEW_ORDER (the ticket lets go; the
  *   list row follows the order)
  *
@@ -26,7 +39,7 @@ import {
  * position the newer `updated_at` wins and the phase never goes back, so a late copy changes nothing, and a closed
  * or cancelled position stays so. The machine owns the request ids of the calls that move money twice if sent twice
  * (submit, add margin): made once per request and kept until a definite answer, so a retry after a lost answer is
- * the same request.
+ * the same request. The submission itself is the shared child (machines/submission.machine.ts).
  * Stale prices (streams/freshness.ts) refuse every user action in their own region, so the gate is part of the state
  * the tests walk.
  */
@@ -40,10 +53,8 @@ export interface LeverStopsDraft {
   stop_loss?: string | undefined;
 }
 
-/** What every call answers (core/api/lever.ts LeverResult, with the SPEC 8 refusal recognised by the page). */
-export type LeverCallResult =
-  | { ok: true; position: LeverPosition }
-  | { ok: false; message: string; field?: string; answered: boolean; verifyRequired?: boolean };
+/** What every call answers (core/api/lever.ts LeverResult). */
+export type LeverCallResult = SubmitAnswer<{ ok: true; position: LeverPosition }>;
 
 export interface LeverOrderMachineInput {
   /** Makes a request id (core/ids.ts newRequestId in the app, a counter in tests). */
@@ -64,30 +75,23 @@ export type LeverOrderEvent =
   /** Away from the verification prompt. */
   | { type: 'DISMISS' }
   | { type: 'PRICES_STALE' }
-  | { type: 'PRICES_FRESH' };
-
-interface Attempt {
-  /** The request as JSON: another request is another attempt, with its own id. */
-  key: string;
-  requestId: string;
-}
+  | { type: 'PRICES_FRESH' }
+  /** The line is back: a submission still waiting asks again under its id. */
+  | { type: 'RECONNECT' };
 
 export interface LeverOrderContext {
   makeId: () => string;
   draft: LeverOrderDraft | null;
   /** The submission in flight or last failed without a definite answer; null once the server answered. */
-  attempt: Attempt | null;
+  attempt: HeldRequest | null;
   position: LeverPosition | null;
   /** The margin top-up in flight (or lost without an answer) and its amount. */
-  marginAttempt: (Attempt & { amount: string }) | null;
+  marginAttempt: (HeldRequest & { amount: string }) | null;
   stops: LeverStopsDraft | null;
   /** What went wrong last (a message in the user's language, from the server or the client). */
   error: string | null;
   errorField: string | null;
 }
-
-/** SPEC 8: a failure without a message of its own shows "ERROR". */
-export const NO_ANSWER = 'ERROR';
 
 /** How far along its lifecycle a phase is: news never moves a position back. */
 const PHASE_RANK: Readonly<Record<LeverPhase, number>> = {
@@ -116,10 +120,6 @@ export function newerPosition(held: LeverPosition | null, incoming: LeverPositio
   if (!held || held.id !== incoming.id) return incoming;
   return isPositionNews(held, incoming) ? incoming : held;
 }
-
-/** Reuses `held` when it is the same request again (a retry), else a fresh id. */
-const attemptFor = (held: Attempt | null, key: string, makeId: () => string): Attempt =>
-  held?.key === key ? held : { key, requestId: makeId() };
 
 /**
  * An action's answer, for the context: the position it answers with (unless an update already brought a newer one),
@@ -152,7 +152,9 @@ export const leverOrderMachine = setup({
   },
   actors: {
     // The app provides the real calls (core/api/lever.ts); these defaults never settle, so a bare machine is inert.
+    // The submission child runs submitOrder.
     submitOrder: fromPromise<LeverCallResult, SubmitLeverRequest>(() => new Promise(() => {})),
+    submission: submissionMachine<LeverOrderDraft, { ok: true; position: LeverPosition }>(),
     cancelOrder: fromPromise<LeverCallResult, { id: number }>(() => new Promise(() => {})),
     closePosition: fromPromise<LeverCallResult, { id: number }>(() => new Promise(() => {})),
     setStops: fromPromise<LeverCallResult, { id: number } & LeverStopsDraft>(() => new Promise(() => {})),
@@ -182,13 +184,13 @@ export const leverOrderMachine = setup({
     beginAttempt: assign(({ context, event }) => {
       if (event.type !== 'SUBMIT') return {};
       // The same draft again (a retry after a failure) keeps its id; anything changed is a new submission.
-      const attempt = attemptFor(context.attempt, JSON.stringify(event.draft), context.makeId);
+      const attempt = requestFor(context.attempt, event.draft, context.makeId);
       return { draft: event.draft, attempt, position: null, ...clearError };
     }),
     beginTopUp: assign(({ context, event }) => {
       if (event.type !== 'ADD_MARGIN') return {};
-      const key = JSON.stringify([context.position?.id, event.amount]);
-      return { marginAttempt: { ...attemptFor(context.marginAttempt, key, context.makeId), amount: event.amount } };
+      const request = requestFor(context.marginAttempt, [context.position?.id, event.amount], context.makeId);
+      return { marginAttempt: { ...request, amount: event.amount } };
     }),
     takeUpdate: assign(({ context, event }) =>
       event.type === 'POSITION' ? { position: newerPosition(context.position, event.position) } : {},
@@ -224,10 +226,12 @@ export const leverOrderMachine = setup({
           tags: ['busy'],
           invoke: {
             id: 'submitOrder',
-            src: 'submitOrder',
-            input: ({ context }) => ({
-              ...(context.draft as LeverOrderDraft),
-              request_id: context.attempt?.requestId ?? '',
+            src: 'submission',
+            input: ({ context, self }) => ({
+              args: context.draft as LeverOrderDraft,
+              makeId: context.makeId,
+              held: context.attempt,
+              send: providedSend<SubmitLeverRequest, LeverCallResult>(self, 'submitOrder'),
             }),
             onDone: [
               {
@@ -238,7 +242,7 @@ export const leverOrderMachine = setup({
               },
               {
                 // SPEC 8: "account not authenticated, go to authentication?" A definite refusal.
-                guard: ({ event }) => !event.output.ok && event.output.verifyRequired === true,
+                guard: ({ event }) => needsVerification(event.output),
                 target: 'verifying',
                 actions: assign(({ context, event }) => ({ ...answerOf(context, event.output), attempt: null })),
               },
@@ -247,7 +251,7 @@ export const leverOrderMachine = setup({
                 actions: assign(({ context, event }) => ({
                   ...answerOf(context, event.output),
                   // A refusal is definite; without an answer the server may have opened it, so keep the id.
-                  attempt: !event.output.ok && !event.output.answered ? context.attempt : null,
+                  attempt: leavesRequestOpen(event.output) ? context.attempt : null,
                 })),
               },
             ],
@@ -257,6 +261,7 @@ export const leverOrderMachine = setup({
           on: {
             // The server has the order (news by its request id overtook the answer): follow it, the answer is moot.
             POSITION: { guard: 'isNewsOfOurs', target: 'routing', actions: ['takeUpdate', assign({ attempt: null })] },
+            RECONNECT: { actions: sendTo('submitOrder', { type: 'RECONNECT' }) },
           },
         },
         verifying: {
@@ -361,7 +366,7 @@ export const leverOrderMachine = setup({
               actions: assign(({ context, event }) => ({
                 ...answerOf(context, event.output),
                 // Answered either way: the next top-up is a new one. No answer: the retry keeps the id.
-                marginAttempt: event.output.ok || event.output.answered ? null : context.marginAttempt,
+                marginAttempt: leavesRequestOpen(event.output) ? context.marginAttempt : null,
               })),
             },
             onError: { target: 'routing', actions: 'showNoAnswer' },

@@ -118,7 +118,7 @@ export const EVENTS = {
   submit: { type: 'SUBMIT', draft },
   accepted: done('submitOrder', { ok: true, position: position('waiting', 1_000) }),
   refused: done('submitOrder', refused('Insufficient balance', 'lots')),
-  verify: done('submitOrder', { ...refused('Account not authenticated'), verifyRequired: true }),
+  verify: done('submitOrder', { ...refused('Account not authenticated'), reason: 'verificationRequired' }),
   lost: broke('submitOrder'),
   dismiss: { type: 'DISMISS' },
   rests: { type: 'POSITION', position: position('pending', 2_000) },

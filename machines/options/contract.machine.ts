@@ -1,6 +1,18 @@
-import { assign, fromPromise, type SnapshotFrom, setup, stateIn } from 'xstate';
+import { assign, fromPromise, type SnapshotFrom, sendTo, setup, stateIn } from 'xstate';
 import { compareDecimalText } from '../../core/decimal-text';
 import type { OptionContract, OptionState, SubmitOptionRequest } from '../../protocol/options';
+import {
+  type HeldRequest,
+  leavesRequestOpen,
+  NO_ANSWER,
+  needsVerification,
+  providedSend,
+  requestFor,
+  type SubmitAnswer,
+  submissionMachine,
+} from '../submission.machine';
+
+export { NO_ANSWER };
 
 /**
  * One option ticket's contract lifecycle (RULES "Options", protocol/options.ts):
@@ -9,12 +21,12 @@ import type { OptionContract, OptionState, SubmitOptionRequest } from '../../pro
  *   the server's result) → won | lost | flat | refunded
  *                         → cancelled (no entry tick within the wait)
  *   submitting → choosing (refused or no answer, with the message) | verifying (SPEC 8: the real account is not
- *   verified; the prompt offers the identity verification page)
+ *   verified, refusal reason `verificationRequired`; the prompt offers the identity verification page)
  *
  * The countdown runs on server time: the machine is given the server clock (core/clock.ts serverNow in the app, a
  * fake in tests) and never reads the device clock, so remaining = expiry_ts − serverNow() is right however far the
- * device clock is off. The machine owns the request id: made once per submission and kept until a definite answer,
- * so a retry after a lost answer buys the same contract. The server's word on the contract arrives as
+ * device clock is off. The machine holds the request id until a definite answer, so a retry after a lost answer
+ * buys the same contract; the submission itself is the shared child (machines/submission.machine.ts). The server's word on the contract arrives as
  * CONTRACT_UPDATE (the private `options` topic merged with polling, streams/options/contracts.ts); stale prices block
  * new submissions in their own region.
  */
@@ -22,10 +34,8 @@ import type { OptionContract, OptionState, SubmitOptionRequest } from '../../pro
 /** A ticket's request without its id: what the user asked for. */
 export type ContractDraft = Omit<SubmitOptionRequest, 'request_id'>;
 
-/** What the submission answers (core/api/options.ts OptionSubmitResult, with the SPEC 8 refusal recognised). */
-export type SubmitCallResult =
-  | { ok: true; contract: OptionContract }
-  | { ok: false; message: string; field?: string; answered: boolean; verifyRequired?: boolean };
+/** What the submission answers (core/api/options.ts OptionSubmitResult). */
+export type SubmitCallResult = SubmitAnswer<{ ok: true; contract: OptionContract }>;
 
 export interface ContractMachineInput {
   /** Makes a request id (core/ids.ts newRequestId in the app, a counter in tests). */
@@ -43,28 +53,21 @@ export type ContractEvent =
   | { type: 'NEW_CONTRACT' }
   | { type: 'DISMISS' }
   | { type: 'PRICES_STALE' }
-  | { type: 'PRICES_FRESH' };
-
-interface Attempt {
-  /** The draft as JSON: another draft is another submission, with its own id. */
-  key: string;
-  requestId: string;
-}
+  | { type: 'PRICES_FRESH' }
+  /** The line is back: a submission still waiting asks again under its id. */
+  | { type: 'RECONNECT' };
 
 export interface ContractContext {
   makeId: () => string;
   serverNow: () => number;
   draft: ContractDraft | null;
   /** The submission in flight or last refused without a definite answer; null once the server answered. */
-  attempt: Attempt | null;
+  attempt: HeldRequest | null;
   contract: OptionContract | null;
   /** What went wrong last (a message in the user's language, from the server or the client). */
   error: string | null;
   errorField: string | null;
 }
-
-/** SPEC 8: a failure without a message of its own shows "ERROR". */
-export const NO_ANSWER = 'ERROR';
 
 /** The contract a client knows best: the one the server changed last (ties keep what is held: a repeat). */
 export function newerContract(held: OptionContract | null, incoming: OptionContract): OptionContract {
@@ -94,9 +97,8 @@ export function standingAt(contract: OptionContract, price: string | null): Stan
 }
 
 const startAttempt = (context: ContractContext, draft: ContractDraft) => {
-  const key = JSON.stringify(draft);
   // The same draft again (a retry after a failure) keeps its id; anything changed is a new submission.
-  const attempt = context.attempt?.key === key ? context.attempt : { key, requestId: context.makeId() };
+  const attempt = requestFor(context.attempt, draft, context.makeId);
   return { draft, attempt, contract: null, error: null, errorField: null };
 };
 
@@ -116,7 +118,9 @@ export const optionContractMachine = setup({
   },
   actors: {
     // The app provides the real call (core/api/options.ts); this default never settles, so a bare machine is inert.
+    // The submission child runs submitContract.
     submitContract: fromPromise<SubmitCallResult, SubmitOptionRequest>(() => new Promise(() => {})),
+    submission: submissionMachine<ContractDraft, { ok: true; contract: OptionContract }>(),
   },
   delays: {
     // Read from the server clock when `running` is entered; a contract that arrives after E settles at once.
@@ -167,10 +171,12 @@ export const optionContractMachine = setup({
         submitting: {
           invoke: {
             id: 'submitContract',
-            src: 'submitContract',
-            input: ({ context }) => ({
-              ...(context.draft as ContractDraft),
-              request_id: context.attempt?.requestId ?? '',
+            src: 'submission',
+            input: ({ context, self }) => ({
+              args: context.draft as ContractDraft,
+              makeId: context.makeId,
+              held: context.attempt,
+              send: providedSend<SubmitOptionRequest, SubmitCallResult>(self, 'submitContract'),
             }),
             onDone: [
               {
@@ -185,7 +191,7 @@ export const optionContractMachine = setup({
               },
               {
                 // SPEC 8: "account not authenticated, go to authentication?" A definite refusal.
-                guard: ({ event }) => !event.output.ok && event.output.verifyRequired === true,
+                guard: ({ event }) => needsVerification(event.output),
                 target: 'verifying',
                 actions: assign(({ event }) => ({
                   error: event.output.ok ? null : event.output.message,
@@ -202,7 +208,7 @@ export const optionContractMachine = setup({
                     error: out.message,
                     errorField: out.field ?? null,
                     // A refusal is definite; without an answer the server may have bought it, so keep the id.
-                    attempt: out.answered ? null : context.attempt,
+                    attempt: leavesRequestOpen(out) ? context.attempt : null,
                   };
                 }),
               },
@@ -213,7 +219,10 @@ export const optionContractMachine = setup({
               actions: assign({ error: NO_ANSWER, errorField: null }),
             },
           },
-          on: { CONTRACT_UPDATE: { guard: 'isNewsOfOurContract', actions: 'takeUpdate' } },
+          on: {
+            CONTRACT_UPDATE: { guard: 'isNewsOfOurContract', actions: 'takeUpdate' },
+            RECONNECT: { actions: sendTo('submitContract', { type: 'RECONNECT' }) },
+          },
         },
         verifying: {
           on: { DISMISS: { target: 'choosing', actions: assign({ error: null }) } },

@@ -63,7 +63,7 @@ const EVENTS = {
   },
   verify: {
     type: 'xstate.done.actor.submitContract',
-    output: { ok: false, message: 'Account not authenticated', answered: true, verifyRequired: true },
+    output: { ok: false, message: 'Account not authenticated', answered: true, reason: 'verificationRequired' },
   },
   lost: { type: 'xstate.error.actor.submitContract', error: new Error('offline') },
   dismiss: { type: 'DISMISS' },

@@ -214,7 +214,7 @@ describe('lever in the browser', () => {
     await expect.poll(() => page.getByTestId('verify-banner').count(), { timeout: 15_000 }).toBe(1);
     await expect.poll(() => page.getByTestId('ticket-available').textContent(), { timeout: 15_000 }).toContain('100');
     await open('long', { lots: '1', leverage: 10 });
-    // The server refuses (leverVerifyRequired) and the machine shows SPEC 8's prompt.
+    // The server refuses (verificationRequired) and the machine shows SPEC 8's prompt.
     const dialog = page.getByRole('dialog', { name: text('en', 'lever.verify.title') });
     await expect.poll(() => dialog.count(), { timeout: 15_000 }).toBe(1);
     await shot(page, 'lever-verify');

@@ -156,7 +156,7 @@ describe('options in the browser', () => {
     const up = page.getByTestId('buy-up');
     await expect.poll(() => up.isEnabled(), { timeout: 15_000 }).toBe(true);
     await up.click();
-    // The server refuses (optionVerifyRequired) and the machine shows SPEC 8's prompt.
+    // The server refuses (verificationRequired) and the machine shows SPEC 8's prompt.
     const dialog = page.getByRole('dialog', { name: text('en', 'options.verify.title') });
     await expect.poll(() => dialog.count(), { timeout: 15_000 }).toBe(1);
     await shot(page, 'options-verify');

@@ -353,7 +353,7 @@ describe.each(DATABASES)('lever on %s', (kind) => {
     await refused('lever/submit', order({ take_profit: '50000.00' }), u.token, 'leverTakeProfitSide');
     expect(await contract(u.id)).toEqual(before);
     const unverified = await trader('100', false);
-    await refused('lever/submit', order({}), unverified.token, 'leverVerifyRequired');
+    await refused('lever/submit', order({}), unverified.token, 'verificationRequired');
 
     const mine = await ok('lever/submit', order({ lots: '1' }), u.token);
     const other = await trader('100');

@@ -211,7 +211,7 @@ describe.each(DATABASES)('options on %s', (kind) => {
     await refused('microtrade/submit', buy({ stake: '25' }), u.token, 'insufficientBalance');
     await refused('microtrade/submit', buy({ symbol: 'USDT' }), u.token, 'optionSymbolUnsupported');
     const unverified = await newTrader('100', false);
-    await refused('microtrade/submit', buy({}), unverified.token, 'optionVerifyRequired');
+    await refused('microtrade/submit', buy({}), unverified.token, 'verificationRequired');
     expect((await ok('microtrade/lists', { list: 'open' }, u.token)).contracts).toEqual([]);
     expect(await optionAccount(u.id)).toEqual({ balance: 20_000_000, available: 20_000_000 });
     expect(await optionAccount(unverified.id)).toEqual({ balance: 100_000_000, available: 100_000_000 });

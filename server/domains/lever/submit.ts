@@ -141,7 +141,7 @@ export async function submitLever(s: LeverServices, userId: number, input: Submi
       field: 'lots',
       admit: async () => {
         if (!practice && (await verificationState(db, userId, 'basic')) !== 'verified') {
-          throw new BusinessError('leverVerifyRequired');
+          throw new BusinessError('verificationRequired');
         }
       },
     }),

@@ -82,7 +82,7 @@ export async function submitOption(s: OptionServices, userId: number, input: Sub
       field: 'stake',
       admit: async () => {
         if (!practice && (await verificationState(db, userId, 'basic')) !== 'verified') {
-          throw new BusinessError('optionVerifyRequired');
+          throw new BusinessError('verificationRequired');
         }
         // Without a market feed no entry tick will come: the contract could only wait and be cancelled.
         if (!s.feed) throw new BusinessError('spotNoPrice', { field: 'symbol' });

@@ -31,8 +31,8 @@ describe('lever submission refused for verification', () => {
     return settled;
   }
 
-  it('opens the verification prompt on leverVerifyRequired, whatever the language', async () => {
-    const state = await submitRefusedWith('leverVerifyRequired');
+  it('opens the verification prompt on verificationRequired, whatever the language', async () => {
+    const state = await submitRefusedWith('verificationRequired');
     expect(server.sent.map((c) => c.path)).toEqual(['lever/submit']);
     expect(state.matches({ order: 'verifying' })).toBe(true);
   });

@@ -7,13 +7,9 @@ import { submitOptionContract } from '../../../../core/api/options';
 import { serverNow } from '../../../../core/clock';
 import { newRequestId } from '../../../../core/ids';
 import type { OptionContractRef } from '../../../../machines/options/book.machine';
-import {
-  contractView,
-  optionContractMachine,
-  type SubmitCallResult,
-} from '../../../../machines/options/contract.machine';
+import { contractView, optionContractMachine } from '../../../../machines/options/contract.machine';
 import { type OptionLive, startOptionLive } from '../../../../machines/options/live';
-import type { OptionAccount, SubmitOptionRequest } from '../../../../protocol/options';
+import type { OptionAccount } from '../../../../protocol/options';
 import { tradingGate } from '../../../../streams/freshness';
 import { coinQuotes } from '../../../../streams/market';
 import { optionContracts } from '../../../../streams/options/contracts';
@@ -22,18 +18,11 @@ import { keys } from '../../../data/keys';
 import { optionKeys } from '../keys';
 
 /**
- * The server answers a real-account purchase without verified identity with `optionVerifyRequired` (SPEC 8): the
- * envelope's reason, whatever the language of its message.
+ * The contract machine with the real purchase call: the ticket and every row run this one. A refusal for a missing
+ * verification is the submission machine's to recognise (reason `verificationRequired`), not the page's.
  */
-async function submit(input: SubmitOptionRequest): Promise<SubmitCallResult> {
-  const r = await submitOptionContract(input);
-  if (!r.ok && r.answered && r.reason === 'optionVerifyRequired') return { ...r, verifyRequired: true };
-  return r;
-}
-
-/** The contract machine with the real purchase call: the ticket and every row run this one. */
 const contractMachine = optionContractMachine.provide({
-  actors: { submitContract: fromPromise(({ input }) => submit(input)) },
+  actors: { submitContract: fromPromise(({ input }) => submitOptionContract(input)) },
 });
 
 /**
