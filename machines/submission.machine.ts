@@ -154,15 +154,47 @@ export type SubmissionSnapshot<Args extends object, Ok extends { ok: true }> = S
   SubmissionMachine<Args, Ok>
 >;
 
+/** A parent machine's actor as its invoke mappers see it: enough to find what it was provided. */
+interface ProvidedParent {
+  getSnapshot(): { machine: { implementations: { actors: Record<string, AnyActorLogic | { src: AnyActorLogic }> } } };
+}
+
+/** What a product machine holds about its ticket's submission. */
+interface SubmittingContext<Args extends object> {
+  makeId: () => string;
+  /** The ticket's request; set on SUBMIT, before the child is invoked. */
+  draft: Args | null;
+  /** The request that got no answer last time, if any. */
+  attempt: HeldRequest | null;
+}
+
+/**
+ * The child's input in a product machine's submitting state: the ticket's draft, the held request (already chosen on
+ * SUBMIT, so updates about it are known while it is sent) and the call the product was provided under `call`.
+ */
+export function submissionInput<Args extends object, Ok extends { ok: true }>(call: string) {
+  return ({
+    context,
+    self,
+  }: {
+    context: SubmittingContext<Args>;
+    self: ProvidedParent;
+  }): SubmissionInput<Args, Ok> => ({
+    // SUBMIT sets the draft before it enters the submitting state that invokes the child.
+    args: context.draft as Args,
+    makeId: context.makeId,
+    held: context.attempt,
+    send: providedSend<IdentifiedRequest<Args>, SubmitAnswer<Ok>>(self, call),
+  });
+}
+
 /**
  * The call a product machine was provided under `name`, as a `send` for its submission child. The app (and each test)
  * provides the product machine's call by the name it always had (`placeOrder`, `submitContract`, `submitOrder`);
  * the child runs whatever the parent was given, so providing the parent is enough.
  */
 export function providedSend<Request, Answer>(
-  self: {
-    getSnapshot(): { machine: { implementations: { actors: Record<string, AnyActorLogic | { src: AnyActorLogic }> } } };
-  },
+  self: ProvidedParent,
   name: string,
 ): (request: Request, signal: AbortSignal) => Promise<Answer> {
   return (request, signal) => {

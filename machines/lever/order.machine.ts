@@ -13,9 +13,9 @@ import {
   leavesRequestOpen,
   NO_ANSWER,
   needsVerification,
-  providedSend,
   requestFor,
   type SubmitAnswer,
+  submissionInput,
   submissionMachine,
 } from '../submission.machine';
 
@@ -227,12 +227,7 @@ export const leverOrderMachine = setup({
           invoke: {
             id: 'submitOrder',
             src: 'submission',
-            input: ({ context, self }) => ({
-              args: context.draft as LeverOrderDraft,
-              makeId: context.makeId,
-              held: context.attempt,
-              send: providedSend<SubmitLeverRequest, LeverCallResult>(self, 'submitOrder'),
-            }),
+            input: submissionInput<LeverOrderDraft, { ok: true; position: LeverPosition }>('submitOrder'),
             onDone: [
               {
                 guard: ({ event }) => event.output.ok,

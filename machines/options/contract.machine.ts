@@ -6,9 +6,9 @@ import {
   leavesRequestOpen,
   NO_ANSWER,
   needsVerification,
-  providedSend,
   requestFor,
   type SubmitAnswer,
+  submissionInput,
   submissionMachine,
 } from '../submission.machine';
 
@@ -172,12 +172,7 @@ export const optionContractMachine = setup({
           invoke: {
             id: 'submitContract',
             src: 'submission',
-            input: ({ context, self }) => ({
-              args: context.draft as ContractDraft,
-              makeId: context.makeId,
-              held: context.attempt,
-              send: providedSend<SubmitOptionRequest, SubmitCallResult>(self, 'submitContract'),
-            }),
+            input: submissionInput<ContractDraft, { ok: true; contract: OptionContract }>('submitContract'),
             onDone: [
               {
                 guard: ({ event }) => event.output.ok,

@@ -4,9 +4,9 @@ import {
   type HeldRequest,
   leavesRequestOpen,
   NO_ANSWER,
-  providedSend,
   requestFor,
   type SubmitAnswer,
+  submissionInput,
   submissionMachine,
 } from '../submission.machine';
 
@@ -136,12 +136,7 @@ export const spotOrderMachine = setup({
           invoke: {
             id: 'placeOrder',
             src: 'submission',
-            input: ({ context, self }) => ({
-              args: context.draft as OrderDraft,
-              makeId: context.makeId,
-              held: context.attempt,
-              send: providedSend<PlaceOrderRequest, OrderCallResult>(self, 'placeOrder'),
-            }),
+            input: submissionInput<OrderDraft, { ok: true; order: SpotOrder }>('placeOrder'),
             onDone: [
               {
                 guard: ({ event }) => event.output.ok,
