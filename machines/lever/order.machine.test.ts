@@ -203,6 +203,18 @@ describe('request ids', () => {
     expect(ids(calls.submitOrder).slice(3)).toEqual(['req-2', 'req-3']);
   });
 
+  it('a reconnect while the submission waits sends it again under the same id', () => {
+    const { calls, send, view } = liveActor();
+    send(EVENTS.fresh);
+    send(EVENTS.submit);
+    send({ type: 'RECONNECT' });
+    expect(calls.submitOrder).toEqual([
+      { ...draft, request_id: 'req-1' },
+      { ...draft, request_id: 'req-1' },
+    ]);
+    expect(view().phase).toBe('submitting');
+  });
+
   it('a margin top-up retried after no answer keeps its id; an answered one does not', () => {
     const { calls, send, view } = liveActor(position('holding', 4_000));
     send(EVENTS.fresh);

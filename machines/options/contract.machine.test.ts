@@ -159,6 +159,19 @@ describe('request ids', () => {
     actor.stop();
   });
 
+  it('a reconnect while the purchase waits sends it again under the same id', () => {
+    const { actor, submits } = liveActor();
+    actor.send({ type: 'PRICES_FRESH' });
+    actor.send({ type: 'SUBMIT', draft });
+    actor.send({ type: 'RECONNECT' });
+    expect(submits).toEqual([
+      { ...draft, request_id: 'req-1' },
+      { ...draft, request_id: 'req-1' },
+    ]);
+    expect(contractView(actor.getSnapshot(), SERVER_NOW).phase).toBe('submitting');
+    actor.stop();
+  });
+
   it('stale prices block submitting', () => {
     const { actor, submits } = liveActor();
     actor.send({ type: 'SUBMIT', draft });

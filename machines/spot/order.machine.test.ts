@@ -144,6 +144,23 @@ describe('request ids', () => {
     actor.stop();
   });
 
+  it('a reconnect while the placement waits sends it again under the same id', () => {
+    const { actor, calls } = liveActor();
+    actor.send({ type: 'PRICES_FRESH' });
+    actor.send({ type: 'SUBMIT', draft });
+    actor.send({ type: 'RECONNECT' });
+    expect(calls.place).toEqual([
+      { ...draft, request_id: 'req-1' },
+      { ...draft, request_id: 'req-1' },
+    ]);
+    expect(orderView(actor.getSnapshot()).phase).toBe('submitting');
+    // Outside a submission a reconnect sends nothing.
+    actor.send({ type: 'xstate.done.actor.placeOrder', output: { ok: true, order: order('waiting', 1_000) } } as never);
+    actor.send({ type: 'RECONNECT' });
+    expect(calls.place).toHaveLength(2);
+    actor.stop();
+  });
+
   it('an update that overtakes the placement answer counts, and the older answer does not undo it', () => {
     const { actor } = liveActor();
     actor.send({ type: 'PRICES_FRESH' });
