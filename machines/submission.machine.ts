@@ -1,4 +1,4 @@
-import { type AnyActorLogic, assign, createActor, fromPromise, type SnapshotFrom, setup, toPromise } from 'xstate';
+import { type AnyActorLogic, assign, createActor, fromPromise, setup, toPromise } from 'xstate';
 
 /**
  * One trade submission, the same for spot orders, option contracts and lever orders (server/trading/submit.ts is its
@@ -146,13 +146,6 @@ export function submissionMachine<Args extends object, Ok extends { ok: true }>(
     output: ({ context }) => context.answer,
   });
 }
-
-export type SubmissionMachine<Args extends object, Ok extends { ok: true }> = ReturnType<
-  typeof submissionMachine<Args, Ok>
->;
-export type SubmissionSnapshot<Args extends object, Ok extends { ok: true }> = SnapshotFrom<
-  SubmissionMachine<Args, Ok>
->;
 
 /** A parent machine's actor as its invoke mappers see it: enough to find what it was provided. */
 interface ProvidedParent {
