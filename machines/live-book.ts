@@ -1,4 +1,4 @@
-import { EMPTY, filter, map, type Observable, tap } from 'rxjs';
+import { EMPTY, filter, map, merge, type Observable, retry, tap, timer } from 'rxjs';
 import {
   type ActorRefFrom,
   type AnyActorRef,
@@ -30,7 +30,9 @@ export type BookEvent<L, R> =
   /** A record changed (in any book of the product): the ticket follows the one it placed by request id. */
   | { type: 'CHANGE'; record: R }
   | { type: 'PRICES_FRESH' }
-  | { type: 'PRICES_STALE' };
+  | { type: 'PRICES_STALE' }
+  /** The socket came back after a drop: a submission left waiting asks again under its id (machines/submission). */
+  | { type: 'RECONNECT' };
 
 /** What every book holds, whatever the product; `K` names its list in the context (lever `lists`, options `open`). */
 export type BookContext<In, K extends string, L, R, Ref> = {
@@ -57,9 +59,31 @@ export interface BookSpec<In, K extends string, L, R extends { id: number }, M e
   update: (record: R) => EventFromLogic<M>;
 }
 
-/** A source of a book as its live controller provides it: the events it sends the book while the book runs. */
-export function bookSource<L, R>(events: () => Observable<BookEvent<L, R>>) {
-  return fromEventObservable<EventObject, undefined>(events);
+/** How long a failed source waits before it subscribes again: doubling from half a second, at most 15 s. */
+export const sourceRetryMs = (attempt: number): number => Math.min(500 * 2 ** (attempt - 1), 15_000);
+
+/** The browser's report of an error nobody else handles (the console and the error event), where there is one. */
+const reportUncaught = (error: unknown): void =>
+  typeof globalThis.reportError === 'function' ? globalThis.reportError(error) : console.error(error);
+
+/**
+ * A source of a book as its live controller provides it: the events it sends the book while the book runs. A source
+ * that fails (a malformed message, a stream that errors) is reported and subscribed again after a pause: an invoked
+ * actor's error would otherwise stop the whole book, with its ticket and every row, and the page would never say.
+ */
+export function bookSource<L, R>(events: () => Observable<BookEvent<L, R>>, report = reportUncaught) {
+  return fromEventObservable<EventObject, undefined>(() =>
+    events().pipe(
+      retry({
+        // A source that ran well for a while starts its pauses from the shortest again.
+        resetOnSuccess: true,
+        delay: (error: unknown, attempt: number) => {
+          report(error);
+          return timer(sourceRetryMs(attempt));
+        },
+      }),
+    ),
+  );
 }
 
 /** What a product's live controller feeds its book from (its streams, or a test's subjects). */
@@ -72,22 +96,43 @@ export interface BookStreams<L, C, R> {
   onChange?: ((change: C) => void) | undefined;
   /** Whether prices are fresh enough to trade (streams/freshness.ts tradingGate). */
   fresh$: Observable<boolean>;
+  /** Each return of the socket after a drop (streams/socket.ts `reconnected$`). */
+  reconnected$?: Observable<unknown> | undefined;
+  /** Where a failing source or page callback is reported (the browser's error report by default). */
+  report?: ((error: unknown) => void) | undefined;
 }
 
 /** The book's `list`, `changes` and `gate` actors over a product's streams. */
 export function bookSources<L, C, R>(streams: BookStreams<L, C, R>) {
+  const report = streams.report ?? reportUncaught;
   return {
-    list: bookSource<L, R>(() => streams.list$.pipe(map((list) => ({ type: 'LIST' as const, list })))),
-    changes: bookSource<L, R>(() =>
-      streams.changes$.pipe(
-        // The page hears every change; the machines learn a record's through the event.
-        tap((change) => streams.onChange?.(change)),
-        map(streams.recordOf),
-        filter((record): record is R => record !== null),
-        map((record) => ({ type: 'CHANGE' as const, record })),
-      ),
+    list: bookSource<L, R>(() => streams.list$.pipe(map((list) => ({ type: 'LIST' as const, list }))), report),
+    changes: bookSource<L, R>(
+      () =>
+        streams.changes$.pipe(
+          // The page hears every change; the machines learn a record's through the event. A page callback that
+          // throws is the page's problem: reported, and the book goes on.
+          tap((change) => {
+            try {
+              streams.onChange?.(change);
+            } catch (error) {
+              report(error);
+            }
+          }),
+          map(streams.recordOf),
+          filter((record): record is R => record !== null),
+          map((record) => ({ type: 'CHANGE' as const, record })),
+        ),
+      report,
     ),
-    gate: bookSource<L, R>(() => gateEvents(streams.fresh$)),
+    gate: bookSource<L, R>(
+      () =>
+        merge(
+          gateEvents(streams.fresh$),
+          (streams.reconnected$ ?? EMPTY).pipe(map(() => ({ type: 'RECONNECT' as const }))),
+        ),
+      report,
+    ),
   };
 }
 
@@ -180,6 +225,14 @@ export function createBookMachine<
       },
       PRICES_FRESH: { actions: 'tellGate' },
       PRICES_STALE: { actions: 'tellGate' },
+      // Every machine hears it; only one with a submission waiting for its answer acts on it.
+      RECONNECT: {
+        actions: enqueueActions(({ context, enqueue }) => {
+          enqueue.sendTo(context.ticket as AnyActorRef, { type: 'RECONNECT' });
+          for (const row of Object.values<Row>(context.rows))
+            enqueue.sendTo(row.ref as AnyActorRef, { type: 'RECONNECT' });
+        }),
+      },
     },
   });
 }

@@ -42,3 +42,7 @@ export function gateEvents(fresh$: Observable<boolean>): Observable<{ type: 'PRI
     map((fresh) => ({ type: fresh ? ('PRICES_FRESH' as const) : ('PRICES_STALE' as const) })),
   );
 }
+
+/** The same records in the same order (each copy the same object): a list another book's change left as it was. */
+export const sameRecords = <R>(a: readonly R[], b: readonly R[]): boolean =>
+  a.length === b.length && a.every((record, i) => record === b[i]);

@@ -98,6 +98,21 @@ describe('RealtimeSocket', () => {
     expect(fake.subscribes()).toEqual(['quotes', 'kline:BTC:1min', 'quotes', 'kline:BTC:1min']);
   });
 
+  it('tells each return after a drop, not the first connect', () => {
+    const { fake, socket } = setup();
+    let returns = 0;
+    socket.reconnected$.subscribe(() => {
+      returns += 1;
+    });
+    fake.open();
+    expect(returns).toBe(0);
+    fake.drop();
+    vi.advanceTimersByTime(75);
+    expect(returns).toBe(0);
+    fake.open();
+    expect(returns).toBe(1);
+  });
+
   it('delivers updates in sequence, drops repeats, and asks for a fresh snapshot on a gap', () => {
     const { fake, socket } = setup();
     fake.open();

@@ -1,4 +1,4 @@
-import { BehaviorSubject, distinctUntilChanged, filter, first, map, Observable, type Subscriber } from 'rxjs';
+import { BehaviorSubject, distinctUntilChanged, filter, first, map, Observable, pairwise, type Subscriber } from 'rxjs';
 import { io } from 'socket.io-client';
 import { z } from 'zod';
 import { type ServerClock, serverClock } from '../core/clock';
@@ -171,6 +171,15 @@ export class RealtimeSocket {
 
   get connectionState(): ConnectionState {
     return this.state.value;
+  }
+
+  /** Each return of the connection after a drop (not the first connect): what was sent while it was down may be lost. */
+  get reconnected$(): Observable<void> {
+    return this.state$.pipe(
+      pairwise(),
+      filter(([before, now]) => before === 'reconnecting' && now === 'connected'),
+      map(() => undefined),
+    );
   }
 
   /**

@@ -5,6 +5,7 @@ import { type FrameCancel, type FrameRequest, latestPerFrame } from '../../strea
 import { inBook, type Mark, type PositionChange, type PositionStream } from '../../streams/lever/positions';
 import type { PositionsClient, PositionsUpdate } from '../../workers/positions';
 import { bookSources } from '../live-book';
+import { sameRecords } from '../live-rows';
 import { leverBookMachine } from './book.machine';
 import { FigureBoard } from './figure-board';
 import type { leverOrderMachine } from './order.machine';
@@ -19,6 +20,8 @@ export interface LeverLiveSources {
   marks: (symbols: readonly string[]) => Observable<Mark[]>;
   /** Whether prices are fresh enough to trade (streams/freshness.ts tradingGate). */
   fresh$: Observable<boolean>;
+  /** Each return of the socket after a drop: a submission left waiting asks again (streams/socket.ts). */
+  reconnected$?: Observable<unknown>;
   /**
    * Starts a positions worker (workers/positions.ts). A promise: the app loads the worker's client (Comlink) beside
    * the page rather than with it, since the figures only matter once positions are shown.
@@ -53,7 +56,11 @@ export function startLeverLive(book: LeverAccount, sources: LeverLiveSources): L
   const figures = sources.frame
     ? new FigureBoard(book, sources.frame.request, sources.frame.cancel)
     : new FigureBoard(book);
-  const lists$ = sources.positions.open$.pipe(inBook(book));
+  const lists$ = sources.positions.open$.pipe(
+    inBook(book),
+    // The other book's changes leave this one's lists as they were: no new rows, no worker call.
+    distinctUntilChanged((a, b) => sameRecords(a.orders, b.orders) && sameRecords(a.positions, b.positions)),
+  );
 
   const machine = leverBookMachine.provide({
     actors: {
@@ -65,6 +72,7 @@ export function startLeverLive(book: LeverAccount, sources: LeverLiveSources): L
         recordOf: (change) => (change.kind === 'position' ? change.position : null),
         onChange: sources.onChange,
         fresh$: sources.fresh$,
+        reconnected$: sources.reconnected$,
       }),
       // The positions worker is the lever book's feed: it runs, and ends, with the book.
       feed: fromCallback(() => feedWorker(book, sources, lists$, figures)),

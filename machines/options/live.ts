@@ -3,6 +3,7 @@ import { type Actor, createActor, type InspectionEvent } from 'xstate';
 import type { OptionAccount } from '../../protocol/options';
 import type { ContractChange, ContractStream } from '../../streams/options/contracts';
 import { bookSources } from '../live-book';
+import { sameRecords } from '../live-rows';
 import { optionBookMachine } from './book.machine';
 import type { optionContractMachine } from './contract.machine';
 
@@ -12,6 +13,8 @@ export interface OptionLiveSources {
   contracts: ContractStream;
   /** Whether prices are fresh enough to trade (streams/freshness.ts tradingGate). */
   fresh$: Observable<boolean>;
+  /** Each return of the socket after a drop: a submission left waiting asks again (streams/socket.ts). */
+  reconnected$?: Observable<unknown>;
   /** The contract machine with the real purchase call. */
   contract: typeof optionContractMachine;
   makeId: () => string;
@@ -41,12 +44,13 @@ export function startOptionLive(book: OptionAccount, sources: OptionLiveSources)
         list$: sources.contracts.open$.pipe(
           map((open) => open.filter((c) => c.account === book)),
           // The other book's changes leave this one's list as it was.
-          distinctUntilChanged((a, b) => a.length === b.length && a.every((c, i) => c === b[i])),
+          distinctUntilChanged(sameRecords),
         ),
         changes$: sources.contracts.changes$,
         recordOf: (change) => (change.kind === 'contract' ? change.contract : null),
         onChange: sources.onChange,
         fresh$: sources.fresh$,
+        reconnected$: sources.reconnected$,
       }),
     },
   });

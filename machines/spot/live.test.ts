@@ -18,6 +18,7 @@ function rig() {
   const open$ = new BehaviorSubject<SpotOrder[]>([]);
   const changes$ = new Subject<OrderChange>();
   const fresh$ = new BehaviorSubject<boolean>(false);
+  const reconnected$ = new Subject<void>();
   const news: OrderChange[] = [];
   const placed: string[] = [];
   const cancels: number[] = [];
@@ -36,12 +37,13 @@ function rig() {
   const live = startSpotLive({
     orders: { open$, changes$ },
     fresh$,
+    reconnected$,
     ticket: machine,
     row: machine,
     makeId: counter(),
     onChange: (c) => news.push(c),
   });
-  return { open$, changes$, fresh$, live, news, placed, cancels };
+  return { open$, changes$, fresh$, reconnected$, live, news, placed, cancels };
 }
 
 const rowOf = (live: SpotLive, id: number) => live.actor.getSnapshot().context.rows[id]?.ref;
@@ -114,6 +116,17 @@ describe('the live spot book', () => {
     changes$.next({ kind: 'closed' });
     expect(orderView(ticket.getSnapshot()).order).toBe(ours);
     expect(news).toEqual([{ kind: 'order', order: stranger }, { kind: 'order', order: ours }, { kind: 'closed' }]);
+    live.stop();
+  });
+
+  it('asks again under the same request id when the socket returns while the placement waits for its answer', () => {
+    const { fresh$, reconnected$, live, placed } = rig();
+    fresh$.next(true);
+    const ticket = live.actor.getSnapshot().context.ticket;
+    ticket.send({ type: 'SUBMIT', draft });
+    expect(placed).toEqual(['req-1']);
+    reconnected$.next();
+    expect(placed).toEqual(['req-1', 'req-1']);
     live.stop();
   });
 });

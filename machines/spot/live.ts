@@ -11,6 +11,8 @@ export interface SpotLiveSources {
   orders: Pick<OrderStream, 'open$' | 'changes$'>;
   /** Whether prices are fresh enough to trade (streams/freshness.ts tradingGate). */
   fresh$: Observable<boolean>;
+  /** Each return of the socket after a drop: a submission left waiting asks again (streams/socket.ts). */
+  reconnected$?: Observable<unknown>;
   /** The ticket's order machine with the real placement and cancellation calls. */
   ticket: typeof spotOrderMachine;
   /** An open order's machine: the real cancellation, whose result the app also says (the row leaves at once). */
@@ -42,6 +44,7 @@ export function startSpotLive(sources: SpotLiveSources): SpotLive {
         recordOf: (change) => (change.kind === 'order' ? change.order : null),
         onChange: sources.onChange,
         fresh$: sources.fresh$,
+        reconnected$: sources.reconnected$,
       }),
     },
   });

@@ -7,6 +7,7 @@ import type { LeverAccount, LeverPosition } from '../../../../protocol/lever';
 import { tradingGate } from '../../../../streams/freshness';
 import { leverMarks, leverPositions, type PositionChange } from '../../../../streams/lever/positions';
 import { coinQuotes } from '../../../../streams/market';
+import { realtime } from '../../../../streams/socket';
 import { traceActor } from '../../../app/actor-traces';
 import { keys } from '../../../data/keys';
 import { queryData$ } from '../../../data/query-stream';
@@ -29,6 +30,7 @@ export function useLeverLive(book: LeverAccount): LeverLive | null {
       deal$: queryData$(client, leverDealQuery(book)),
       marks: (symbols) => leverMarks(symbols),
       fresh$: tradingGate(coinQuotes().freshness).pipe(map((gate) => gate.allowed)),
+      reconnected$: realtime().reconnected$,
       startWorker: async () => (await import('../../../../workers/positions')).createPositionsWorker(),
       order: leverMachine,
       makeId: newRequestId,

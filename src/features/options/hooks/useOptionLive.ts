@@ -13,6 +13,7 @@ import type { OptionAccount } from '../../../../protocol/options';
 import { tradingGate } from '../../../../streams/freshness';
 import { coinQuotes } from '../../../../streams/market';
 import { optionContracts } from '../../../../streams/options/contracts';
+import { realtime } from '../../../../streams/socket';
 import { traceActor } from '../../../app/actor-traces';
 import { keys } from '../../../data/keys';
 import { optionKeys } from '../keys';
@@ -36,6 +37,7 @@ export function useOptionLive(book: OptionAccount): OptionLive | null {
     const started = startOptionLive(book, {
       contracts: optionContracts(),
       fresh$: tradingGate(coinQuotes().freshness).pipe(map((gate) => gate.allowed)),
+      reconnected$: realtime().reconnected$,
       contract: contractMachine,
       makeId: newRequestId,
       serverNow,

@@ -11,6 +11,7 @@ import { type OrderCallResult, orderView, spotOrderMachine } from '../../../../m
 import type { PlaceOrderRequest } from '../../../../protocol/spot';
 import { tradingGate } from '../../../../streams/freshness';
 import { coinQuotes } from '../../../../streams/market';
+import { realtime } from '../../../../streams/socket';
 import { spotOrders } from '../../../../streams/spot/orders';
 import { traceActor } from '../../../app/actor-traces';
 import { keys } from '../../../data/keys';
@@ -54,6 +55,7 @@ export function useSpotLive(): SpotLive | null {
     const started = startSpotLive({
       orders: spotOrders(),
       fresh$: tradingGate(coinQuotes().freshness).pipe(map((gate) => gate.allowed)),
+      reconnected$: realtime().reconnected$,
       ticket: ticketMachine,
       row: rowMachine,
       makeId: newRequestId,
