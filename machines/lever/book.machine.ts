@@ -26,7 +26,7 @@ export const leverBookMachine = createBookMachine({
   listKey: 'lists',
   row: leverOrderMachine,
   records: (lists: BookLists) => [...lists.orders, ...lists.positions],
-  ticketInput: (input: LeverBookInput) => ({ makeId: input.makeId }),
+  ticketInput: (input: LeverBookInput) => ({ makeId: input.makeId, ticket: true }),
   rowInput: (input, position) => ({ makeId: input.makeId, position }),
   update: (position) => ({ type: 'POSITION' as const, position }),
 });

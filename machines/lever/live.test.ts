@@ -6,7 +6,7 @@ import type { Mark, PositionChange, PositionStream } from '../../streams/lever/p
 import { createInThreadPositions, type PositionsClient } from '../../workers/positions';
 import { type LeverLive, startLeverLive } from './live';
 import { leverOrderMachine, leverOrderView } from './order.machine';
-import { position } from './order.model';
+import { draft, position } from './order.model';
 
 /**
  * The live book outside React: the streams drive the book machine (rows spawned, told and stopped with the open
@@ -146,6 +146,27 @@ describe('the live lever book', () => {
     expect(news).toEqual([{ kind: 'position', position: closed }, { kind: 'closed' }]);
     // The ticket placed no order: a stranger's position changes nothing in it.
     expect(leverOrderView(ticket.getSnapshot()).phase).toBe('entering');
+    live.stop();
+  });
+
+  it('lets the ticket go of its order once the server has it open, remembering its number for the page', () => {
+    const { changes$, fresh$, live } = rig();
+    fresh$.next(true);
+    const ticket = live.actor.getSnapshot().context.ticket;
+    ticket.send({ type: 'SUBMIT', draft });
+    expect(leverOrderView(ticket.getSnapshot()).phase).toBe('submitting');
+    // The order's first copy, known by the request id the ticket sent, overtakes the answer.
+    changes$.next({
+      kind: 'position',
+      position: position('waiting', 2_000, { id: 9, order_no: 'L9', request_id: 'req-1' }),
+    });
+    const view = leverOrderView(ticket.getSnapshot());
+    expect(view.phase).toBe('entering');
+    expect(view.position).toBeNull();
+    expect(view.placed).toBe('L9');
+    // The next submission starts without the old announcement.
+    ticket.send({ type: 'SUBMIT', draft });
+    expect(leverOrderView(ticket.getSnapshot()).placed).toBeNull();
     live.stop();
   });
 

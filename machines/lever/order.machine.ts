@@ -6,6 +6,7 @@ import {
   type LeverPhase,
   type LeverPosition,
   type LeverStatus,
+  OPEN_LEVER_PHASES,
   type SubmitLeverRequest,
 } from '../../protocol/lever';
 import {
@@ -61,6 +62,11 @@ export interface LeverOrderMachineInput {
   makeId: () => string;
   /** A position the server already has (a list row): the machine starts in its state, not on an empty ticket. */
   position?: LeverPosition;
+  /**
+   * The book's ticket: once the server has its order open, it lets go of it (the list row follows the order) and is an
+   * empty ticket again, remembering the order's number for the page to announce.
+   */
+  ticket?: boolean;
 }
 
 export type LeverOrderEvent =
@@ -91,6 +97,9 @@ export interface LeverOrderContext {
   /** What went wrong last (a message in the user's language, from the server or the client). */
   error: string | null;
   errorField: string | null;
+  ticket: boolean;
+  /** The number of the order this ticket placed and let go of last; cleared by the next submission. */
+  placed: string | null;
 }
 
 /** How far along its lifecycle a phase is: news never moves a position back. */
@@ -185,7 +194,7 @@ export const leverOrderMachine = setup({
       if (event.type !== 'SUBMIT') return {};
       // The same draft again (a retry after a failure) keeps its id; anything changed is a new submission.
       const attempt = requestFor(context.attempt, event.draft, context.makeId);
-      return { draft: event.draft, attempt, position: null, ...clearError };
+      return { draft: event.draft, attempt, position: null, placed: null, ...clearError };
     }),
     beginTopUp: assign(({ context, event }) => {
       if (event.type !== 'ADD_MARGIN') return {};
@@ -210,6 +219,8 @@ export const leverOrderMachine = setup({
     marginAttempt: null,
     stops: null,
     ...clearError,
+    ticket: input.ticket ?? false,
+    placed: null,
   }),
   states: {
     order: {
@@ -265,6 +276,14 @@ export const leverOrderMachine = setup({
         /** Transient: where the held position belongs, by the phase the server gave it. */
         routing: {
           always: [
+            {
+              // The ticket's order is open on the server: its row takes it from here, the ticket is free again.
+              guard: ({ context }) =>
+                context.ticket &&
+                (OPEN_LEVER_PHASES as readonly LeverPhase[]).includes(context.position?.phase ?? 'closed'),
+              target: 'entering',
+              actions: [assign(({ context }) => ({ placed: context.position?.order_no ?? null })), 'forget'],
+            },
             {
               guard: ({ context }) =>
                 context.position?.phase === 'closed' && context.position.close_reason === 'liquidation',
@@ -439,6 +458,8 @@ export interface LeverOrderView {
   final: boolean;
   error: string | null;
   errorField: string | null;
+  /** The number of the order the ticket placed and let go of last (to announce it); null on a row. */
+  placed: string | null;
   position: LeverPosition | null;
 }
 
@@ -478,6 +499,7 @@ export function leverOrderView(snapshot: LeverOrderSnapshot): LeverOrderView {
     final: snapshot.hasTag('final'),
     error: snapshot.context.error,
     errorField: snapshot.context.errorField,
+    placed: snapshot.context.placed,
     position,
   };
 }

@@ -1,4 +1,4 @@
-import { lazy, type ReactElement, Suspense, useEffect, useState } from 'react';
+import { lazy, type ReactElement, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LeverOrderRef } from '../../../../machines/lever/book.machine';
 import type { LeverAccount, LeverInstrument, LeverOrderType, MarginMode } from '../../../../protocol/lever';
@@ -20,7 +20,6 @@ const VerifyDialog = lazy(() => import('./VerifyDialog'));
 
 const FIELDS: readonly string[] = ['lots', 'price', 'take_profit', 'stop_loss'] satisfies TicketField[];
 /** Phases in which the server has the order: its row in the lists follows it from here. */
-const PLACED = ['waiting', 'pending', 'holding', 'closing'];
 
 const defaultLeverage = (instrument: LeverInstrument): number =>
   instrument.leverages.includes(10) ? 10 : (instrument.leverages[0] ?? 1);
@@ -61,7 +60,6 @@ export function LeverTicket({
   const [stopLossOn, setStopLossOn] = useState(false);
   const [stopLoss, setStopLoss] = useState('');
   const [problem, setProblem] = useState<TicketProblem | null>(null);
-  const [placed, setPlaced] = useState<string | null>(null);
 
   const ticket: Ticket = {
     side,
@@ -76,14 +74,6 @@ export function LeverTicket({
     stopLoss: wireAmount(stopLoss, lang),
   };
 
-  // The server has the order: remember what to say about it and free the ticket for the next one.
-  const placedPosition = PLACED.includes(view.phase) ? view.position : null;
-  useEffect(() => {
-    if (!placedPosition) return;
-    setPlaced(placedPosition.order_no);
-    send({ type: 'NEW_ORDER' });
-  }, [placedPosition, send]);
-
   const edit = (set: (v: string) => void) => (v: string) => {
     set(v);
     setProblem(null);
@@ -92,7 +82,6 @@ export function LeverTicket({
     const found = ticketProblem(ticket, instrument, quoteScale, last, available);
     setProblem(found);
     if (found) return;
-    setPlaced(null);
     send({ type: 'SUBMIT', draft: draftOf(ticket, instrument.symbol, book) });
   };
   const showsServerError = view.phase === 'entering' && view.error !== null;
@@ -217,14 +206,14 @@ export function LeverTicket({
       </button>
       {view.busy ? (
         <p className="lever-muted">{t(view.labelKey)}</p>
-      ) : placed ? (
+      ) : view.placed ? (
         <p className="lever-placed" data-testid="ticket-placed">
-          {t('lever.ticket.placed', { no: placed })}
+          {t('lever.ticket.placed', { no: view.placed })}
         </p>
       ) : null}
       {/* The same words, in a region that is there before them (one inserted with its text often goes unheard). */}
       <Announcement
-        text={view.busy ? t(view.labelKey) : placed ? t('lever.ticket.placed', { no: placed }) : ''}
+        text={view.busy ? t(view.labelKey) : view.placed ? t('lever.ticket.placed', { no: view.placed }) : ''}
         testId="ticket-announcement"
       />
       {view.promptVerify ? (
