@@ -104,6 +104,19 @@ export async function submitTrade<Row extends SubmittedRow, Wire, Plan extends H
   return sub.toWire(row);
 }
 
+/**
+ * The answer to a retry, asked before the product judges anything that may have changed since the first request (its
+ * settings, the feed, the price): the row an earlier request with this id wrote for these arguments, so a trade the
+ * server already made is answered with it; undefined for a request not seen before; refused for other arguments.
+ */
+export async function answeredBefore<Row extends SubmittedRow>(
+  s: Pick<SubmitServices, 'database'>,
+  sub: Pick<Submission<Row, unknown>, 'find' | 'digest'>,
+): Promise<Row | undefined> {
+  const earlier = await sub.find(s.database.db);
+  return earlier ? sameRequest(earlier, sub.digest) : undefined;
+}
+
 /** The earlier request's row, when it was written for these arguments; another request under the same id is refused. */
 function sameRequest<Row extends SubmittedRow>(row: Row, digest: string): Row {
   if (row.request_digest !== digest) throw new BusinessError('requestIdReused');

@@ -9,7 +9,7 @@ import type { DatabaseHandle } from '../../platform/db/connect';
 import type { Database } from '../../platform/db/schema';
 import { BusinessError } from '../../platform/errors';
 import { sha256 } from '../../platform/security/digest';
-import { submitTrade } from '../../trading';
+import { answeredBefore, submitTrade } from '../../trading';
 import { verificationState } from '../identity';
 import { type LeverPositionRow, toWire } from './positions';
 import { LEVER_QUOTE, leveragesFor, readLeverSettings, termsFor } from './terms';
@@ -51,6 +51,30 @@ const MARKET_RESERVE_BAND = { units: 102n, scale: 2 };
  */
 export async function submitLever(s: LeverServices, userId: number, input: SubmitLeverInput) {
   const { db } = s.database;
+  // A retry is answered before anything that may have changed since is judged again (trading/submit.ts).
+  const digest = sha256(
+    JSON.stringify([
+      input.symbol,
+      input.side,
+      input.type,
+      input.margin_mode,
+      input.lots,
+      input.leverage,
+      input.price ?? null,
+      input.take_profit ?? null,
+      input.stop_loss ?? null,
+      input.account,
+    ]),
+  );
+  const byRequest = (from: Kysely<Database>) =>
+    from
+      .selectFrom('lever_positions')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('request_id', '=', input.request_id)
+      .executeTakeFirst();
+  const earlier = await answeredBefore(s, { find: byRequest, digest });
+  if (earlier) return toWire(earlier);
   const settings = await readLeverSettings(db);
   const terms = termsFor(settings, input.symbol);
   if (!terms) throw new BusinessError('leverSymbolUnsupported', { field: 'symbol' });
@@ -69,29 +93,8 @@ export async function submitLever(s: LeverServices, userId: number, input: Submi
   if (!leveragesFor(settings, input.symbol).includes(input.leverage)) {
     throw new BusinessError('leverLeverageUnavailable', { field: 'leverage' });
   }
-  const digest = sha256(
-    JSON.stringify([
-      input.symbol,
-      input.side,
-      input.type,
-      input.margin_mode,
-      input.lots,
-      input.leverage,
-      input.price ?? null,
-      input.take_profit ?? null,
-      input.stop_loss ?? null,
-      input.account,
-    ]),
-  );
   const practice = input.account === 'simulator';
   const book = practice ? 'simulator' : 'real';
-  const byRequest = (from: Kysely<Database>) =>
-    from
-      .selectFrom('lever_positions')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .where('request_id', '=', input.request_id)
-      .executeTakeFirst();
 
   /** The reserve (margin and open fee at the worst expected entry), after the checks that need the current price. */
   const reserveOf = () => {

@@ -8,7 +8,7 @@ import type { DatabaseHandle } from '../../platform/db/connect';
 import type { Database } from '../../platform/db/schema';
 import { BusinessError } from '../../platform/errors';
 import { sha256 } from '../../platform/security/digest';
-import { submitTrade } from '../../trading';
+import { answeredBefore, submitTrade } from '../../trading';
 import { verificationState } from '../identity';
 import { type OptionContractRow, toWire } from './contracts';
 import { readOptionSettings } from './terms';
@@ -39,6 +39,20 @@ export const optionLedgerIds = {
  */
 export async function submitOption(s: OptionServices, userId: number, input: SubmitOptionInput) {
   const { db } = s.database;
+  // The digest of the arguments as sent (the currency too, before its default): a retry is answered before anything
+  // that may have changed since is judged again (trading/submit.ts answeredBefore).
+  const digest = sha256(
+    JSON.stringify([input.symbol, input.direction, input.seconds, input.stake, input.currency ?? null, input.account]),
+  );
+  const byRequest = (from: Kysely<Database>) =>
+    from
+      .selectFrom('option_contracts')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('request_id', '=', input.request_id)
+      .executeTakeFirst();
+  const earlier = await answeredBefore(s, { find: byRequest, digest });
+  if (earlier) return toWire(earlier);
   const settings = await readOptionSettings(db);
   const period = optionPeriodOf(settings, input.seconds);
   if (!period) throw new BusinessError('optionPeriodUnavailable', { field: 'seconds' });
@@ -55,17 +69,7 @@ export async function submitOption(s: OptionServices, userId: number, input: Sub
     throw new BusinessError('optionStakeBelowMin', { field: 'stake', data: { min: settings.minStake, currency } });
   }
   if (stake > BigInt(Number.MAX_SAFE_INTEGER)) throw new BusinessError('amountTooLarge', { field: 'stake' });
-  const digest = sha256(
-    JSON.stringify([input.symbol, input.direction, input.seconds, input.stake, currency, input.account]),
-  );
   const book = practice ? 'simulator' : 'real';
-  const byRequest = (from: Kysely<Database>) =>
-    from
-      .selectFrom('option_contracts')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .where('request_id', '=', input.request_id)
-      .executeTakeFirst();
 
   return submitTrade(s, {
     userId,

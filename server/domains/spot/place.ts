@@ -8,7 +8,7 @@ import type { DatabaseHandle } from '../../platform/db/connect';
 import type { Database } from '../../platform/db/schema';
 import { BusinessError } from '../../platform/errors';
 import { sha256 } from '../../platform/security/digest';
-import { submitTrade } from '../../trading';
+import { answeredBefore, submitTrade } from '../../trading';
 import { heldCurrency, type SpotOrderRow, toWire } from './orders';
 import { readTerms, spotInstrument, type Terms } from './terms';
 
@@ -95,9 +95,6 @@ function holdFor(
 export async function placeOrder(s: SpotServices, userId: number, input: PlaceOrderInput) {
   const instrument = spotInstrument(input.symbol);
   if (!instrument) throw new BusinessError('spotPairUnsupported', { field: 'symbol' });
-  // Without a market feed no tick will come: the order could only wait and be cancelled.
-  const feed = s.feed;
-  if (!feed) throw new BusinessError('spotNoPrice', { field: 'symbol' });
   const digest = sha256(
     JSON.stringify([input.symbol, input.side, input.type, input.mode, input.qty, input.amount, input.price]),
   );
@@ -108,6 +105,12 @@ export async function placeOrder(s: SpotServices, userId: number, input: PlaceOr
       .where('user_id', '=', userId)
       .where('request_id', '=', input.request_id)
       .executeTakeFirst();
+  // A retry is answered before anything that may have changed since (the feed, the price) is judged again.
+  const earlier = await answeredBefore(s, { find: byRequest, digest });
+  if (earlier) return toWire(earlier);
+  // Without a market feed no tick will come: the order could only wait and be cancelled.
+  const feed = s.feed;
+  if (!feed) throw new BusinessError('spotNoPrice', { field: 'symbol' });
 
   const plan = async () => {
     const terms = await readTerms(s.database.db);
