@@ -1,8 +1,8 @@
 // @vitest-environment node
 import { BehaviorSubject, Subject } from 'rxjs';
 import { describe, expect, it, vi } from 'vitest';
-import type { LeverDeal, LeverPosition } from '../../protocol/lever';
-import type { Mark, PositionChange, PositionStream } from '../../streams/lever/positions';
+import { type LeverDeal, type LeverPosition, leverDealResponse } from '../../protocol/lever';
+import type { Mark, PositionChange } from '../../streams/lever/positions';
 import { createInThreadPositions, type PositionsClient } from '../../workers/positions';
 import { type LeverLive, startLeverLive } from './live';
 import { leverOrderMachine, leverOrderView } from './order.machine';
@@ -16,7 +16,7 @@ import { draft, position } from './order.model';
  */
 
 const deal = (wallet = '1000'): LeverDeal =>
-  ({
+  leverDealResponse.parse({
     scale: 4,
     available: '1000',
     currency: 'USDT',
@@ -29,10 +29,10 @@ const deal = (wallet = '1000'): LeverDeal =>
         leverages: [10],
         mmr: '0.005',
         fee_rate: '0.0005',
-        max_lots: 100,
+        tick_size: '0.01',
       },
     ],
-  }) as unknown as LeverDeal;
+  });
 
 function rig() {
   const open$ = new BehaviorSubject<LeverPosition[]>([]);
@@ -66,7 +66,7 @@ function rig() {
   };
   const news: PositionChange[] = [];
   const live: LeverLive = startLeverLive('simulator', {
-    positions: { open$, changes$ } as unknown as PositionStream,
+    positions: { open$, changes$ },
     deal$,
     marks: () => marks$,
     fresh$,
@@ -84,6 +84,12 @@ function rig() {
   };
   return { open$, changes$, deal$, marks$, fresh$, live, calls, disposed, news, runFrames };
 }
+
+/**
+ * The worker comes up through promises (startWorker, its calls): a check that holds once they have run. A deadline,
+ * not a wait: on a busy machine the microtasks may take a while, and the check passes the moment they have run.
+ */
+const settled = (check: () => void) => vi.waitFor(check, { timeout: 10_000, interval: 5 });
 
 const rowOf = (live: LeverLive, id: number) => live.actor.getSnapshot().context.rows[id]?.ref;
 const holding = (id: number, at = 4_000) => position('holding', at, { id, order_no: `L${id}` });
@@ -174,7 +180,7 @@ describe('the live lever book', () => {
     const { open$, deal$, marks$, live, calls, runFrames } = rig();
     open$.next([holding(7)]);
     // The worker's client loads beside the page: the feed starts when it is up.
-    await vi.waitFor(() => expect(calls).toContain('instruments'));
+    await settled(() => expect(calls).toContain('instruments'));
     marks$.next([{ symbol: 'BTC', seq: 1, ts: 100, price: '51000' }]);
     marks$.next([{ symbol: 'BTC', seq: 2, ts: 200, price: '52000' }]);
     expect(calls.filter((c) => c.startsWith('marks'))).toEqual([]);
@@ -190,7 +196,7 @@ describe('the live lever book', () => {
       'wallet {"simulator":"1200"}',
     ]);
     // The worker answers asynchronously; its figures show at the next frame.
-    await vi.waitFor(() => {
+    await settled(() => {
       runFrames();
       expect(live.figures.get(7)?.mark).toBe('52000.00');
     });
@@ -200,7 +206,7 @@ describe('the live lever book', () => {
   it('ends the worker and every machine when the page lets go', async () => {
     const { open$, live, disposed, calls } = rig();
     open$.next([holding(7)]);
-    await vi.waitFor(() => expect(calls).toContain('positions 7'));
+    await settled(() => expect(calls).toContain('positions 7'));
     const row = rowOf(live, 7);
     live.stop();
     expect(disposed).toHaveBeenCalledOnce();
@@ -211,7 +217,7 @@ describe('the live lever book', () => {
   it('ends a worker that comes up after the page let go, and never feeds it', async () => {
     const { live, disposed, calls } = rig();
     live.stop();
-    await vi.waitFor(() => expect(disposed).toHaveBeenCalledOnce());
+    await settled(() => expect(disposed).toHaveBeenCalledOnce());
     expect(calls).toEqual([]);
   });
 });

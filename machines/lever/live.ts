@@ -13,7 +13,7 @@ import type { leverOrderMachine } from './order.machine';
 /** What the live book is made of: the app's streams, worker and calls (or a test's subjects and fakes). */
 export interface LeverLiveSources {
   /** The user's lever orders and positions (streams/lever/positions.ts leverPositions). */
-  positions: PositionStream;
+  positions: Pick<PositionStream, 'open$' | 'changes$'>;
   /** lever/deal of the book: instruments and their scales, the cross wallet; each newer answer. */
   deal$: Observable<LeverDeal>;
   /** The marks of these symbols (streams/lever/positions.ts leverMarks). */

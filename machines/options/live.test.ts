@@ -2,7 +2,7 @@
 import { BehaviorSubject, Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { OptionContract } from '../../protocol/options';
-import type { ContractChange, ContractStream } from '../../streams/options/contracts';
+import type { ContractChange } from '../../streams/options/contracts';
 import { contractView, optionContractMachine } from './contract.machine';
 import { contract, counter, SERVER_NOW } from './contract.model';
 import { type OptionLive, startOptionLive } from './live';
@@ -19,7 +19,7 @@ function rig() {
   const fresh$ = new BehaviorSubject<boolean>(false);
   const news: ContractChange[] = [];
   const live = startOptionLive('simulator', {
-    contracts: { open$, changes$ } as unknown as ContractStream,
+    contracts: { open$, changes$ },
     fresh$,
     contract: optionContractMachine,
     makeId: counter(),

@@ -10,7 +10,7 @@ import type { optionContractMachine } from './contract.machine';
 /** What the live option book is made of: the app's streams and calls (or a test's subjects). */
 export interface OptionLiveSources {
   /** The user's open contracts and their changes (streams/options/contracts.ts optionContracts). */
-  contracts: ContractStream;
+  contracts: Pick<ContractStream, 'open$' | 'changes$'>;
   /** Whether prices are fresh enough to trade (streams/freshness.ts tradingGate). */
   fresh$: Observable<boolean>;
   /** Each return of the socket after a drop: a submission left waiting asks again (streams/socket.ts). */

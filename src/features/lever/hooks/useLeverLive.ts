@@ -40,7 +40,8 @@ export function useLeverLive(book: LeverAccount): LeverLive | null {
     setLive(started);
     return () => started.stop();
   }, [book, client]);
-  return live;
+  // Between a change of book and the effect that starts its controller, the stopped one of the old book is not drawn.
+  return live?.book === book ? live : null;
 }
 
 /**

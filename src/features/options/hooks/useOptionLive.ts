@@ -51,7 +51,8 @@ export function useOptionLive(book: OptionAccount): OptionLive | null {
     setLive(started);
     return () => started.stop();
   }, [book, client]);
-  return live;
+  // Between a change of book and the effect that starts its controller, the stopped one of the old book is not drawn.
+  return live?.book === book ? live : null;
 }
 
 /** Stakes held, payouts and releases move balances; a settled contract belongs to the recent results now. */
