@@ -1,4 +1,4 @@
-import { EMPTY, filter, map, merge, type Observable, retry, tap, timer } from 'rxjs';
+import { catchError, EMPTY, filter, map, merge, type Observable, switchMap, tap, timer } from 'rxjs';
 import {
   type ActorRefFrom,
   type AnyActorRef,
@@ -72,17 +72,22 @@ const reportUncaught = (error: unknown): void =>
  * actor's error would otherwise stop the whole book, with its ticket and every row, and the page would never say.
  */
 export function bookSource<L, R>(events: () => Observable<BookEvent<L, R>>, report = reportUncaught) {
-  return fromEventObservable<EventObject, undefined>(() =>
-    events().pipe(
-      retry({
-        // A source that ran well for a while starts its pauses from the shortest again.
-        resetOnSuccess: true,
-        delay: (error: unknown, attempt: number) => {
-          report(error);
-          return timer(sourceRetryMs(attempt));
-        },
-      }),
-    ),
+  return fromEventObservable<EventObject, undefined>(() => resubscribing(events, report));
+}
+
+/** `source` again after each failure, reported; the pause grows while it keeps failing at once. */
+function resubscribing<T>(source: () => Observable<T>, report: (error: unknown) => void, attempt = 1): Observable<T> {
+  let delivered = false;
+  return source().pipe(
+    tap(() => {
+      delivered = true;
+    }),
+    // catchError, timer and switchMap rather than retry: the app's streams load these already (a smaller page).
+    catchError((error: unknown) => {
+      report(error);
+      const next = delivered ? 1 : attempt;
+      return timer(sourceRetryMs(next)).pipe(switchMap(() => resubscribing(source, report, next + 1)));
+    }),
   );
 }
 
