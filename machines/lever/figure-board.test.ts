@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it, vi } from 'vitest';
-import type { BookTotals, PositionFigures, PositionsUpdate } from '../../workers/positions';
+import type { BookTotals, PositionFigures, PositionsUpdate } from '../../workers/lever/positions';
 import { FigureBoard } from './figure-board';
 
 const figures = (id: number, pnl: string, account: 'real' | 'simulator' = 'simulator'): PositionFigures => ({

@@ -1,6 +1,6 @@
 import type { LeverAccount } from '../../protocol/lever';
 import { cancelFrame, type FrameCancel, type FrameRequest, nextFrame } from '../../streams/frame';
-import type { BookTotals, PositionFigures, PositionsUpdate } from '../../workers/positions';
+import type { BookTotals, PositionFigures, PositionsUpdate } from '../../workers/lever/positions';
 
 type Listener = () => void;
 

@@ -3,7 +3,7 @@ import { BehaviorSubject, Subject } from 'rxjs';
 import { describe, expect, it, vi } from 'vitest';
 import { type LeverDeal, type LeverPosition, leverDealResponse } from '../../protocol/lever';
 import type { Mark, PositionChange } from '../../streams/lever/positions';
-import { createInThreadPositions, type PositionsClient } from '../../workers/positions';
+import { createInThreadPositions, type PositionsClient } from '../../workers/lever/positions';
 import { type LeverLive, startLeverLive } from './live';
 import { leverOrderMachine, leverOrderView } from './order.machine';
 import { draft, position } from './order.model';

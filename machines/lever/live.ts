@@ -3,7 +3,7 @@ import { type Actor, createActor, fromCallback, type InspectionEvent } from 'xst
 import type { LeverAccount, LeverDeal, LeverPosition } from '../../protocol/lever';
 import { type FrameCancel, type FrameRequest, latestPerFrame } from '../../streams/frame';
 import { inBook, type Mark, type PositionChange, type PositionStream } from '../../streams/lever/positions';
-import type { PositionsClient, PositionsUpdate } from '../../workers/positions';
+import type { PositionsClient, PositionsUpdate } from '../../workers/lever/positions';
 import { bookSources } from '../live-book';
 import { sameRecords } from '../live-rows';
 import { leverBookMachine } from './book.machine';
@@ -23,7 +23,7 @@ export interface LeverLiveSources {
   /** Each return of the socket after a drop: a submission left waiting asks again (streams/socket.ts). */
   reconnected$?: Observable<unknown>;
   /**
-   * Starts a positions worker (workers/positions.ts). A promise: the app loads the worker's client (Comlink) beside
+   * Starts a positions worker (workers/lever/positions.ts). A promise: the app loads the worker's client (Comlink) beside
    * the page rather than with it, since the figures only matter once positions are shown.
    */
   startWorker: () => Promise<PositionsClient>;

@@ -16,7 +16,7 @@ import {
   unrealisedPnlExact,
 } from '../../protocol/rules/lever';
 import { fromUnits, toUnits } from '../../protocol/rules/spot';
-import { type PositionFigures, PositionsCompute, type PositionsUpdate } from '../../workers/positions-compute';
+import { type PositionFigures, PositionsCompute, type PositionsUpdate } from '../../workers/lever/positions-compute';
 
 /**
  * The positions worker's compute time per mark update (issue "The worker": 1,000 open positions, one mark update,

@@ -31,7 +31,7 @@ export function useLeverLive(book: LeverAccount): LeverLive | null {
       marks: (symbols) => leverMarks(symbols),
       fresh$: tradingGate(coinQuotes().freshness).pipe(map((gate) => gate.allowed)),
       reconnected$: realtime().reconnected$,
-      startWorker: async () => (await import('../../../../workers/positions')).createPositionsWorker(),
+      startWorker: async () => (await import('../../../../workers/lever/positions')).createPositionsWorker(),
       order: leverMachine,
       makeId: newRequestId,
       onChange: (change) => afterChange(client, change),
