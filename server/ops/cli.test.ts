@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { withAccount } from '../domains/account';
 import { Ledger } from '../ledger/ledger';
 import type { DatabaseHandle } from '../platform/db/connect';
 import { Sessions } from '../platform/security/sessions';
@@ -42,7 +43,7 @@ describe('ops cli', () => {
   it('codes prints the newest outbox codes, optionally for one address', async () => {
     await run('codes');
     expect(lines).toEqual(['no codes in the outbox']);
-    await handle.db
+    await withAccount(handle.db)
       .insertInto('code_outbox')
       .values([
         { channel: 'email', address: 'a@example.com', scene: 'register', code: '111111', created_at: 1 },

@@ -3,14 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import { type CallPath, calls } from '../../protocol';
 import { buildApp } from '../app';
 import type { Config } from '../config';
-import { ensurePlatformInviteCode } from '../domains/account';
+import { ensurePlatformInviteCode, withAccount } from '../domains/account';
 import { loadDataKey } from '../domains/bank-cards';
-import { addMerchant } from '../domains/c2c';
-import { runFinanceCommand } from '../domains/finance';
+import { addMerchant, withC2c } from '../domains/c2c';
+import { runFinanceCommand, withFinance } from '../domains/finance';
 import { approveDeposit, setDepositAddress } from '../domains/funding';
 import { addSampleArticles } from '../domains/help';
 import { approveVerification } from '../domains/identity';
-import { runIeoCommand } from '../domains/ieo';
+import { runIeoCommand, withIeo } from '../domains/ieo';
 import { addSampleNews } from '../domains/news';
 import { addSamplePoll } from '../domains/polls';
 import { uploadsDirOf } from '../domains/uploads';
@@ -86,7 +86,7 @@ class Door {
  * publication pages have something to show. Rates are modest samples, not promises.
  */
 async function demoProducts(database: DatabaseHandle, out: Out): Promise<void> {
-  const products = await database.db.selectFrom('finance_products').select('id').limit(1).execute();
+  const products = await withFinance(database.db).selectFrom('finance_products').select('id').limit(1).execute();
   if (products.length === 0) {
     const steps = [
       ['fund', 'USDT', '1000000'],
@@ -99,7 +99,7 @@ async function demoProducts(database: DatabaseHandle, out: Out): Promise<void> {
     }
     await runFinanceCommand(['recommend', '3', 'on'], database.db, out);
   }
-  const projects = await database.db.selectFrom('ieo_projects').select('id').limit(1).execute();
+  const projects = await withIeo(database.db).selectFrom('ieo_projects').select('id').limit(1).execute();
   if (projects.length === 0) {
     const created = await runIeoCommand(
       [
@@ -139,7 +139,7 @@ const DEMO_IBAN = 'DE02 1001 0010 0006 8201 01';
  * (sample prices and sample payment details, not a real account).
  */
 async function demoMerchant(door: Door, database: DatabaseHandle, invite: string, out: Out): Promise<void> {
-  const merchants = await database.db.selectFrom('c2c_merchants').select('user_id').limit(1).execute();
+  const merchants = await withC2c(database.db).selectFrom('c2c_merchants').select('user_id').limit(1).execute();
   if (merchants.length > 0) return;
   const existing = await database.db
     .selectFrom('users')
@@ -156,7 +156,7 @@ async function demoMerchant(door: Door, database: DatabaseHandle, invite: string
     ).token;
   } else {
     await door.call('email_send', { email: DEMO_MERCHANT_EMAIL, scene: 'register' });
-    const code = await database.db
+    const code = await withAccount(database.db)
       .selectFrom('code_outbox')
       .select('code')
       .where('address', '=', DEMO_MERCHANT_EMAIL)
@@ -283,7 +283,7 @@ export async function runDemo(config: Config, database: DatabaseHandle, out: Out
       out(`reusing ${DEMO_EMAIL}`);
     } else {
       await door.call('email_send', { email: DEMO_EMAIL, scene: 'register' });
-      const code = await database.db
+      const code = await withAccount(database.db)
         .selectFrom('code_outbox')
         .select('code')
         .where('address', '=', DEMO_EMAIL)

@@ -2,8 +2,11 @@ import { spawnSync } from 'node:child_process';
 import { SIMULATOR_FUNDS } from '../../protocol/options';
 import { initialMargin, isolatedLiquidationPrice, type LeverTerms } from '../../protocol/rules/lever';
 import { fromUnits, toUnits } from '../../protocol/rules/spot';
+import { type LeverTables, withLever } from '../../server/domains/lever';
 import { setLeverSettings } from '../../server/domains/lever/terms';
+import { type OptionsTables, withOptions } from '../../server/domains/options';
 import { setOptionSettings } from '../../server/domains/options/terms';
+import { type SpotTables, withSpot } from '../../server/domains/spot';
 import { type DatabaseHandle, openPostgres } from '../../server/platform/db/connect';
 import { type CrashServer, depositDirectly, enrolTraders, firstPrices, registerTrader } from '../integration/crash-kit';
 import { checkLeverPositions, readTerms } from '../integration/lever-position-checks';
@@ -271,6 +274,7 @@ async function run(cluster: Cluster): Promise<void> {
       Number(
         (
           await db
+            .withTables<SpotTables & OptionsTables & LeverTables>()
             .selectFrom(table)
             .select((eb) => eb.fn.countAll<number>().as('n'))
             .where(column as never, 'in', states as never)
@@ -405,11 +409,11 @@ type RecordEnds = Map<string, string>;
 /** Every record's end by `<topic>/<user>/<id>`. */
 async function recordByUser(db: Db): Promise<RecordEnds> {
   const ends: RecordEnds = new Map();
-  for (const r of await db.selectFrom('spot_orders').select(['id', 'user_id', 'state']).execute())
+  for (const r of await withSpot(db).selectFrom('spot_orders').select(['id', 'user_id', 'state']).execute())
     ends.set(`orders/${r.user_id}/${r.id}`, r.state);
-  for (const r of await db.selectFrom('option_contracts').select(['id', 'user_id', 'state']).execute())
+  for (const r of await withOptions(db).selectFrom('option_contracts').select(['id', 'user_id', 'state']).execute())
     ends.set(`options/${r.user_id}/${r.id}`, r.state);
-  for (const r of await db.selectFrom('lever_positions').select(['id', 'user_id', 'phase']).execute())
+  for (const r of await withLever(db).selectFrom('lever_positions').select(['id', 'user_id', 'phase']).execute())
     ends.set(`positions/${r.user_id}/${r.id}`, r.phase);
   return ends;
 }
@@ -436,6 +440,7 @@ async function expectKept(
   ends: readonly string[],
 ): Promise<void> {
   const rows = (await db
+    .withTables<SpotTables & OptionsTables & LeverTables>()
     .selectFrom(table)
     .select(['id', 'request_id', column as never])
     .execute()) as unknown as { id: number; request_id: string; state?: string; phase?: string }[];

@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { dailyInterest, interestDueAt, interestStartDay } from '../../protocol/rules/finance';
+import { withFinance } from '../../server/domains/finance';
 import { accrueFinance } from '../../server/domains/finance/accrual';
 import { type BatchRequest, Ledger, platformPrincipalId } from '../../server/ledger';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
@@ -115,7 +116,7 @@ async function setUp(handle: DatabaseHandle): Promise<Bench> {
   });
   users.sort((a, b) => a - b);
 
-  const product = await db
+  const product = await withFinance(db)
     .insertInto('finance_products')
     .values({
       family: 'hosting',
@@ -209,7 +210,7 @@ async function setUp(handle: DatabaseHandle): Promise<Bench> {
         .execute();
     }
     for (let k = 0; k < ORDERS; k += CHUNK) {
-      await trx
+      await withFinance(trx)
         .insertInto('finance_orders')
         .values(
           users.slice(k, k + CHUNK).map((userId, j) => ({

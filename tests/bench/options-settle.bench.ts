@@ -8,8 +8,10 @@ import type { FastifyInstance } from 'fastify';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../../server/app';
+import { withAccount } from '../../server/domains/account';
 import { ensurePlatformInviteCode } from '../../server/domains/account/invite';
 import { approveVerification } from '../../server/domains/identity';
+import { withOptions } from '../../server/domains/options';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';
 import { MarketFeed } from '../../server/market/feed';
@@ -178,7 +180,7 @@ async function setUp(handle: DatabaseHandle, seed: string): Promise<Bench> {
   for (let u = 0; u < CONCURRENCY; u++) {
     const email = `bench${u}@example.com`;
     await call(app, 'email_send', { email, scene: 'register' });
-    const code = await handle.db
+    const code = await withAccount(handle.db)
       .selectFrom('code_outbox')
       .select('code')
       .where('address', '=', email)
@@ -224,7 +226,7 @@ function step(b: Bench): void {
 }
 
 async function count(handle: DatabaseHandle, states: ('waiting' | 'running')[]) {
-  const row = await handle.db
+  const row = await withOptions(handle.db)
     .selectFrom('option_contracts')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('state', 'in', states)
@@ -312,7 +314,7 @@ async function expiry(b: Bench, handle: DatabaseHandle) {
   step(b);
   await waitFor(async () => (await count(handle, ['waiting'])) === 0);
   const enterSeconds = (performance.now() - t) / 1000;
-  const entry = await handle.db
+  const entry = await withOptions(handle.db)
     .selectFrom('option_contracts')
     .select(['expiry_ts'])
     .distinct()
@@ -338,7 +340,7 @@ async function expiry(b: Bench, handle: DatabaseHandle) {
   tally.on = false;
   await stopProfile();
   if (QUERIES && handle.kind === 'sqlite') printTally(CONTRACTS);
-  const rows = await handle.db
+  const rows = await withOptions(handle.db)
     .selectFrom('option_contracts')
     .select(['settled_at', 'expiry_ts', 'state'])
     .where('expiry_ts', '=', E)

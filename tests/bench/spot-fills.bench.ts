@@ -8,7 +8,9 @@ import type { FastifyInstance } from 'fastify';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../../server/app';
+import { withAccount } from '../../server/domains/account';
 import { ensurePlatformInviteCode } from '../../server/domains/account/invite';
+import { withSpot } from '../../server/domains/spot';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';
 import { MarketFeed } from '../../server/market/feed';
@@ -164,7 +166,7 @@ async function setUp(handle: DatabaseHandle, seed: string): Promise<Bench> {
   for (let u = 0; u < CONCURRENCY; u++) {
     const email = `bench${u}@example.com`;
     await call(app, 'email_send', { email, scene: 'register' });
-    const code = await handle.db
+    const code = await withAccount(handle.db)
       .selectFrom('code_outbox')
       .select('code')
       .where('address', '=', email)
@@ -201,7 +203,7 @@ function step(b: Bench): void {
 }
 
 async function count(handle: DatabaseHandle, states: ('waiting' | 'pending' | 'completed' | 'cancelled')[]) {
-  const row = await handle.db
+  const row = await withSpot(handle.db)
     .selectFrom('spot_orders')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('state', 'in', states)

@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { c2cAdSaveRequest } from '../../protocol/c2c';
 import { loadDataKey } from '../../server/domains/bank-cards';
-import { addMerchant, c2cServices, resolveAppeal, saveAd } from '../../server/domains/c2c';
+import { addMerchant, c2cServices, resolveAppeal, saveAd, withC2c } from '../../server/domains/c2c';
 import { Ledger } from '../../server/ledger/ledger';
 import { type Browser, INVITE_CODE, openBrowser, shot } from './harness';
 import { depositDirectly, withServerDatabase } from './ledger-seed';
@@ -248,7 +248,7 @@ describe('c2c in the browser', () => {
 
     // The operator releases the coins to the buyer, with a reason; the page follows.
     const [order] = await withServerDatabase(server, (handle) =>
-      handle.db.selectFrom('c2c_orders').select('id').where('buyer_id', '=', me.user.id).execute(),
+      withC2c(handle.db).selectFrom('c2c_orders').select('id').where('buyer_id', '=', me.user.id).execute(),
     );
     const decided = await withServerDatabase(server, (handle) =>
       resolveAppeal(

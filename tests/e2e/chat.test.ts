@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { closeSupport, markReadAsOperator, sendAsOperator } from '../../server/domains/chat';
+import { closeSupport, markReadAsOperator, sendAsOperator, withChat } from '../../server/domains/chat';
 import { RateLimiter } from '../../server/platform/security/rate-limit';
 import { browserPerTest, type InProcessServer, shot, startServerInProcess } from './harness';
 import { withServerDatabase } from './ledger-seed';
@@ -24,7 +24,7 @@ const asSupport = <T>(work: (services: Parameters<typeof sendAsOperator>[0]) => 
 
 async function openConversationId(userId: number): Promise<number> {
   return withServerDatabase(server, async (handle) => {
-    const row = await handle.db
+    const row = await withChat(handle.db)
       .selectFrom('chat_members as m')
       .innerJoin('chat_conversations as c', 'c.id', 'm.conversation_id')
       .select('c.id')
@@ -96,7 +96,12 @@ describe('customer-service chat in the browser', () => {
         'Thank you!',
       ]);
     const stored = await withServerDatabase(server, (handle) =>
-      handle.db.selectFrom('chat_messages').select('text').where('conversation_id', '=', id).orderBy('seq').execute(),
+      withChat(handle.db)
+        .selectFrom('chat_messages')
+        .select('text')
+        .where('conversation_id', '=', id)
+        .orderBy('seq')
+        .execute(),
     );
     expect(stored.map((m) => m.text)).toHaveLength(5);
     // Support has read the user's messages: the receipt shows.

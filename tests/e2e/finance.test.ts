@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { interestDueAt } from '../../protocol/rules/finance';
-import { accrueFinance, runFinanceCommand } from '../../server/domains/finance';
+import { accrueFinance, runFinanceCommand, withFinance } from '../../server/domains/finance';
 import { Ledger } from '../../server/ledger/ledger';
 import { browserPerTest, type InProcessServer, shot, startServerInProcess } from './harness';
 import { depositDirectly, withServerDatabase } from './ledger-seed';
@@ -93,7 +93,11 @@ describe('finance in the browser', () => {
     // The next 00:00 UTC comes: the job pays the first day (1000 × 0.15% = 1.5 USDT).
     // The order's own interest start (a run across 00:00 UTC must not count a day the order has not had).
     const { start_day: start } = await withServerDatabase(server, (handle) =>
-      handle.db.selectFrom('finance_orders').select('start_day').orderBy('id', 'desc').executeTakeFirstOrThrow(),
+      withFinance(handle.db)
+        .selectFrom('finance_orders')
+        .select('start_day')
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow(),
     );
     const paid = await accrueAt(interestDueAt(start, 1));
     expect(paid.days).toBe(1);

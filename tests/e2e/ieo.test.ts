@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { runIeoCommand, runIeoSteps } from '../../server/domains/ieo';
+import { runIeoCommand, runIeoSteps, withIeo } from '../../server/domains/ieo';
 import { Ledger } from '../../server/ledger/ledger';
 import { browserPerTest, type InProcessServer, shot, startServerInProcess } from './harness';
 import { depositDirectly, withServerDatabase } from './ledger-seed';
@@ -53,7 +53,7 @@ async function createProject(coin: string): Promise<Project> {
       (l) => lines.push(l),
     );
     if (code !== 0) throw new Error(lines.join('\n'));
-    return handle.db
+    return withIeo(handle.db)
       .selectFrom('ieo_projects')
       .select(['id', 'allot_at', 'pay_until', 'list_at', 'unlock_at'])
       .where('coin', '=', coin)

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { calls, okEnvelope } from '../../protocol';
 import { addressListResponse, MAX_WITHDRAW_ADDRESSES, withdrawAddress } from '../../protocol/wallet-addresses';
+import { withWalletAddresses } from '../../server/domains/wallet-addresses';
 import { appPerSuite, DATABASES, type TestApp, uniqueEmail, uniqueMobile } from './harness';
 
 /** Real mainnet examples: EIP-55's own checksum address, Bitcoin's genesis address, a BIP 173 SegWit address. */
@@ -43,7 +44,7 @@ describe.each(DATABASES)('withdrawal addresses on %s', (kind) => {
     okEnvelope(addressListResponse).parse((await t.call('wallet/get_address', fields, { token })).body).data;
   const liveRows = async (userId: number) =>
     (
-      await t.db
+      await withWalletAddresses(t.db)
         .selectFrom('withdraw_addresses')
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('user_id', '=', userId)
@@ -209,7 +210,7 @@ describe.each(DATABASES)('withdrawal addresses on %s', (kind) => {
     // Fill up to the limit directly, then one more is refused.
     const now = t.clock.now();
     for (let i = 2; i < MAX_WITHDRAW_ADDRESSES; i++) {
-      await t.db
+      await withWalletAddresses(t.db)
         .insertInto('withdraw_addresses')
         .values({
           user_id: user.id,
@@ -269,7 +270,11 @@ describe.each(DATABASES)('withdrawal addresses on %s', (kind) => {
     const twice = await t.call('wallet/deladdress', { id }, { token: alice.token });
     expect(twice.body.message).toBe('This address was not found');
     // The row stays (a past withdrawal may point at it), marked deleted.
-    const row = await t.db.selectFrom('withdraw_addresses').selectAll().where('id', '=', Number(id)).executeTakeFirst();
+    const row = await withWalletAddresses(t.db)
+      .selectFrom('withdraw_addresses')
+      .selectAll()
+      .where('id', '=', Number(id))
+      .executeTakeFirst();
     expect(row?.deleted_at).not.toBeNull();
   });
 
@@ -307,7 +312,7 @@ describe.each(DATABASES)('withdrawal addresses on %s', (kind) => {
       valid: true,
       saved: true,
     });
-    expect(await t.db.selectFrom('withdraw_addresses').selectAll().execute()).not.toHaveLength(0);
+    expect(await withWalletAddresses(t.db).selectFrom('withdraw_addresses').selectAll().execute()).not.toHaveLength(0);
   });
 
   it('needs a session for every address call', async () => {

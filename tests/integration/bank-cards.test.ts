@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { okEnvelope } from '../../protocol';
 import { bankCard, cashInfoResponse, MAX_BANK_CARDS } from '../../protocol/bank-cards';
-import { CardVault } from '../../server/domains/bank-cards';
+import { CardVault, withBankCards } from '../../server/domains/bank-cards';
 import { appPerSuite, DATABASES, type TestApp, uniqueEmail } from './harness';
 
 /** The data key the suite's app gets (the server reads DATA_KEY or DATA_DIR/data.key). */
@@ -49,7 +49,7 @@ describe.each(DATABASES)('bank cards on %s', (kind) => {
   const cards = async (token: string) =>
     okEnvelope(cashInfoResponse).parse((await t.call('user/cash_info', {}, { token })).body).data;
   const rows = (userId: number) =>
-    t.db.selectFrom('bank_cards').selectAll().where('user_id', '=', userId).orderBy('id').execute();
+    withBankCards(t.db).selectFrom('bank_cards').selectAll().where('user_id', '=', userId).orderBy('id').execute();
 
   it('binds a card and shows it masked to its owner', async () => {
     const { token, user: u } = await user();

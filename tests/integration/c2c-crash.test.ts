@@ -6,7 +6,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { C2C_ORDER_EVENT } from '../../protocol/c2c';
-import { addMerchant, addOrder, c2cServices, expireC2cOrders, saveAd } from '../../server/domains/c2c';
+import { addMerchant, addOrder, c2cServices, expireC2cOrders, saveAd, withC2c } from '../../server/domains/c2c';
+import { withChat } from '../../server/domains/chat';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';
 import { migrateToLatest } from '../../server/migrations';
@@ -83,11 +84,11 @@ describe('c2c expiry killed mid-round', () => {
     expect(await exited).toBe('SIGKILL');
 
     const statuses = async () =>
-      (await handle.db.selectFrom('c2c_orders').select(['status', 'cancel_reason']).orderBy('id').execute()).map(
-        (r) => `${r.status}${r.cancel_reason ? `:${r.cancel_reason}` : ''}`,
-      );
+      (
+        await withC2c(handle.db).selectFrom('c2c_orders').select(['status', 'cancel_reason']).orderBy('id').execute()
+      ).map((r) => `${r.status}${r.cancel_reason ? `:${r.cancel_reason}` : ''}`);
     const adRow = () =>
-      handle.db.selectFrom('c2c_ads').select(['taken']).where('id', '=', ad.id).executeTakeFirstOrThrow();
+      withC2c(handle.db).selectFrom('c2c_ads').select(['taken']).where('id', '=', ad.id).executeTakeFirstOrThrow();
     const merchantCoin = async () =>
       (await ledger.balances(merchantId)).find((b) => b.type === 'coin' && b.currency === 'USDT');
     const escrows = async () =>
@@ -120,7 +121,7 @@ describe('c2c expiry killed mid-round', () => {
       .execute();
     const expiredEvents = events.filter((e) => (JSON.parse(e.payload) as { status: number }).status === 5);
     expect(expiredEvents).toHaveLength(2 * ORDERS);
-    const lines = await handle.db
+    const lines = await withChat(handle.db)
       .selectFrom('chat_messages')
       .select('conversation_id')
       .where('text', '=', 'c2c.event.expired')

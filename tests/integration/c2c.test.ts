@@ -9,7 +9,9 @@ import {
   listAppeals,
   resolveAppeal,
   runC2cCommand,
+  withC2c,
 } from '../../server/domains/c2c';
+import { withChat } from '../../server/domains/chat';
 import { parseAmount } from '../../server/ledger/amounts';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';
@@ -107,7 +109,7 @@ describe.each(DATABASES)('c2c on %s', (kind) => {
 
   const chatEvents = async (conversationId: number | null) =>
     (
-      await t.db
+      await withChat(t.db)
         .selectFrom('chat_messages')
         .select('text')
         .where('conversation_id', '=', conversationId ?? 0)
@@ -178,7 +180,7 @@ describe.each(DATABASES)('c2c on %s', (kind) => {
       deal_volume: '0.01000000',
     });
     expect(await chatEvents(placed.conversation_id)).toEqual(['c2c.event.paid', 'c2c.event.released']);
-    const members = await t.db
+    const members = await withChat(t.db)
       .selectFrom('chat_members')
       .select(['user_id', 'role'])
       .where('conversation_id', '=', placed.conversation_id ?? 0)
@@ -205,12 +207,12 @@ describe.each(DATABASES)('c2c on %s', (kind) => {
     expect(rolesOf(m.id)).toEqual(['merchant', 'merchant', 'merchant']);
     // The payment details are sealed at rest: in the ad, the order and the events.
     const stored = [
-      ...(await t.db.selectFrom('c2c_ads').select('pay_methods_enc').where('id', '=', listed.id).execute()).map(
-        (r) => r.pay_methods_enc,
-      ),
-      ...(await t.db.selectFrom('c2c_orders').select('pay_info_enc').where('id', '=', placed.id).execute()).map(
-        (r) => r.pay_info_enc,
-      ),
+      ...(
+        await withC2c(t.db).selectFrom('c2c_ads').select('pay_methods_enc').where('id', '=', listed.id).execute()
+      ).map((r) => r.pay_methods_enc),
+      ...(
+        await withC2c(t.db).selectFrom('c2c_orders').select('pay_info_enc').where('id', '=', placed.id).execute()
+      ).map((r) => r.pay_info_enc),
       ...events.map((e) => e.payload),
     ];
     for (const text of stored) expect(text).not.toContain(SEPA.account);
@@ -291,7 +293,11 @@ describe.each(DATABASES)('c2c on %s', (kind) => {
     for (const a of answers.filter((x) => x.body.type !== 'ok')) {
       expect(a.body.message).toBe(translate('en', 'c2cSoldOut'));
     }
-    const row = await t.db.selectFrom('c2c_ads').selectAll().where('id', '=', listed.id).executeTakeFirstOrThrow();
+    const row = await withC2c(t.db)
+      .selectFrom('c2c_ads')
+      .selectAll()
+      .where('id', '=', listed.id)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ amount: 5_000_000, taken: 5_000_000 });
     expect((await ok('ctc/product/info', { id: String(listed.id) })).available).toBe('0.00000000');
     expect(await coin(m.id)).toEqual({ balance: 100_000_000, held: 5_000_000 });
@@ -334,7 +340,11 @@ describe.each(DATABASES)('c2c on %s', (kind) => {
       const hold = (await ledger.holds(m.id)).find((h) => h.ref === `c2c ${placed.sn}`);
       expect(hold?.state).toBe(final.status === 2 ? 'open' : 'voided');
     }
-    const row = await t.db.selectFrom('c2c_ads').selectAll().where('id', '=', listed.id).executeTakeFirstOrThrow();
+    const row = await withC2c(t.db)
+      .selectFrom('c2c_ads')
+      .selectAll()
+      .where('id', '=', listed.id)
+      .executeTakeFirstOrThrow();
     expect(row.taken).toBe(outcomes.filter((s) => s === 2).length * 1_000_000);
     expect((await coin(m.id)).held).toBe(row.taken);
     expect(describeProblems(await checkLedger(t.db))).toEqual([]);
@@ -472,7 +482,9 @@ describe.each(DATABASES)('c2c on %s', (kind) => {
     expect(body.message).toBe(translate('de', 'c2cBelowMin'));
     expect(body.message).not.toBe(translate('en', 'c2cBelowMin'));
     expect((await t.call('ctc/order/add', base)).body.type).not.toBe('ok');
-    expect(await t.db.selectFrom('c2c_orders').select('id').where('ad_id', '=', listed.id).execute()).toEqual([]);
+    expect(await withC2c(t.db).selectFrom('c2c_orders').select('id').where('ad_id', '=', listed.id).execute()).toEqual(
+      [],
+    );
     expect(await coin(m.id)).toEqual({ balance: 100_000_000, held: 0 });
     expect(await t.db.selectFrom('user_events').select('id').execute()).toEqual(eventsBefore);
 

@@ -13,6 +13,7 @@ import {
   loadDataKey,
   readKeyFile,
   runDataKeyCommand,
+  withBankCards,
 } from '../../server/domains/bank-cards';
 import { MIGRATIONS } from '../../server/migrations';
 import { type DatabaseHandle, isUniqueViolation, openSqlite } from '../../server/platform/db/connect';
@@ -73,7 +74,8 @@ async function insertClearCard(
       ${c.postal_code}, ${1_700_000_000_000}, ${null}, ${deleted ? 1_700_000_000_001 : null})`.execute(handle.db);
 }
 
-const cardRows = (handle: DatabaseHandle) => handle.db.selectFrom('bank_cards').selectAll().orderBy('id').execute();
+const cardRows = (handle: DatabaseHandle) =>
+  withBankCards(handle.db).selectFrom('bank_cards').selectAll().orderBy('id').execute();
 
 async function tokenFor(t: TestApp, userId: number): Promise<string> {
   return new Sessions(t.db, t.clock.now).create(userId);
@@ -155,7 +157,7 @@ describe.each(DATABASES)('bank card encryption on %s', (kind) => {
       const first = rows[0];
       if (!first) throw new Error('no row');
       const { id: _id, ...copy } = first;
-      const duplicate = await handle.db
+      const duplicate = await withBankCards(handle.db)
         .insertInto('bank_cards')
         .values(copy)
         .execute()

@@ -11,6 +11,7 @@ import {
   sendAsOperator,
   setCustomerUrl,
   supportInbox,
+  withChat,
 } from '../../server/domains/chat';
 import { writeTransaction } from '../../server/platform/db/transaction';
 import { apiChecks } from './api-checks';
@@ -77,7 +78,12 @@ describe.each(DATABASES)('chat on %s', (kind) => {
   }
 
   async function dbMessages(id: number) {
-    return t.db.selectFrom('chat_messages').selectAll().where('conversation_id', '=', id).orderBy('seq').execute();
+    return withChat(t.db)
+      .selectFrom('chat_messages')
+      .selectAll()
+      .where('conversation_id', '=', id)
+      .orderBy('seq')
+      .execute();
   }
 
   it('delivers 50 messages sent while the connection drops at random: each once, in order; retries post once', async () => {
@@ -198,9 +204,9 @@ describe.each(DATABASES)('chat on %s', (kind) => {
       error: 'uploadNotFound',
     });
     expect(await dbMessages(id)).toHaveLength(1);
-    expect(await t.db.selectFrom('chat_members').selectAll().where('conversation_id', '=', id).execute()).toHaveLength(
-      2,
-    );
+    expect(
+      await withChat(t.db).selectFrom('chat_members').selectAll().where('conversation_id', '=', id).execute(),
+    ).toHaveLength(2);
   });
 
   it('counts unread messages and shows the other side read receipts', async () => {

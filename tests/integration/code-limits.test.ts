@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorEnvelope } from '../../protocol';
+import { withAccount } from '../../server/domains/account';
 import {
   DATABASES,
   type Envelope,
@@ -126,7 +127,11 @@ describe.each(DATABASES)('code rate limits on %s', (kind) => {
     await t.call('email_send', { email, scene: 'register' });
     t.clock.advance(61_000);
     await t.call('email_send', { email, scene: 'register' });
-    const rows = await t.db.selectFrom('verification_codes').selectAll().where('address', '=', email).execute();
+    const rows = await withAccount(t.db)
+      .selectFrom('verification_codes')
+      .selectAll()
+      .where('address', '=', email)
+      .execute();
     expect(rows).toHaveLength(1);
     const code = await t.latestCode(email);
     expect(rows[0]?.code_hash).toMatch(/^[0-9a-f]{64}$/);

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect } from 'vitest';
 import { type CallPath, calls } from '../../protocol';
+import { withAccount } from '../../server/domains/account';
 import { approveVerification } from '../../server/domains/identity';
 import type { UserAccountType } from '../../server/ledger/accounts';
 import { Ledger } from '../../server/ledger/ledger';
@@ -152,7 +153,7 @@ export interface TraderSession {
 /** A user registered through the API (the code read from the outbox in the database), as a client would. */
 export async function registerTrader(server: CrashServer, handle: DatabaseHandle, email: string) {
   expect((await call(server, 'email_send', { email, scene: 'register' })).type).toBe('ok');
-  const code = await handle.db
+  const code = await withAccount(handle.db)
     .selectFrom('code_outbox')
     .select('code')
     .where('address', '=', email)

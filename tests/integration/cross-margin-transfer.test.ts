@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { LeverPosition } from '../../protocol/lever';
+import { withLever } from '../../server/domains/lever';
 import { translate } from '../../server/platform/i18n/messages';
 import { DATABASES } from './harness';
 import { btc, leverBench, usdt } from './lever-checks';
@@ -48,7 +49,7 @@ describe.each(DATABASES)('cross margin backs its money on %s', (kind) => {
   /** equity − Σ IM of the user's open cross positions at `mark` (cents), in USDT minor units, from the database. */
   async function crossSurplus(userId: number, mark: string): Promise<bigint> {
     const { available } = await b.contract(userId);
-    const rows = await b.t.db
+    const rows = await withLever(b.t.db)
       .selectFrom('lever_positions')
       .selectAll()
       .where('user_id', '=', userId)

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { withLever } from '../../server/domains/lever';
 import { LeverEngine } from '../../server/domains/lever/engine';
 import { Ledger } from '../../server/ledger';
 import { MarketFeed } from '../../server/market/feed';
@@ -66,7 +67,8 @@ describe.each(DATABASES)('failover: lever engine catching up from the record of 
       );
       expect(placed.body.type, placed.body.message).toBe('ok');
       const id = (placed.body.data as { id: number }).id;
-      const row = () => db.selectFrom('lever_positions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      const row = () =>
+        withLever(db).selectFrom('lever_positions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
       a.clock.advance(1_000);
       market.trade('BTC', '60000.00', now());
       await vi.waitFor(async () => expect((await row()).phase).toBe('holding'), { timeout: 20_000, interval: 20 });

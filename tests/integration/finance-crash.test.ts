@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { interestDueAt, interestStartDay } from '../../protocol/rules/finance';
-import { accrueFinance, buyFinance, runFinanceCommand } from '../../server/domains/finance';
+import { accrueFinance, buyFinance, runFinanceCommand, withFinance } from '../../server/domains/finance';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';
 import { migrateToLatest } from '../../server/migrations';
@@ -73,9 +73,13 @@ describe('finance accrual killed mid-round', () => {
     expect(await exited).toBe('SIGKILL');
 
     const paidDays = async () =>
-      (await handle.db.selectFrom('finance_orders').select(['user_id', 'days_paid']).orderBy('id').execute()).map(
-        (r) => r.days_paid,
-      );
+      (
+        await withFinance(handle.db)
+          .selectFrom('finance_orders')
+          .select(['user_id', 'days_paid'])
+          .orderBy('id')
+          .execute()
+      ).map((r) => r.days_paid);
     const interestEntries = async () =>
       (
         await handle.db

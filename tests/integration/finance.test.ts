@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { FinanceOrder } from '../../protocol/finance';
 import { DAY_MS, interestDueAt, interestStartDay } from '../../protocol/rules/finance';
-import { accrueFinance, runFinanceCommand } from '../../server/domains/finance';
+import { accrueFinance, runFinanceCommand, withFinance } from '../../server/domains/finance';
 import { parseAmount } from '../../server/ledger/amounts';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';
@@ -41,7 +41,11 @@ describe.each(DATABASES)('finance on %s', (kind) => {
   async function addProduct(family: string, cycle: number, rate: string, min = '100', max = '100000') {
     const { code, lines } = await ops('add', family, 'USDT', String(cycle), rate, min, max, `Test ${family} ${cycle}d`);
     expect(code, lines.join('\n')).toBe(0);
-    const row = await t.db.selectFrom('finance_products').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const row = await withFinance(t.db)
+      .selectFrom('finance_products')
+      .select('id')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     return row.id;
   }
 

@@ -11,6 +11,8 @@ import {
   withdrawInfoResponse,
   withdrawResponse,
 } from '../../protocol/funding';
+import { withBankCards } from '../../server/domains/bank-cards';
+import { withFunding } from '../../server/domains/funding';
 import {
   runDepositsCommand,
   runFeesCommand,
@@ -24,7 +26,9 @@ import {
   rejectDeposit,
   rejectWithdrawal,
 } from '../../server/domains/funding/review';
+import { withIdentity } from '../../server/domains/identity';
 import { approveVerification } from '../../server/domains/identity/ops';
+import { withWalletAddresses } from '../../server/domains/wallet-addresses';
 import { DATABASES, openTestDatabase, startTestApp, type TestApp, type TestDatabase, uniqueEmail } from './harness';
 import { fakeJpeg, upload, uploadedId } from './uploads-helpers';
 
@@ -63,7 +67,7 @@ describe.each(DATABASES)('deposits and withdrawals on %s', (kind) => {
   const count = async (table: 'deposits' | 'withdrawals' | 'ledger_entries' | 'ledger_holds') =>
     Number(
       (
-        await t.db
+        await withFunding(t.db)
           .selectFrom(table)
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .executeTakeFirstOrThrow()
@@ -107,7 +111,7 @@ describe.each(DATABASES)('deposits and withdrawals on %s', (kind) => {
 
   async function verify(token: string, userId: number) {
     expect((await t.call('user/real_name', BASIC, { token })).body.type).toBe('ok');
-    const row = await t.db
+    const row = await withIdentity(t.db)
       .selectFrom('identity_verifications')
       .select('id')
       .where('user_id', '=', userId)
@@ -118,7 +122,7 @@ describe.each(DATABASES)('deposits and withdrawals on %s', (kind) => {
 
   /** A saved address (straight into the table: saving one over HTTP is the addresses suite's subject). */
   async function saveAddress(userId: number, coin = 'USDT', chain = 'ERC20', address = USER_ERC20) {
-    const row = await t.db
+    const row = await withWalletAddresses(t.db)
       .insertInto('withdraw_addresses')
       .values({
         user_id: userId,
@@ -363,7 +367,7 @@ describe.each(DATABASES)('deposits and withdrawals on %s', (kind) => {
 
   it('bank deposit: with one of the own cards and a proof, under review, then credited in USDT', async () => {
     const { token, user: me } = await user();
-    const card = await t.db
+    const card = await withBankCards(t.db)
       .insertInto('bank_cards')
       .values({
         user_id: me.id,
@@ -583,7 +587,7 @@ describe.each(DATABASES)('deposits and withdrawals on %s', (kind) => {
     );
     expect(results.filter((r) => r.body.type === 'ok')).toHaveLength(3);
     expect(await coinAccount(me.id)).toEqual({ balance: 10_000_000_000, held: 33_000_000 });
-    const rows = await t.db.selectFrom('withdrawals').select('id').where('user_id', '=', me.id).execute();
+    const rows = await withFunding(t.db).selectFrom('withdrawals').select('id').where('user_id', '=', me.id).execute();
     expect(rows).toHaveLength(3);
   });
 
@@ -631,7 +635,7 @@ describe.each(DATABASES)('deposits and withdrawals on %s', (kind) => {
     const { token, user: me } = await user();
     const dep = okEnvelope(chargeResponse).parse((await charge(token, { amount: '70' })).body).data;
     // Crash after the claim: the row says approving, nothing credited yet.
-    await t.db.updateTable('deposits').set({ state: 'approving' }).where('id', '=', dep.id).execute();
+    await withFunding(t.db).updateTable('deposits').set({ state: 'approving' }).where('id', '=', dep.id).execute();
     expect(await rejectDeposit(t.handle, dep.id, 'late', ops)).toMatchObject({ ok: false });
     const log = okEnvelope(depositLogResponse).parse((await t.call('charge_mention/log2', {}, { token })).body).data;
     expect(log.items[0]?.state).toBe('pending');
@@ -644,7 +648,7 @@ describe.each(DATABASES)('deposits and withdrawals on %s', (kind) => {
       (await out(who.token, { address_id: String(who.addressId) })).body,
     ).data;
     expect((await approveWithdrawal(t.handle, wd.id, ops)).ok).toBe(true);
-    await t.db.updateTable('withdrawals').set({ state: 'approving' }).where('id', '=', wd.id).execute();
+    await withFunding(t.db).updateTable('withdrawals').set({ state: 'approving' }).where('id', '=', wd.id).execute();
     expect(await approveWithdrawal(t.handle, wd.id, ops)).toMatchObject({ ok: true, resumed: true });
     expect(await coinAccount(who.user.id)).toEqual({ balance: 79_000_000, held: 0 });
   });

@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll } from 'vitest';
 import { type CallPath, calls } from '../../protocol';
 import { type AppOptions, buildApp } from '../../server/app';
+import { withAccount } from '../../server/domains/account';
 import { ensurePlatformInviteCode } from '../../server/domains/account/invite';
 import { migrateToLatest } from '../../server/migrations';
 import { type DatabaseHandle, openSqlite } from '../../server/platform/db/connect';
@@ -152,7 +153,7 @@ export class TestApp {
   }
 
   async count(table: 'users' | 'sessions' | 'code_outbox' | 'verification_codes'): Promise<number> {
-    const row = await this.db
+    const row = await withAccount(this.db)
       .selectFrom(table)
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();

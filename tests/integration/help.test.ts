@@ -11,6 +11,7 @@ import {
   listArticlesForOps,
   setPublished,
   updateArticle,
+  withHelp,
 } from '../../server/domains/help';
 import { runOps } from '../../server/ops/cli';
 import { translate } from '../../server/platform/i18n/messages';
@@ -375,8 +376,9 @@ describe.each(DATABASES)('help centre on %s', (kind) => {
   it('adds the sample articles (published, in German and English) only to an install without articles', async () => {
     expect(await addSampleArticles(t.db, action)).toBe(0);
     const fresh = await listArticlesForOps(t.db);
-    for (const a of fresh) await t.db.deleteFrom('help_article_texts').where('article_id', '=', a.id).execute();
-    await t.db.deleteFrom('help_articles').execute();
+    for (const a of fresh)
+      await withHelp(t.db).deleteFrom('help_article_texts').where('article_id', '=', a.id).execute();
+    await withHelp(t.db).deleteFrom('help_articles').execute();
     const added = await addSampleArticles(t.db, action);
     expect(added).toBeGreaterThanOrEqual(5);
     expect(added).toBeLessThanOrEqual(8);

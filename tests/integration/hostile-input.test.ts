@@ -11,6 +11,7 @@ import { opsAppealCalls, opsHelpCalls, opsSupportCalls } from '../../protocol/op
 import { COMMAND_EVENT, type CommandAnswer } from '../../protocol/realtime';
 import { PasswordHasher } from '../../server/domains/account';
 import { CardVault } from '../../server/domains/bank-cards';
+import { withChat } from '../../server/domains/chat';
 import { createOperator, totpCode } from '../../server/domains/operators';
 import {
   DATABASES,
@@ -266,7 +267,7 @@ describe.each(DATABASES)('hostile input on %s', (kind) => {
       send('both-00001', { conversation_id: conversationId, text: 'look', image_id: image }),
     ).resolves.toEqual({ ok: false, error: 'chatTextOrImage' });
     const stored = () =>
-      t.db
+      withChat(t.db)
         .selectFrom('chat_messages')
         .selectAll()
         .where('conversation_id', '=', conversationId)

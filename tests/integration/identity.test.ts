@@ -5,7 +5,9 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withIdentity } from '../../server/domains/identity';
 import { approveVerification, listPendingVerifications, rejectVerification } from '../../server/domains/identity/ops';
+import { withUploads } from '../../server/domains/uploads';
 import { DATABASES, openTestDatabase, startTestApp, type TestApp, type TestDatabase, uniqueEmail } from './harness';
 import { uploadedId } from './uploads-helpers';
 
@@ -55,7 +57,7 @@ describe.each(DATABASES)('identity verification on %s', (kind) => {
   const auditRows = () => t.db.selectFrom('ops_audit').selectAll().orderBy('id').execute();
   const latestId = async (userId: number) =>
     (
-      await t.db
+      await withIdentity(t.db)
         .selectFrom('identity_verifications')
         .select('id')
         .where('user_id', '=', userId)
@@ -149,7 +151,11 @@ describe.each(DATABASES)('identity verification on %s', (kind) => {
     const stillEarly = await t.call('user/real_name2', fields, { token, lang: 'de' });
     expect(stillEarly.body.message).toBe('Bitte schließe zuerst die Basis-Verifizierung ab');
     expect(await countRows()).toBe(before + 1);
-    const attached = await t.db.selectFrom('uploads').select('attached_to').where('user_id', '=', user.id).execute();
+    const attached = await withUploads(t.db)
+      .selectFrom('uploads')
+      .select('attached_to')
+      .where('user_id', '=', user.id)
+      .execute();
     expect(attached.every((u) => u.attached_to === null)).toBe(true);
   });
 
@@ -190,7 +196,11 @@ describe.each(DATABASES)('identity verification on %s', (kind) => {
         data: { level: 'advanced', state: 'verified', reason: null },
       });
     expect(await info(token)).toMatchObject({ basic: { state: 'verified' }, advanced: { state: 'verified' } });
-    const tags = await t.db.selectFrom('uploads').select('attached_to').where('user_id', '=', user.id).execute();
+    const tags = await withUploads(t.db)
+      .selectFrom('uploads')
+      .select('attached_to')
+      .where('user_id', '=', user.id)
+      .execute();
     expect(tags.map((u) => u.attached_to)).toEqual([`identity:${id}`, `identity:${id}`, `identity:${id}`]);
   });
 
@@ -217,7 +227,7 @@ describe.each(DATABASES)('identity verification on %s', (kind) => {
       expect(r.body, JSON.stringify(change)).toMatchObject({ type: 'error', message, field });
     }
     expect(await countRows()).toBe(before);
-    const uploads = await t.db.selectFrom('uploads').select(['user_id', 'attached_to']).execute();
+    const uploads = await withUploads(t.db).selectFrom('uploads').select(['user_id', 'attached_to']).execute();
     expect(
       uploads.filter((u) => u.user_id === user.id || u.user_id === stranger.user.id).every((u) => !u.attached_to),
     ).toBe(true);

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runIeoCommand, runIeoSteps } from '../../server/domains/ieo';
+import { runIeoCommand, runIeoSteps, withIeo } from '../../server/domains/ieo';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';
 import { translate } from '../../server/platform/i18n/messages';
@@ -61,7 +61,11 @@ describe.each(DATABASES)('ieo on %s', (kind) => {
       (l) => lines.push(l),
     );
     expect(code, lines.join('\n')).toBe(0);
-    const row = await t.db.selectFrom('ieo_projects').selectAll().where('coin', '=', coin).executeTakeFirstOrThrow();
+    const row = await withIeo(t.db)
+      .selectFrom('ieo_projects')
+      .selectAll()
+      .where('coin', '=', coin)
+      .executeTakeFirstOrThrow();
     return row;
   }
 
@@ -236,7 +240,7 @@ describe.each(DATABASES)('ieo on %s', (kind) => {
       expect(await runIeoCommand([...base, ...words, ...times], t.db, (l) => lines.push(l))).toBe(1);
     }
     expect(
-      await t.db
+      await withIeo(t.db)
         .selectFrom('ieo_projects')
         .select('id')
         .where('coin', 'in', ['AAPL', 'ZEROL', 'BIGCAP', 'HUGE'])
@@ -253,7 +257,11 @@ describe.each(DATABASES)('ieo on %s', (kind) => {
       ),
     );
     expect(answers.filter((a) => a.body.type === 'ok')).toHaveLength(1);
-    const rows = await t.db.selectFrom('ieo_subscriptions').select('id').where('project_id', '=', p.id).execute();
+    const rows = await withIeo(t.db)
+      .selectFrom('ieo_subscriptions')
+      .select('id')
+      .where('project_id', '=', p.id)
+      .execute();
     expect(rows).toHaveLength(1);
   });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { withLever } from '../../server/domains/lever';
 import { MarketFeed } from '../../server/market/feed';
 import { HandMarket } from './hand-market';
 import { DATABASES, openTestDatabase, startTestApp, type TestApp, uniqueEmail } from './harness';
@@ -41,7 +42,7 @@ describe.each(DATABASES)('lever open on an engine whose window lacks a cross sym
       );
     const phaseOf = async (id: number) =>
       (
-        await db
+        await withLever(db)
           .selectFrom('lever_positions')
           .select(['phase', 'cancel_reason'])
           .where('id', '=', id)
@@ -74,7 +75,7 @@ describe.each(DATABASES)('lever open on an engine whose window lacks a cross sym
       const ethId = (second.body.data as { id: number }).id;
       trade(b, 'ETH', '3000.00');
       await vi.waitFor(async () => expect(await phaseOf(ethId)).not.toBe('waiting'), { timeout: 20_000, interval: 20 });
-      const eth = await db
+      const eth = await withLever(db)
         .selectFrom('lever_positions')
         .select(['phase', 'cancel_reason', 'entry_price'])
         .where('id', '=', ethId)

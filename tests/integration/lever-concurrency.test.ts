@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { LeverPosition } from '../../protocol/lever';
 import { type CloseReason, closeAmounts, initialMargin, tradeFee } from '../../protocol/rules/lever';
 import { roundUnits } from '../../protocol/rules/spot';
+import { withLever } from '../../server/domains/lever';
 import { translate } from '../../server/platform/i18n/messages';
 import { DATABASES } from './harness';
 import { BTC_TERMS, btc, btcText, leverBench, type Tick, usdt, usdtText } from './lever-checks';
@@ -24,7 +25,7 @@ describe.each(DATABASES)('lever concurrency on %s', (kind) => {
 
   /** A position's database row (close_requested_at and the hold ids are not on the wire). */
   const rowOf = (id: number) =>
-    b.t.db.selectFrom('lever_positions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    withLever(b.t.db).selectFrom('lever_positions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
   /** How many ledger entries the user has under `requestId` (each money step of a position applies once). */
   async function entries(userId: number, requestId: string): Promise<number> {
@@ -113,7 +114,11 @@ describe.each(DATABASES)('lever concurrency on %s', (kind) => {
     expect(lowest).toBeGreaterThanOrEqual(0);
     // Every unit is reserved, and only by the accepted orders (a refused one left no row and no hold).
     expect(await b.contract(u.id)).toEqual({ balance: usdt(funded), available: 0 });
-    const rows = await b.t.db.selectFrom('lever_positions').selectAll().where('user_id', '=', u.id).execute();
+    const rows = await withLever(b.t.db)
+      .selectFrom('lever_positions')
+      .selectAll()
+      .where('user_id', '=', u.id)
+      .execute();
     expect(rows.length).toBe(fit);
     expect(rows.every((r) => r.phase === 'waiting' && BigInt(r.reserve) === reserve)).toBe(true);
 
@@ -143,7 +148,7 @@ describe.each(DATABASES)('lever concurrency on %s', (kind) => {
     for (const a of answers) expect(a.body.type, JSON.stringify(a.body)).toBe('ok');
     const ids = new Set(answers.map((a) => (a.body.data as LeverPosition).id));
     expect(ids.size).toBe(1);
-    const rows = await b.t.db
+    const rows = await withLever(b.t.db)
       .selectFrom('lever_positions')
       .select('id')
       .where('user_id', '=', u.id)
@@ -287,7 +292,7 @@ describe.each(DATABASES)('lever concurrency on %s', (kind) => {
       // The engine has caught up once the burst is through: every ETH position closed at its take-profit.
       await vi.waitFor(
         async () => {
-          const left = await b.t.db
+          const left = await withLever(b.t.db)
             .selectFrom('lever_positions')
             .select('id')
             .where('user_id', '=', busy.id)

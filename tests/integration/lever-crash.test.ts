@@ -3,6 +3,7 @@ import { OPEN_LEVER_PHASES } from '../../protocol/lever';
 import { SIMULATOR_FUNDS } from '../../protocol/options';
 import { initialMargin, isolatedLiquidationPrice, type LeverTerms } from '../../protocol/rules/lever';
 import { fromUnits, toUnits } from '../../protocol/rules/spot';
+import { withLever } from '../../server/domains/lever';
 import { setLeverSettings } from '../../server/domains/lever/terms';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { MarketFeed } from '../../server/market/feed';
@@ -226,7 +227,8 @@ describe.each(DATABASES)('a position whose liquidation tick went by in a dead pr
       // The entry tick (the engine finds it in its window whenever it starts leading).
       first.clock.advance(1_000);
       before.trade('BTC', '60000.00', first.clock.now());
-      const row = () => db.selectFrom('lever_positions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      const row = () =>
+        withLever(db).selectFrom('lever_positions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
       await vi.waitFor(async () => expect((await row()).phase).toBe('holding'), { timeout: 20_000, interval: 20 });
       const opened = await row();
       // (600 − 60) / (0.01 × 0.995) = 54,271.356… rounded down to the cent.

@@ -10,6 +10,7 @@ import {
   reachesLiquidation,
   tradeFee,
 } from '../../protocol/rules/lever';
+import { withLever } from '../../server/domains/lever';
 import { DATABASES } from './harness';
 import { BTC_TERMS, btc, btcText, leverBench, type Tick, usdt, usdtText } from './lever-checks';
 
@@ -176,7 +177,7 @@ describe.each(DATABASES)('lever fairness on %s', (kind) => {
       for (;;) {
         await b.settle();
         if (due.length === 0) return;
-        const closed = await b.t.db
+        const closed = await withLever(b.t.db)
           .selectFrom('lever_positions')
           .select('id')
           .where('id', 'in', due)
@@ -275,7 +276,7 @@ describe.each(DATABASES)('lever fairness on %s', (kind) => {
 
     // Every position against its fate.
     const rows = new Map(
-      (await b.t.db.selectFrom('lever_positions').selectAll().execute()).map((r) => [r.id, r] as const),
+      (await withLever(b.t.db).selectFrom('lever_positions').selectAll().execute()).map((r) => [r.id, r] as const),
     );
     const problems: string[] = [];
     const reasons: Record<string, number> = {};

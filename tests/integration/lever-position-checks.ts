@@ -12,6 +12,7 @@ import {
 } from '../../protocol/rules/lever';
 import { fromUnits, toUnits } from '../../protocol/rules/spot';
 import { ENTRY_TICK_WAIT_MS } from '../../protocol/spot';
+import { withLever } from '../../server/domains/lever';
 import { readLeverSettings, termsFor } from '../../server/domains/lever/terms';
 import { currencyScale } from '../../server/ledger/amounts';
 import { Ledger } from '../../server/ledger/ledger';
@@ -25,7 +26,7 @@ import { ledgerAndChainProblems } from './spot-checks';
  * record alone: every position from its row, its ledger entries and holds, and the recorded ticks.
  */
 
-export const positions = (db: Kysely<Database>) => db.selectFrom('lever_positions');
+export const positions = (db: Kysely<Database>) => withLever(db).selectFrom('lever_positions');
 
 /** The terms in force per symbol (with the MMR the test set), as the rules take them. */
 export async function readTerms(db: Kysely<Database>, symbols: readonly string[]): Promise<Map<string, LeverTerms>> {

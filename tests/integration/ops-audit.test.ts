@@ -20,11 +20,12 @@ import {
 } from '../../protocol/ops-support';
 import { PasswordHasher } from '../../server/domains/account';
 import { CardVault } from '../../server/domains/bank-cards';
-import { addMerchant } from '../../server/domains/c2c';
+import { addMerchant, withC2c } from '../../server/domains/c2c';
 import { sendAsUser } from '../../server/domains/chat/messages';
 import { approveDeposit, setDepositAddress } from '../../server/domains/funding';
-import { approveVerification } from '../../server/domains/identity';
+import { approveVerification, withIdentity } from '../../server/domains/identity';
 import type { OperatorServices } from '../../server/domains/operators';
+import { withWalletAddresses } from '../../server/domains/wallet-addresses';
 import { parseAmount } from '../../server/ledger/amounts';
 import { Ledger } from '../../server/ledger/ledger';
 import { runAuditCommand } from '../../server/platform/audit';
@@ -185,7 +186,7 @@ describe.each(DATABASES)('console audit of every action on %s', (kind) => {
   async function pendingVerification(): Promise<string> {
     const user = await t.registerByEmail(uniqueEmail('aud-kyc'));
     expect((await t.call('user/real_name', BASIC, { token: user.token })).body.type).toBe('ok');
-    const row = await t.db
+    const row = await withIdentity(t.db)
       .selectFrom('identity_verifications')
       .select('id')
       .where('user_id', '=', user.user.id)
@@ -197,7 +198,7 @@ describe.each(DATABASES)('console audit of every action on %s', (kind) => {
   async function pendingPhotos(): Promise<string> {
     const user = await t.registerByEmail(uniqueEmail('aud-photo'));
     expect((await t.call('user/real_name', BASIC, { token: user.token })).body.type).toBe('ok');
-    const basic = await t.db
+    const basic = await withIdentity(t.db)
       .selectFrom('identity_verifications')
       .select('id')
       .where('user_id', '=', user.user.id)
@@ -206,7 +207,7 @@ describe.each(DATABASES)('console audit of every action on %s', (kind) => {
     const photo = async () => String(await uploadedId(t, user.token, fakeJpeg(2100)));
     const fields = { front: await photo(), back: await photo(), hold: await photo(), consent: '1' };
     expect((await t.call('user/real_name2', fields, { token: user.token })).body.type).toBe('ok');
-    const row = await t.db
+    const row = await withIdentity(t.db)
       .selectFrom('identity_verifications')
       .select('id')
       .where('user_id', '=', user.user.id)
@@ -221,14 +222,14 @@ describe.each(DATABASES)('console audit of every action on %s', (kind) => {
     const fund = { mode: 'password', login_password: 'secret1', password: FUND, repassword: FUND };
     expect((await t.call('user/e_pwd', fund, { token: user.token })).body.type).toBe('ok');
     expect((await t.call('user/real_name', BASIC, { token: user.token })).body.type).toBe('ok');
-    const basic = await t.db
+    const basic = await withIdentity(t.db)
       .selectFrom('identity_verifications')
       .select('id')
       .where('user_id', '=', user.user.id)
       .executeTakeFirstOrThrow();
     expect((await approveVerification(t.db, basic.id, { operator: 'cli-user' })).ok).toBe(true);
     // Saved straight into the table: saving one over HTTP is the addresses suite's subject.
-    const address = await t.db
+    const address = await withWalletAddresses(t.db)
       .insertInto('withdraw_addresses')
       .values({
         user_id: user.user.id,
@@ -320,7 +321,7 @@ describe.each(DATABASES)('console audit of every action on %s', (kind) => {
     );
     await ok('ctc/order/pay', { id: String(order.id) }, buyer.token);
     await ok('ctc/order/appeal', { id: String(order.id), reason: 'Paid, nothing released' }, buyer.token);
-    const row = await t.db
+    const row = await withC2c(t.db)
       .selectFrom('c2c_orders')
       .select('conversation_id')
       .where('id', '=', Number(order.id))

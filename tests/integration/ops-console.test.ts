@@ -13,8 +13,8 @@ import {
 } from '../../protocol/ops-console';
 import { PasswordHasher } from '../../server/domains/account';
 import { CardVault, readKeyFile, runDataKeyCommand } from '../../server/domains/bank-cards';
-import { approveDeposit, setDepositAddress } from '../../server/domains/funding';
-import { approveVerification, rejectVerification } from '../../server/domains/identity';
+import { approveDeposit, setDepositAddress, withFunding } from '../../server/domains/funding';
+import { approveVerification, rejectVerification, withIdentity } from '../../server/domains/identity';
 import {
   createOperator,
   disableOperator,
@@ -24,6 +24,7 @@ import {
   runOperatorsCommand,
   setOperatorRoles,
   totpCode,
+  withOperators,
 } from '../../server/domains/operators';
 import { parseCommandLine } from '../../server/platform/ops/commands';
 import {
@@ -179,7 +180,7 @@ describe.each(DATABASES)('support console on %s', (kind) => {
       type: 'error',
       message: expect.stringContaining('Name, password or code is wrong'),
     });
-    expect(await t.db.selectFrom('operator_sessions').select('id').execute()).toHaveLength(0);
+    expect(await withOperators(t.db).selectFrom('operator_sessions').select('id').execute()).toHaveLength(0);
   });
 
   it('an operator without the role is refused each role-gated call, and gets no data', async () => {
@@ -309,7 +310,7 @@ describe.each(DATABASES)('support console on %s', (kind) => {
   }
 
   const depositRow = (id: number) =>
-    t.db
+    withFunding(t.db)
       .selectFrom('deposits')
       .select(['state', 'reviewed_at', 'entry_id', 'reason'])
       .where('id', '=', id)
@@ -424,7 +425,7 @@ describe.each(DATABASES)('support console on %s', (kind) => {
 
   const verificationId = async (userId: number) =>
     (
-      await t.db
+      await withIdentity(t.db)
         .selectFrom('identity_verifications')
         .select('id')
         .where('user_id', '=', userId)
@@ -432,7 +433,7 @@ describe.each(DATABASES)('support console on %s', (kind) => {
         .executeTakeFirstOrThrow()
     ).id;
   const verificationRow = (id: number) =>
-    t.db
+    withIdentity(t.db)
       .selectFrom('identity_verifications')
       .select(['state', 'reason', 'reviewed_at'])
       .where('id', '=', id)
@@ -690,7 +691,11 @@ describe.each(DATABASES)('support console on %s', (kind) => {
     expect({ code, out }).toMatchObject({ code: 0 });
     expect(out.join('\n')).toMatch(/re-encrypted \d+ operator TOTP secret\(s\) under the new key/);
     const next = new CardVault(readKeyFile(keyFile));
-    const row = await t.db.selectFrom('operators').selectAll().where('name', '=', op.name).executeTakeFirstOrThrow();
+    const row = await withOperators(t.db)
+      .selectFrom('operators')
+      .selectAll()
+      .where('name', '=', op.name)
+      .executeTakeFirstOrThrow();
     expect(openTotpSecret(next, row.id, row.totp_secret_enc)).toBe(op.secret);
     const checked: string[] = [];
     const nextSource = { dataKey: Buffer.from(readKeyFile(keyFile)).toString('hex'), dataDir: dir };

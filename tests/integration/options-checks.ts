@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { OPTION_CONTRACT_EVENT, type OptionState } from '../../protocol/options';
 import { type OptionTick, optionExpiryTs, optionPayout, optionResult } from '../../protocol/rules/options';
 import { toUnits } from '../../protocol/rules/spot';
+import { withOptions } from '../../server/domains/options';
 import { currencyScale } from '../../server/ledger/amounts';
 import { Ledger } from '../../server/ledger/ledger';
 import { instrumentBySymbol } from '../../server/market/instruments';
@@ -41,7 +42,7 @@ export interface OptionCheck {
 type Row = Awaited<ReturnType<typeof contracts>>[number];
 
 function contracts(db: Kysely<Database>) {
-  return db.selectFrom('option_contracts').selectAll().orderBy('id').execute();
+  return withOptions(db).selectFrom('option_contracts').selectAll().orderBy('id').execute();
 }
 
 export async function checkOptionContracts(

@@ -5,6 +5,7 @@ import { SIMULATOR_FUNDS } from '../../protocol/options';
 import { buildApp } from '../../server/app';
 import { ensurePlatformInviteCode } from '../../server/domains/account/invite';
 import { approveVerification } from '../../server/domains/identity';
+import { withOptions } from '../../server/domains/options';
 import { Ledger } from '../../server/ledger/ledger';
 import { MarketFeed } from '../../server/market/feed';
 import { INSTRUMENTS } from '../../server/market/instruments';
@@ -174,7 +175,7 @@ describe.each(DATABASES)('options engine in two processes sharing Redis on %s', 
   }
 
   async function count(states: ('waiting' | 'running')[]): Promise<number> {
-    const row = await database.handle.db
+    const row = await withOptions(database.handle.db)
       .selectFrom('option_contracts')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('state', 'in', states)

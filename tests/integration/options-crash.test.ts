@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { SIMULATOR_FUNDS } from '../../protocol/options';
+import { withOptions } from '../../server/domains/options';
 import { setOptionSettings } from '../../server/domains/options/terms';
 import { MarketFeed } from '../../server/market/feed';
 import { INSTRUMENTS } from '../../server/market/instruments';
@@ -67,7 +68,7 @@ describe('option contracts after a killed server (SQLite)', () => {
     const count = async (states: readonly string[]) =>
       Number(
         (
-          await db
+          await withOptions(db)
             .selectFrom('option_contracts')
             .select((eb) => eb.fn.countAll<number>().as('n'))
             .where('state', 'in', states as never)
@@ -87,7 +88,7 @@ describe('option contracts after a killed server (SQLite)', () => {
     const settledAtKill = await count(FINAL_OPTION_STATES);
     const dueAtKill = Number(
       (
-        await db
+        await withOptions(db)
           .selectFrom('option_contracts')
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .where('state', '=', 'running')
@@ -108,7 +109,7 @@ describe('option contracts after a killed server (SQLite)', () => {
     // A clean stop writes the last buffered ticks.
     await site.stopCleanly(server);
 
-    const rows = await db.selectFrom('option_contracts').select(['id', 'request_id', 'state']).execute();
+    const rows = await withOptions(db).selectFrom('option_contracts').select(['id', 'request_id', 'state']).execute();
     expectAcknowledgedKept(
       'contract',
       clients,
@@ -161,7 +162,7 @@ describe.each(DATABASES)('a contract whose expiry a later pinned tick passes on 
     };
     const state = async (id: number) =>
       (
-        await database.handle.db
+        await withOptions(database.handle.db)
           .selectFrom('option_contracts')
           .select(['state'])
           .where('id', '=', id)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { availableResponse, calls, codeSentResponse, errorEnvelope, okEnvelope } from '../../protocol';
+import { withAccount } from '../../server/domains/account';
 import { appPerSuite, DATABASES, PLATFORM_INVITE, type TestApp, uniqueEmail, uniqueMobile } from './harness';
 
 describe.each(DATABASES)('registration on %s', (kind) => {
@@ -94,7 +95,11 @@ describe.each(DATABASES)('registration on %s', (kind) => {
     });
     const data = okEnvelope(calls['user/register'].response).parse(body).data;
     expect(data.user).toMatchObject({ mobile, area_code: '49', email: null });
-    const outbox = await t.db.selectFrom('code_outbox').selectAll().where('address', '=', `+49${mobile}`).execute();
+    const outbox = await withAccount(t.db)
+      .selectFrom('code_outbox')
+      .selectAll()
+      .where('address', '=', `+49${mobile}`)
+      .execute();
     expect(outbox).toHaveLength(1);
     expect(outbox[0]).toMatchObject({ channel: 'sms', scene: 'register' });
   });

@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
+import { withLever } from '../../server/domains/lever';
 import { LeverEngine } from '../../server/domains/lever/engine';
+import { withSpot } from '../../server/domains/spot';
 import { SpotEngine } from '../../server/domains/spot/engine';
 import { Ledger } from '../../server/ledger';
 import { MarketFeed } from '../../server/market/feed';
@@ -130,7 +132,8 @@ describe.each(DATABASES)('lever triggers and ticks older than the entry (%s)', (
       expect(placed.body.type, placed.body.message).toBe('ok');
       const id = (placed.body.data as { id: number }).id;
       const entry = s.trade('60000.00');
-      const row = () => s.db.selectFrom('lever_positions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      const row = () =>
+        withLever(s.db).selectFrom('lever_positions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
       await vi.waitFor(async () => expect((await row()).phase).toBe('holding'), { timeout: 20_000, interval: 20 });
       expect(await row()).toMatchObject({ entry_seq: entry.seq, liq_price: '54271.35' });
       expect(early.seq).toBeLessThan(entry.seq);
@@ -181,7 +184,8 @@ describe.each(DATABASES)('lever triggers and ticks older than the entry (%s)', (
       expect(placed.body.type, placed.body.message).toBe('ok');
       const id = (placed.body.data as { id: number }).id;
       s.trade('60000.00');
-      const row = () => s.db.selectFrom('lever_positions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      const row = () =>
+        withLever(s.db).selectFrom('lever_positions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
       await vi.waitFor(async () => expect((await row()).phase).toBe('pending'), { timeout: 20_000, interval: 20 });
 
       await s.killLeader();
@@ -230,7 +234,8 @@ describe.each(DATABASES)('spot limits and ticks older than their acceptance (%s)
       expect(placed.body.type, placed.body.message).toBe('ok');
       const id = (placed.body.data as { id: number }).id;
       s.trade('60000.00');
-      const order = () => s.db.selectFrom('spot_orders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      const order = () =>
+        withSpot(s.db).selectFrom('spot_orders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
       await vi.waitFor(async () => expect((await order()).state).toBe('pending'), { timeout: 20_000, interval: 20 });
 
       // A dies; B's engine leads, loads the resting order, then meets the 55,000 from before the acceptance.

@@ -8,10 +8,12 @@ import { type CallPath, calls } from '../../protocol';
 import type { LeverPosition } from '../../protocol/lever';
 import { COMMAND_EVENT, type CommandAnswer } from '../../protocol/realtime';
 import { addMerchant } from '../../server/domains/c2c';
-import { runFinanceCommand } from '../../server/domains/finance';
+import { withChat } from '../../server/domains/chat';
+import { runFinanceCommand, withFinance } from '../../server/domains/finance';
 import { setDepositAddress } from '../../server/domains/funding';
 import { approveVerification } from '../../server/domains/identity';
-import { runIeoCommand } from '../../server/domains/ieo';
+import { runIeoCommand, withIeo } from '../../server/domains/ieo';
+import { withWalletAddresses } from '../../server/domains/wallet-addresses';
 import { parseAmount } from '../../server/ledger/amounts';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';
@@ -237,7 +239,7 @@ describe.each(DATABASES)('request ids on %s', (kind) => {
       return { fields, changed: { ...fields, amount: '200' } };
     },
     'wallet/out': async (u) => {
-      const address = await t.db
+      const address = await withWalletAddresses(t.db)
         .insertInto('withdraw_addresses')
         .values({
           user_id: u.id,
@@ -290,7 +292,13 @@ describe.each(DATABASES)('request ids on %s', (kind) => {
     if (!financeReady) await run('fund', 'USDT', '1000000');
     financeReady = true;
     await run('add', family, 'USDT', '30', '0.0003', '100', '50000', `Test ${family}`);
-    return (await t.db.selectFrom('finance_products').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow()).id;
+    return (
+      await withFinance(t.db)
+        .selectFrom('finance_products')
+        .select('id')
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow()
+    ).id;
   }
 
   async function ieoProject() {
@@ -298,7 +306,11 @@ describe.each(DATABASES)('request ids on %s', (kind) => {
     const iso = (ms: number) => new Date(ms).toISOString();
     const coin = kind === 'sqlite' ? 'RIDS' : 'RIDP';
     // One project per suite (a coin is listed once); each trader subscribes to it once.
-    const listed = await t.db.selectFrom('ieo_projects').select('id').where('coin', '=', coin).executeTakeFirst();
+    const listed = await withIeo(t.db)
+      .selectFrom('ieo_projects')
+      .select('id')
+      .where('coin', '=', coin)
+      .executeTakeFirst();
     if (listed) return listed.id;
     const words = {
       coin,
@@ -322,7 +334,9 @@ describe.each(DATABASES)('request ids on %s', (kind) => {
       lines.push(l),
     );
     expect(code, lines.join('\n')).toBe(0);
-    return (await t.db.selectFrom('ieo_projects').select('id').where('coin', '=', coin).executeTakeFirstOrThrow()).id;
+    return (
+      await withIeo(t.db).selectFrom('ieo_projects').select('id').where('coin', '=', coin).executeTakeFirstOrThrow()
+    ).id;
   }
 
   async function c2cAd() {
@@ -577,7 +591,7 @@ describe.each(DATABASES)('request ids on %s', (kind) => {
       await releaseAsRefusedTwin(u.id, X);
       const changed = await command(there, 'chat.send', X, { conversation_id: opened.id, text: 'second' });
       expect(changed).toEqual({ ok: false, error: 'requestIdReused' });
-      const texts = await t.db
+      const texts = await withChat(t.db)
         .selectFrom('chat_messages')
         .select('text')
         .where('conversation_id', '=', opened.id)

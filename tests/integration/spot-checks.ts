@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { fromUnits, toUnits } from '../../protocol/rules/spot';
+import { withSpot } from '../../server/domains/spot';
 import { currencyScale } from '../../server/ledger/amounts';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';
@@ -29,7 +30,7 @@ export interface OrderCheck {
 export async function checkSpotOrders(handle: DatabaseHandle, funding: readonly Funding[]): Promise<OrderCheck> {
   const db = handle.db;
   const problems: string[] = [];
-  const orders = await db.selectFrom('spot_orders').selectAll().orderBy('id').execute();
+  const orders = await withSpot(db).selectFrom('spot_orders').selectAll().orderBy('id').execute();
   const states: Record<string, number> = {};
   for (const o of orders) states[o.state] = (states[o.state] ?? 0) + 1;
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SPOT_ORDER_EVENT } from '../../protocol/spot';
 import { buildApp } from '../../server/app';
 import { ensurePlatformInviteCode } from '../../server/domains/account/invite';
+import { withSpot } from '../../server/domains/spot';
 import { Ledger } from '../../server/ledger/ledger';
 import { MarketFeed } from '../../server/market/feed';
 import { formatUnits, INSTRUMENTS } from '../../server/market/instruments';
@@ -186,7 +187,7 @@ describe.each(DATABASES)('spot engine in two processes sharing Redis on %s', (ki
   }
 
   async function openCount(state?: 'waiting'): Promise<number> {
-    const row = await database.handle.db
+    const row = await withSpot(database.handle.db)
       .selectFrom('spot_orders')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('state', 'in', state ? [state] : ['waiting', 'pending'])

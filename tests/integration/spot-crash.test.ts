@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ENTRY_TICK_WAIT_MS } from '../../protocol/spot';
+import { withSpot } from '../../server/domains/spot';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';
 import { MarketFeed } from '../../server/market/feed';
@@ -95,7 +96,7 @@ describe('spot orders after a killed server (SQLite)', () => {
     const countCompleted = async () =>
       Number(
         (
-          await db
+          await withSpot(db)
             .selectFrom('spot_orders')
             .select((eb) => eb.fn.countAll<number>().as('n'))
             .where('state', '=', 'completed')
@@ -117,7 +118,7 @@ describe('spot orders after a killed server (SQLite)', () => {
     // Restart on the same data dir: the engine takes its open orders from the database again.
     server = await site.start();
     await until('no order waiting for its entry tick', async () => {
-      const waiting = await db
+      const waiting = await withSpot(db)
         .selectFrom('spot_orders')
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('state', '=', 'waiting')
@@ -127,7 +128,10 @@ describe('spot orders after a killed server (SQLite)', () => {
     // A clean stop writes the last buffered ticks, so the record is complete up to the last fill.
     await site.stopCleanly(server);
 
-    const orders = await db.selectFrom('spot_orders').select(['id', 'request_id', 'state', 'cancel_reason']).execute();
+    const orders = await withSpot(db)
+      .selectFrom('spot_orders')
+      .select(['id', 'request_id', 'state', 'cancel_reason'])
+      .execute();
     expectAcknowledgedKept(
       'order',
       clients,
@@ -155,7 +159,7 @@ describe('spot orders after a killed server (SQLite)', () => {
  */
 async function noTickProblems(handle: DatabaseHandle): Promise<string[]> {
   const problems: string[] = [];
-  const cancelled = await handle.db
+  const cancelled = await withSpot(handle.db)
     .selectFrom('spot_orders')
     .select(['id', 'symbol', 'accepted_at', 'cancel_reason'])
     .where('state', '=', 'cancelled')
@@ -181,7 +185,7 @@ async function noTickProblems(handle: DatabaseHandle): Promise<string[]> {
  */
 async function entryTickProblems(handle: DatabaseHandle): Promise<string[]> {
   const problems: string[] = [];
-  const filled = await handle.db
+  const filled = await withSpot(handle.db)
     .selectFrom('spot_orders')
     .select(['id', 'symbol', 'type', 'accepted_at', 'fill_seq', 'fill_ts'])
     .where('state', '=', 'completed')
@@ -275,7 +279,7 @@ describe.each(DATABASES)('an order waiting across a restart on %s', (kind) => {
       await vi.waitFor(
         async () => {
           after.advanceTo(liveStart + 1_000 * tick++);
-          const row = await database.handle.db
+          const row = await withSpot(database.handle.db)
             .selectFrom('spot_orders')
             .select(['state', 'fill_seq', 'fill_ts', 'fill_price'])
             .where('id', '=', order.id)

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type CallData, type CallPath, calls, okEnvelope } from '../../protocol';
 import { buyCost, fromUnits, sellProceeds, spotFillOf, toUnits } from '../../protocol/rules/spot';
 import type { SpotOrder } from '../../protocol/spot';
+import { withSpot } from '../../server/domains/spot';
 import { parseAmount } from '../../server/ledger/amounts';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';
@@ -331,7 +332,11 @@ describe.each(DATABASES)('spot trading on %s', (kind) => {
   });
 
   it('every fill of this run re-computes from the price record with the published rule', async () => {
-    const filled = await t.db.selectFrom('spot_orders').selectAll().where('state', '=', 'completed').execute();
+    const filled = await withSpot(t.db)
+      .selectFrom('spot_orders')
+      .selectAll()
+      .where('state', '=', 'completed')
+      .execute();
     // At least the market buy, its sell and the crossing limit (the cancel races may go either way).
     expect(filled.length).toBeGreaterThanOrEqual(3);
     for (const order of filled) {

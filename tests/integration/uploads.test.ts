@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_UPLOAD_BYTES } from '../../protocol/identity';
+import { withUploads } from '../../server/domains/uploads';
 import { appPerSuite, DATABASES, type Envelope, type TestApp, uniqueEmail } from './harness';
 import { fakeJpeg, multipart, pngBytes, upload, uploadedId } from './uploads-helpers';
 
@@ -26,7 +27,7 @@ describe.each(DATABASES)('uploads on %s', (kind) => {
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   const files = () => fs.readdirSync(dir);
-  const rows = async () => (await t.db.selectFrom('uploads').selectAll().execute()).length;
+  const rows = async () => (await withUploads(t.db).selectFrom('uploads').selectAll().execute()).length;
 
   it('stores an image under a name the server chose and gives it back to its owner', async () => {
     const { token } = await t.registerByEmail(uniqueEmail());
@@ -36,7 +37,11 @@ describe.each(DATABASES)('uploads on %s', (kind) => {
     expect(r.body).toMatchObject({ type: 'ok', code: 1, message: 'OK', data: { size: 4096, mime: 'image/jpeg' } });
     const { id } = r.body.data as { id: number };
 
-    const row = await t.db.selectFrom('uploads').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const row = await withUploads(t.db)
+      .selectFrom('uploads')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(row.file_name).toMatch(/^[0-9a-f]{32}\.jpg$/);
     const stored = path.join(dir, row.file_name);
     expect(fs.readFileSync(stored).equals(bytes)).toBe(true);
@@ -177,7 +182,11 @@ describe.each(DATABASES)('uploads on %s', (kind) => {
   it('lets the owner remove an image: the file is gone and so is the access', async () => {
     const { token } = await t.registerByEmail(uniqueEmail());
     const id = await uploadedId(t, token);
-    const row = await t.db.selectFrom('uploads').select('file_name').where('id', '=', id).executeTakeFirstOrThrow();
+    const row = await withUploads(t.db)
+      .selectFrom('uploads')
+      .select('file_name')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(files()).toContain(row.file_name);
 
     const removed = await t.call('upload/delete', { id: String(id) }, { token });

@@ -11,6 +11,7 @@ import {
   MailSender,
   OutboxSender,
 } from './code-sender';
+import { withAccount } from './tables';
 
 const message: CodeMessage = {
   channel: 'email',
@@ -36,7 +37,7 @@ describe('code delivery', () => {
       address: '+4915100000000',
       code: '909090',
     });
-    const rows = await handle.db.selectFrom('code_outbox').selectAll().execute();
+    const rows = await withAccount(handle.db).selectFrom('code_outbox').selectAll().execute();
     expect(rows).toEqual([
       { id: 1, channel: 'sms', address: '+4915100000000', scene: 'register', code: '909090', created_at: 42 },
     ]);

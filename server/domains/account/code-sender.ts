@@ -2,8 +2,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import nodemailer from 'nodemailer';
 import type { CodeScene, Lang } from '../../../protocol';
-import type { CodeChannel, Database } from '../../platform/db/schema';
+import type { Database } from '../../platform/db/schema';
 import { translate } from '../../platform/i18n/messages';
+import type { CodeChannel } from './tables';
+import { withAccount } from './tables';
 
 /** One verification code on its way to a person. */
 export interface CodeMessage {
@@ -33,7 +35,10 @@ export class OutboxSender implements CodeSender {
   ) {}
 
   async send({ channel, address, scene, code }: CodeMessage): Promise<void> {
-    await this.db.insertInto('code_outbox').values({ channel, address, scene, code, created_at: this.now() }).execute();
+    await withAccount(this.db)
+      .insertInto('code_outbox')
+      .values({ channel, address, scene, code, created_at: this.now() })
+      .execute();
     this.log.info({ channel, address, scene, code }, `verification code ${code} for ${address} (outbox)`);
   }
 }

@@ -8,6 +8,7 @@ import type { CodeMessage, CodeSender } from './code-sender';
 import { CODE_MAX_TRIES, CODE_TTL_MS, CodeService } from './codes';
 import { emailContact } from './contact';
 import { DEFAULT_ACCOUNT_LIMITS } from './limits';
+import { withAccount } from './tables';
 
 /** Keeps what would have been delivered. */
 class Inbox implements CodeSender {
@@ -66,7 +67,7 @@ describe('CodeService', () => {
       lang: 'en',
     });
     expect(inbox.last).toMatch(/^\d{6}$/);
-    const rows = await handle.db.selectFrom('verification_codes').selectAll().execute();
+    const rows = await withAccount(handle.db).selectFrom('verification_codes').selectAll().execute();
     expect(rows).toHaveLength(1);
     expect(JSON.stringify(rows)).not.toContain(inbox.last);
   });
@@ -106,7 +107,7 @@ describe('CodeService', () => {
     const wrong = inbox.last === '000000' ? '111111' : '000000';
     const results = await Promise.allSettled(Array.from({ length: 20 }, () => codes.check(alice, 'register', wrong)));
     expect(results.every((r) => r.status === 'rejected')).toBe(true);
-    const row = await handle.db.selectFrom('verification_codes').select('tries').executeTakeFirstOrThrow();
+    const row = await withAccount(handle.db).selectFrom('verification_codes').select('tries').executeTakeFirstOrThrow();
     expect(row.tries).toBe(CODE_MAX_TRIES);
   });
 
@@ -117,13 +118,13 @@ describe('CodeService', () => {
     await codes.send(alice, 'register', request);
     if (first !== inbox.last) await failsWith(codes.check(alice, 'register', first), 'codeWrong');
     expect(await codes.check(alice, 'register', inbox.last)).toBeGreaterThan(0);
-    expect(await handle.db.selectFrom('verification_codes').selectAll().execute()).toHaveLength(1);
+    expect(await withAccount(handle.db).selectFrom('verification_codes').selectAll().execute()).toHaveLength(1);
   });
 
   it('deliver: false counts against the limits but stores and sends nothing', async () => {
     await codes.send(alice, 'forget', { ...request, deliver: false });
     expect(inbox.messages).toHaveLength(0);
-    expect(await handle.db.selectFrom('verification_codes').selectAll().execute()).toHaveLength(0);
+    expect(await withAccount(handle.db).selectFrom('verification_codes').selectAll().execute()).toHaveLength(0);
     const refused = await failsWith(codes.send(alice, 'forget', request), 'codeRateLimited');
     expect(refused.data).toEqual({ retry_after: 60 });
   });

@@ -8,6 +8,7 @@ import type { Limit, RateLimiter, Refusal } from '../../platform/security/rate-l
 import type { CodeSender } from './code-sender';
 import { type Contact, channelOf } from './contact';
 import type { AccountLimits } from './limits';
+import { withAccount } from './tables';
 
 export const CODE_TTL_MS = 10 * 60_000;
 /** Attempts per code (the right one included); then the code is dead and a new one must be requested. */
@@ -57,12 +58,12 @@ export class CodeService {
       const at = now();
       const channel = channelOf(contact);
       await db.transaction().execute(async (trx) => {
-        await trx
+        await withAccount(trx)
           .deleteFrom('verification_codes')
           .where('address', '=', contact.address)
           .where('scene', '=', scene)
           .execute();
-        await trx
+        await withAccount(trx)
           .insertInto('verification_codes')
           .values({
             channel,
@@ -92,7 +93,7 @@ export class CodeService {
   async check(contact: Contact, scene: CodeScene, code: string): Promise<number> {
     const { db, now } = this.deps;
     const wrong = () => new BusinessError('codeWrong', { field: 'code' });
-    const row = await db
+    const row = await withAccount(db)
       .selectFrom('verification_codes')
       .select(['id', 'code_hash', 'expires_at', 'tries'])
       .where('address', '=', contact.address)
@@ -102,7 +103,7 @@ export class CodeService {
       .executeTakeFirst();
     if (!row || row.expires_at <= now()) throw wrong();
 
-    const counted = await db
+    const counted = await withAccount(db)
       .updateTable('verification_codes')
       .set((eb) => ({ tries: eb('tries', '+', 1) }))
       .where('id', '=', row.id)
@@ -118,7 +119,7 @@ export class CodeService {
 
   /** Uses up a checked code inside the caller's transaction; a code consumed meanwhile counts as wrong. */
   async consume(trx: Kysely<Database>, id: number): Promise<void> {
-    const result = await trx
+    const result = await withAccount(trx)
       .updateTable('verification_codes')
       .set({ consumed_at: this.deps.now() })
       .where('id', '=', id)

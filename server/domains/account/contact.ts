@@ -1,4 +1,5 @@
-import type { CodeChannel, UserRow } from '../../platform/db/schema';
+import type { UserRow } from '../../platform/db/schema';
+import type { CodeChannel } from './tables';
 
 /** Where a code goes and what identifies an account: an e-mail address or a phone number. */
 export type Contact =

@@ -2,11 +2,13 @@ import { defineDomain } from '../contract';
 import { accountHandlers } from './calls';
 import { migration0001 } from './migrations/0001_accounts';
 import { accountOps } from './ops';
+import { withAccount } from './tables';
 
 /** Registration, login, codes, passwords and profile; its services (ctx.account) are built by the app. */
 export const accountDomain = defineDomain({
   name: 'account',
   migrations: [migration0001],
+  tables: withAccount,
   ops: accountOps,
   start: (ctx) => ({ handlers: accountHandlers(ctx.account) }),
 });

@@ -15,4 +15,5 @@ export * from './ops';
 export * from './passwords';
 export { insertUser, type NewUser } from './registration';
 export * from './services';
+export { type AccountTables, withAccount } from './tables';
 export * from './users';

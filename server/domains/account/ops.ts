@@ -3,9 +3,10 @@ import type { Database } from '../../platform/db/schema';
 import type { OpsCommand, Out } from '../../platform/ops/commands';
 import { Sessions } from '../../platform/security/sessions';
 import { ensurePlatformInviteCode } from './invite';
+import { withAccount } from './tables';
 
 async function printCodes(db: Kysely<Database>, address: string | undefined, out: Out): Promise<void> {
-  let query = db.selectFrom('code_outbox').selectAll().orderBy('id', 'desc').limit(20);
+  let query = withAccount(db).selectFrom('code_outbox').selectAll().orderBy('id', 'desc').limit(20);
   if (address) query = query.where('address', '=', address.includes('@') ? address.toLowerCase() : address);
   const rows = await query.execute();
   if (rows.length === 0) out('no codes in the outbox');

@@ -2,9 +2,11 @@ import type { Kysely, Selectable } from 'kysely';
 import type { z } from 'zod';
 import { type BankCard, type cashSaveRequest, MAX_BANK_CARDS } from '../../../protocol/bank-cards';
 import { type DatabaseHandle, isUniqueViolation } from '../../platform/db/connect';
-import type { BankCardsTable, Database } from '../../platform/db/schema';
+import type { Database } from '../../platform/db/schema';
 import { writeTransaction } from '../../platform/db/transaction';
 import { BusinessError } from '../../platform/errors';
+import type { BankCardsTable } from './tables';
+import { withBankCards } from './tables';
 import { assertDataKey, type CardVault } from './vault';
 
 export interface BankCardServices {
@@ -64,7 +66,7 @@ export function toBankCard(row: CardRow, vault: CardVault): BankCard {
 export async function listCards(s: BankCardServices, userId: number): Promise<BankCard[]> {
   const { db } = s.database;
   await assertDataKey(db, s.vault);
-  const rows = await db
+  const rows = await withBankCards(db)
     .selectFrom('bank_cards')
     .selectAll()
     .where('user_id', '=', userId)
@@ -75,7 +77,7 @@ export async function listCards(s: BankCardServices, userId: number): Promise<Ba
 }
 
 async function liveCount(db: Kysely<Database>, userId: number): Promise<number> {
-  const row = await db
+  const row = await withBankCards(db)
     .selectFrom('bank_cards')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('user_id', '=', userId)
@@ -102,7 +104,7 @@ export async function saveCard(
         // Concurrent saves of one user queue here, so the limit holds (SQLite's BEGIN IMMEDIATE already serialises).
         await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
       }
-      const duplicate = await trx
+      const duplicate = await withBankCards(trx)
         .selectFrom('bank_cards')
         .select('id')
         .where('user_id', '=', userId)
@@ -112,7 +114,7 @@ export async function saveCard(
       if (duplicate && duplicate.id !== id) throw new BusinessError('bankCardExists', { field: 'card_number' });
 
       if (id !== undefined) {
-        const row = await trx
+        const row = await withBankCards(trx)
           .updateTable('bank_cards')
           .set({ ...sealedColumns(s.vault, userId, fields), updated_at: s.now() })
           .where('id', '=', id)
@@ -125,7 +127,7 @@ export async function saveCard(
       }
 
       if ((await liveCount(trx, userId)) >= MAX_BANK_CARDS) throw new BusinessError('bankCardLimit');
-      const row = await trx
+      const row = await withBankCards(trx)
         .insertInto('bank_cards')
         .values({
           ...sealedColumns(s.vault, userId, fields),
@@ -146,7 +148,7 @@ export async function saveCard(
 
 /** Unbinds one of the user's own cards (kept as a deleted row); anyone else's id is "not found". */
 export async function deleteCard(s: BankCardServices, userId: number, id: number): Promise<void> {
-  const result = await s.database.db
+  const result = await withBankCards(s.database.db)
     .updateTable('bank_cards')
     .set({ deleted_at: s.now() })
     .where('id', '=', id)

@@ -15,6 +15,7 @@ import {
   readKeyFile,
   replaceKeyFile,
 } from './data-key';
+import { withBankCards } from './tables';
 import { CardVault, DATA_KEY_ID_SETTING, DataKeyMismatchError, SealedValueError } from './vault';
 
 const USAGE = [
@@ -136,14 +137,14 @@ async function rotate(
       .set({ value: to.keyId })
       .where('key', '=', DATA_KEY_ID_SETTING)
       .execute();
-    const rows = await trx
+    const rows = await withBankCards(trx)
       .selectFrom('bank_cards')
       .select(['id', 'user_id', 'card_number_enc', 'bank_account_enc', 'iban_enc'])
       .orderBy('id')
       .execute();
     for (const row of rows) {
       const cardNumber = from.open('card_number', row.user_id, row.card_number_enc);
-      await trx
+      await withBankCards(trx)
         .updateTable('bank_cards')
         .set({
           card_number_enc: to.seal('card_number', row.user_id, cardNumber),
@@ -187,7 +188,7 @@ async function check(database: DatabaseHandle, out: (line: string) => void, opti
     .where('key', '=', DATA_KEY_ID_SETTING)
     .executeTakeFirst();
   if (stored && stored.value !== vault.keyId) throw new DataKeyMismatchError();
-  const rows = await database.db
+  const rows = await withBankCards(database.db)
     .selectFrom('bank_cards')
     .select(['id', 'user_id', 'card_number_enc', 'card_number_hash', 'bank_account_enc', 'iban_enc'])
     .execute();

@@ -26,6 +26,7 @@ import { BusinessError } from '../../platform/errors';
 import { assertDataKey } from '../bank-cards';
 import { activeMerchant } from './merchants';
 import { adById, adWire, type C2cAdRow, type C2cServices, nicknames, ownAdWire, sealPayMethods } from './services';
+import { withC2c } from './tables';
 
 export type C2cAdSaveInput = z.output<typeof c2cAdSaveRequest>;
 export type C2cAdListInput = z.output<typeof c2cAdListRequest>;
@@ -92,7 +93,7 @@ function adTerms(input: C2cAdSaveInput) {
 
 /** An ad row locked for this transaction (PostgreSQL; SQLite's write transaction is exclusive). */
 export function lockedAd(s: C2cServices, trx: Kysely<Database>, id: number) {
-  return trx
+  return withC2c(trx)
     .selectFrom('c2c_ads')
     .selectAll()
     .where('id', '=', id)
@@ -142,7 +143,7 @@ export async function saveAd(s: C2cServices, userId: number, input: C2cAdSaveInp
       updated_at: at,
     };
     if (before) {
-      return trx
+      return withC2c(trx)
         .updateTable('c2c_ads')
         .set(values)
         .where('id', '=', before.id)
@@ -150,7 +151,7 @@ export async function saveAd(s: C2cServices, userId: number, input: C2cAdSaveInp
         .returningAll()
         .executeTakeFirstOrThrow();
     }
-    return trx
+    return withC2c(trx)
       .insertInto('c2c_ads')
       .values({
         ...values,
@@ -178,7 +179,7 @@ export async function closeAd(s: C2cServices, userId: number, id: number): Promi
   const closed =
     row.state === 'closed'
       ? row
-      : ((await db
+      : ((await withC2c(db)
           .updateTable('c2c_ads')
           .set({ state: 'closed', closed_at: at, updated_at: at })
           .where('id', '=', id)
@@ -193,7 +194,7 @@ export async function closeAd(s: C2cServices, userId: number, id: number): Promi
 /** ctc/merchant/ads: the merchant's own ads, newest first, with their payment details. */
 export async function ownAds(s: C2cServices, userId: number): Promise<{ ads: C2cOwnAd[] }> {
   const { db } = s.database;
-  const rows = await db
+  const rows = await withC2c(db)
     .selectFrom('c2c_ads')
     .selectAll()
     .where('merchant_id', '=', userId)
@@ -214,7 +215,7 @@ export async function listAds(
 ): Promise<{ ads: C2cAd[]; next_before_id: number | null }> {
   const limit = input.limit ?? 20;
   const cursor = input.before_id === undefined ? undefined : await adById(db, input.before_id);
-  const rows = await db
+  const rows = await withC2c(db)
     .selectFrom('c2c_ads')
     .selectAll()
     .where('state', '=', 'open')
@@ -246,7 +247,7 @@ export async function listAds(
 
 /** ctc/product/all: the coins and currencies that have open ads with coins left (the list page's filters). */
 export async function markets(db: Kysely<Database>): Promise<{ coins: string[]; fiats: C2cFiat[] }> {
-  const rows = await db
+  const rows = await withC2c(db)
     .selectFrom('c2c_ads')
     .select(['coin', 'fiat'])
     .distinct()

@@ -5,6 +5,7 @@ import { currencyScale } from '../../ledger';
 import { BusinessError } from '../../platform/errors';
 import { orderChatForOps } from '../chat';
 import { type OpsSection, opsSection, requireOperator } from '../operators';
+import { withC2c } from './tables';
 import { type C2cMoneyServices, listAppeals, resolveAppeal } from './transitions';
 
 /**
@@ -26,7 +27,11 @@ export function appealsConsoleSection(s: C2cMoneyServices): OpsSection {
       }),
       // Only an order under appeal: the console is no way to browse users' conversations.
       'ops/c2c/chat': async (input, ctx) => {
-        const order = await db.selectFrom('c2c_orders').select('status').where('id', '=', input.id).executeTakeFirst();
+        const order = await withC2c(db)
+          .selectFrom('c2c_orders')
+          .select('status')
+          .where('id', '=', input.id)
+          .executeTakeFirst();
         if (order?.status !== C2C_STATUS.appeal) throw new BusinessError('c2cOrderNotFound', { field: 'id' });
         return orderChatForOps(db, requireOperator(ctx).operator, input.id, input);
       },
@@ -39,7 +44,11 @@ export function appealsConsoleSection(s: C2cMoneyServices): OpsSection {
           requireOperator(ctx).operator.name,
         );
         if (!result.ok) {
-          const exists = await db.selectFrom('c2c_orders').select('id').where('id', '=', input.id).executeTakeFirst();
+          const exists = await withC2c(db)
+            .selectFrom('c2c_orders')
+            .select('id')
+            .where('id', '=', input.id)
+            .executeTakeFirst();
           throw new BusinessError(exists ? 'c2cWrongStatus' : 'c2cOrderNotFound', { field: 'id' });
         }
         return {};

@@ -5,12 +5,14 @@ import { c2cExpiryJob } from './expiry';
 import { migration0017 } from './migrations/0017_c2c';
 import { c2cOps } from './ops';
 import { c2cSealedData } from './sealed';
+import { withC2c } from './tables';
 import { c2cTopic } from './topic';
 
 /** C2C: escrow per order; unpaid orders expire by the job (payment details sealed with the data key). */
 export const c2cDomain = defineDomain({
   name: 'c2c',
   migrations: [migration0017],
+  tables: withC2c,
   ops: c2cOps,
   sealed: [c2cSealedData],
   start: (ctx) => {

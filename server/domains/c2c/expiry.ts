@@ -1,5 +1,6 @@
 import type { Job } from '../../platform/jobs/runner';
 import type { C2cOrderRow } from './services';
+import { withC2c } from './tables';
 import { type C2cMoneyServices, moveOrder } from './transitions';
 
 /** Orders read per scan; each expires in a transaction of its own. */
@@ -30,7 +31,7 @@ export async function expireC2cOrders(s: C2cMoneyServices, options: ExpiryOption
   const failures: unknown[] = [];
   for (;;) {
     if (options.stillLeading && !options.stillLeading()) break;
-    const due = await db
+    const due = await withC2c(db)
       .selectFrom('c2c_orders')
       .select('id')
       .where('status', '=', 1)

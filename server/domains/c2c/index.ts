@@ -12,5 +12,6 @@ export { addOrder, type C2cOrderAddInput, listOrders, orderInfo } from './orders
 export * from './otc-url';
 export * from './sealed';
 export { type C2cOrderRow, type C2cServices, c2cLedgerIds, orderSn } from './services';
+export { type C2cTables, withC2c } from './tables';
 export * from './topic';
 export * from './transitions';

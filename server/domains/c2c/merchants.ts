@@ -4,6 +4,7 @@ import { handleOf, isUniqueViolation } from '../../platform/db/connect';
 import type { Database } from '../../platform/db/schema';
 import { writeTransaction } from '../../platform/db/transaction';
 import { findUser } from '../account';
+import { withC2c } from './tables';
 
 /** A nickname buyers see: 2 to 32 letters, digits, spaces, dots, dashes or underscores, not blank at the ends. */
 export const NICKNAME_RE = /^[\p{L}\p{N}][\p{L}\p{N} ._-]{0,30}[\p{L}\p{N}._-]$/u;
@@ -35,19 +36,19 @@ export async function addMerchant(
   const at = (options.now ?? Date.now)();
   try {
     await writeTransaction(handleOf(db), async (trx) => {
-      const before = await trx
+      const before = await withC2c(trx)
         .selectFrom('c2c_merchants')
         .selectAll()
         .where('user_id', '=', user.id)
         .executeTakeFirst();
       if (before) {
-        await trx
+        await withC2c(trx)
           .updateTable('c2c_merchants')
           .set({ nickname: name, active: 1, updated_at: at })
           .where('user_id', '=', user.id)
           .execute();
       } else {
-        await trx
+        await withC2c(trx)
           .insertInto('c2c_merchants')
           .values({ user_id: user.id, nickname: name, active: 1, created_at: at, updated_at: at })
           .execute();
@@ -81,15 +82,19 @@ export async function removeMerchant(
   if (!user) return { ok: false, problem: 'no such user' };
   const at = (options.now ?? Date.now)();
   return writeTransaction(handleOf(db), async (trx) => {
-    const row = await trx
+    const row = await withC2c(trx)
       .selectFrom('c2c_merchants')
       .selectAll()
       .where('user_id', '=', user.id)
       .where('active', '=', 1)
       .executeTakeFirst();
     if (!row) return { ok: false, problem: 'not a merchant' } as const;
-    await trx.updateTable('c2c_merchants').set({ active: 0, updated_at: at }).where('user_id', '=', user.id).execute();
-    const closed = await trx
+    await withC2c(trx)
+      .updateTable('c2c_merchants')
+      .set({ active: 0, updated_at: at })
+      .where('user_id', '=', user.id)
+      .execute();
+    const closed = await withC2c(trx)
       .updateTable('c2c_ads')
       .set({ state: 'closed', closed_at: at, updated_at: at })
       .where('merchant_id', '=', user.id)
@@ -110,8 +115,13 @@ export async function removeMerchant(
 
 /** Every merchant, active first, with their open ads. */
 export async function listMerchants(db: Kysely<Database>) {
-  const rows = await db.selectFrom('c2c_merchants').selectAll().orderBy('active', 'desc').orderBy('user_id').execute();
-  const ads = await db
+  const rows = await withC2c(db)
+    .selectFrom('c2c_merchants')
+    .selectAll()
+    .orderBy('active', 'desc')
+    .orderBy('user_id')
+    .execute();
+  const ads = await withC2c(db)
     .selectFrom('c2c_ads')
     .select(['merchant_id'])
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -133,7 +143,7 @@ export async function listMerchants(db: Kysely<Database>) {
  * removal until the caller's transaction ends, so an ad is never published after its merchant was removed.
  */
 export function activeMerchant(db: Kysely<Database>, userId: number, share = false) {
-  return db
+  return withC2c(db)
     .selectFrom('c2c_merchants')
     .selectAll()
     .where('user_id', '=', userId)

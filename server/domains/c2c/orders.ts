@@ -25,6 +25,7 @@ import {
   orderWire,
   sealPayInfo,
 } from './services';
+import { withC2c } from './tables';
 
 export type C2cOrderAddInput = z.output<typeof c2cOrderAddRequest>;
 export type C2cOrderListInput = z.output<typeof c2cOrderListRequest>;
@@ -33,7 +34,7 @@ export type C2cOrderListInput = z.output<typeof c2cOrderListRequest>;
 export const OPEN_STATUSES = [1, 2, 4] as const;
 
 async function orderByRequest(s: C2cServices, buyerId: number, requestId: string) {
-  return s.database.db
+  return withC2c(s.database.db)
     .selectFrom('c2c_orders')
     .selectAll()
     .where('buyer_id', '=', buyerId)
@@ -68,7 +69,7 @@ export async function addOrder(s: C2cServices, buyerId: number, input: C2cOrderA
       await assertDataKey(trx, s.vault, s.database.kind === 'postgres');
       const ad = await lockedAd(s, trx, input.ad_id);
       // The same request sent twice at once waited here for the first one: it finds that order now.
-      const first = await trx
+      const first = await withC2c(trx)
         .selectFrom('c2c_orders')
         .selectAll()
         .where('buyer_id', '=', buyerId)
@@ -86,7 +87,7 @@ export async function addOrder(s: C2cServices, buyerId: number, input: C2cOrderA
       if (limit) throw new BusinessError(limit, { field: 'quantity' });
       const method = openPayMethods(s.vault, ad).find((m) => m.type === input.pay_type);
       if (!method) throw new BusinessError('c2cPayTypeInvalid', { field: 'pay_type' });
-      const open = await trx
+      const open = await withC2c(trx)
         .selectFrom('c2c_orders')
         .select('id')
         .where('ad_id', '=', ad.id)
@@ -100,7 +101,7 @@ export async function addOrder(s: C2cServices, buyerId: number, input: C2cOrderA
       const merchantName = (await nicknames(trx, [ad.merchant_id])).get(ad.merchant_id) ?? '';
       // With the effect: a success always leaves its request-id claim confirmed (platform/request-ids).
       await confirmClaimedRequest(trx, buyerId);
-      const inserted = await trx
+      const inserted = await withC2c(trx)
         .insertInto('c2c_orders')
         .values({
           ad_id: ad.id,
@@ -139,7 +140,7 @@ export async function addOrder(s: C2cServices, buyerId: number, input: C2cOrderA
         .returningAll()
         .executeTakeFirstOrThrow();
       // Taken from the ad only while enough is left: the same condition as above, now as the write's guard.
-      const took = await trx
+      const took = await withC2c(trx)
         .updateTable('c2c_ads')
         .set((eb) => ({ taken: eb('taken', '+', Number(units)), updated_at: at }))
         .where('id', '=', ad.id)
@@ -174,7 +175,7 @@ export async function addOrder(s: C2cServices, buyerId: number, input: C2cOrderA
         at,
       });
       const row = { ...inserted, hold_id: holdId, conversation_id: conversationId };
-      await trx
+      await withC2c(trx)
         .updateTable('c2c_orders')
         .set({ hold_id: holdId, conversation_id: conversationId })
         .where('id', '=', inserted.id)
@@ -200,7 +201,7 @@ export async function listOrders(
 ): Promise<{ orders: C2cOrder[]; next_before_id: number | null }> {
   const side: C2cRole = input.side ?? 'buyer';
   const limit = input.limit ?? 20;
-  const rows = await s.database.db
+  const rows = await withC2c(s.database.db)
     .selectFrom('c2c_orders')
     .selectAll()
     .where(side === 'buyer' ? 'buyer_id' : 'merchant_id', '=', userId)
@@ -219,7 +220,7 @@ export const roleIn = (row: Pick<C2cOrderRow, 'buyer_id' | 'merchant_id'>, userI
 
 /** ctc/order/info: an order of the caller's (either side); anyone else's does not exist for them. */
 export async function orderInfo(s: C2cServices, userId: number, id: number): Promise<C2cOrder> {
-  const row = await s.database.db.selectFrom('c2c_orders').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await withC2c(s.database.db).selectFrom('c2c_orders').selectAll().where('id', '=', id).executeTakeFirst();
   const role = row ? roleIn(row, userId) : null;
   if (!row || !role) throw new BusinessError('c2cOrderNotFound', { field: 'id' });
   return orderWire(row, role, s.vault);
@@ -227,7 +228,7 @@ export async function orderInfo(s: C2cServices, userId: number, id: number): Pro
 
 /** The caller's open orders on both sides, newest first (the `c2c` topic's snapshot). */
 export async function openOrders(s: C2cServices, userId: number): Promise<C2cOrder[]> {
-  const rows = await s.database.db
+  const rows = await withC2c(s.database.db)
     .selectFrom('c2c_orders')
     .selectAll()
     .where((eb) => eb.or([eb('buyer_id', '=', userId), eb('merchant_id', '=', userId)]))

@@ -9,6 +9,7 @@ import { c2cServices } from './calls';
 import { addMerchant } from './merchants';
 import { addOrder, orderInfo } from './orders';
 import { checkC2cPayDetails, resealC2cPayDetails } from './sealed';
+import { withC2c } from './tables';
 
 const SEPA = { type: 'sepa', name: 'Key Test', account: 'DE00 1111 2222', note: '' } as const;
 
@@ -46,7 +47,7 @@ describe('c2c payment details under the data key', async () => {
     });
     expect(order.pay_info).toEqual(SEPA);
     // The stored text is ciphertext, and another key does not open it.
-    const row = await database.db.selectFrom('c2c_ads').select('pay_methods_enc').executeTakeFirstOrThrow();
+    const row = await withC2c(database.db).selectFrom('c2c_ads').select('pay_methods_enc').executeTakeFirstOrThrow();
     expect(row.pay_methods_enc).not.toContain(SEPA.account);
     await expect(ownAds(under(keyB), merchantId)).rejects.toThrow(/cannot be decrypted/);
 

@@ -13,9 +13,11 @@ import {
 import { c2cAvailable, formatFiat, formatPrice } from '../../../protocol/rules/c2c';
 import { currencyScale, formatAmount, type Ledger } from '../../ledger';
 import type { DatabaseHandle } from '../../platform/db/connect';
-import type { C2cAdsTable, C2cOrdersTable, Database } from '../../platform/db/schema';
+import type { Database } from '../../platform/db/schema';
 import { recordUserEvents } from '../../platform/realtime/user-events';
 import type { CardVault } from '../bank-cards';
+import type { C2cAdsTable, C2cOrdersTable } from './tables';
+import { withC2c } from './tables';
 
 export interface C2cServices {
   database: DatabaseHandle;
@@ -178,7 +180,7 @@ export function orderOfEvent(data: unknown, vault: CardVault): C2cOrder | null {
 /** The public nicknames of merchants by user id (active or not: old orders and closed ads still name them). */
 export async function nicknames(db: Kysely<Database>, ids: readonly number[]): Promise<Map<number, string>> {
   if (ids.length === 0) return new Map();
-  const rows = await db
+  const rows = await withC2c(db)
     .selectFrom('c2c_merchants')
     .select(['user_id', 'nickname'])
     .where('user_id', 'in', [...new Set(ids)])
@@ -187,5 +189,5 @@ export async function nicknames(db: Kysely<Database>, ids: readonly number[]): P
 }
 
 export function adById(db: Kysely<Database>, id: number) {
-  return db.selectFrom('c2c_ads').selectAll().where('id', '=', id).executeTakeFirst();
+  return withC2c(db).selectFrom('c2c_ads').selectAll().where('id', '=', id).executeTakeFirst();
 }

@@ -3,7 +3,7 @@ import type { C2cOrder } from '../../../protocol/c2c';
 import { type C2cAction, type C2cActor, c2cStep } from '../../../protocol/rules/c2c';
 import type { Ledger } from '../../ledger';
 import { recordAudit } from '../../platform/audit';
-import type { C2cOrdersTable, Database } from '../../platform/db/schema';
+import type { Database } from '../../platform/db/schema';
 import { writeTransaction } from '../../platform/db/transaction';
 import { BusinessError } from '../../platform/errors';
 import { postSystemMessage } from '../chat';
@@ -17,6 +17,8 @@ import {
   orderSn,
   orderWire,
 } from './services';
+import type { C2cOrdersTable } from './tables';
+import { withC2c } from './tables';
 
 /** What moving an order needs: no payment details are read (the vault is only for answering the caller). */
 export type C2cMoneyServices = Pick<C2cServices, 'database' | 'ledger' | 'now'>;
@@ -74,7 +76,7 @@ function alreadyDone(row: C2cOrderRow, action: C2cAction, role: C2cRole | null):
  */
 export async function moveOrder(s: C2cMoneyServices, move: Move): Promise<MoveResult> {
   return writeTransaction(s.database, async (trx) => {
-    const row = await trx
+    const row = await withC2c(trx)
       .selectFrom('c2c_orders')
       .selectAll()
       .where('id', '=', move.id)
@@ -110,7 +112,7 @@ export async function moveOrder(s: C2cMoneyServices, move: Move): Promise<MoveRe
       next.appeal_decision_reason = move.reason ?? '';
       next.appeal_decided_at = at;
     }
-    const updated = await trx
+    const updated = await withC2c(trx)
       .updateTable('c2c_orders')
       .set(next)
       .where('id', '=', row.id)
@@ -152,7 +154,7 @@ async function escrow(ledger: Ledger, trx: Kysely<Database>, row: C2cOrderRow, t
   if (row.hold_id === null) throw new Error(`c2c order ${row.id} has no escrow hold`);
   if (to === 5) {
     // The coins go back to the ad (and stay the merchant's: the hold is released).
-    const back = await trx
+    const back = await withC2c(trx)
       .updateTable('c2c_ads')
       .set((eb) => ({ taken: eb('taken', '-', row.quantity), updated_at: row.updated_at }))
       .where('id', '=', row.ad_id)
@@ -162,7 +164,7 @@ async function escrow(ledger: Ledger, trx: Kysely<Database>, row: C2cOrderRow, t
     await ledger.voidHold({ userId: row.merchant_id, requestId: c2cLedgerIds.returned(row.id), holdId: row.hold_id });
     return;
   }
-  const sold = await trx
+  const sold = await withC2c(trx)
     .updateTable('c2c_ads')
     .set((eb) => ({ sold: eb('sold', '+', row.quantity), updated_at: row.updated_at }))
     .where('id', '=', row.ad_id)
@@ -201,7 +203,7 @@ export const releaseOrder = (s: C2cServices, userId: number, id: number) =>
 
 /** ctc/order/appeal: either side appeals a paid order; an operator decides (resolveAppeal). */
 export async function appealOrder(s: C2cServices, userId: number, id: number, reason: string): Promise<C2cOrder> {
-  const row = await s.database.db
+  const row = await withC2c(s.database.db)
     .selectFrom('c2c_orders')
     .select(['buyer_id', 'merchant_id'])
     .where('id', '=', id)
@@ -277,7 +279,7 @@ export interface C2cAppeal {
 
 /** Every open appeal (status 4), oldest first: what `c2c appeals` and the console's queue show. */
 export async function listAppeals(db: Kysely<Database>): Promise<C2cAppeal[]> {
-  const rows = await db.selectFrom('c2c_orders').selectAll().where('status', '=', 4).orderBy('id').execute();
+  const rows = await withC2c(db).selectFrom('c2c_orders').selectAll().where('status', '=', 4).orderBy('id').execute();
   return rows.map((r) => ({
     id: r.id,
     sn: orderSn(r.id),

@@ -7,9 +7,11 @@ import {
   type ChatMessage,
   type SupportTopic,
 } from '../../../protocol/chat';
-import type { ChatConversationsTable, ChatMessagesTable, Database } from '../../platform/db/schema';
+import type { Database } from '../../platform/db/schema';
 import { BusinessError } from '../../platform/errors';
 import { recordUserEvents } from '../../platform/realtime/user-events';
+import type { ChatConversationsTable, ChatMessagesTable } from './tables';
+import { withChat } from './tables';
 
 export type ConversationRow = Selectable<ChatConversationsTable>;
 export type MessageRow = Selectable<ChatMessagesTable>;
@@ -58,7 +60,7 @@ interface MemberRow {
 }
 
 async function membersOf(db: Kysely<Database>, conversationId: number): Promise<MemberRow[]> {
-  return db
+  return withChat(db)
     .selectFrom('chat_members')
     .select(['user_id', 'role', 'display_name', 'read_seq'])
     .where('conversation_id', '=', conversationId)
@@ -68,7 +70,7 @@ async function membersOf(db: Kysely<Database>, conversationId: number): Promise<
 async function lastMessage(db: Kysely<Database>, row: ConversationRow): Promise<MessageRow | null> {
   if (row.last_seq === 0) return null;
   return (
-    (await db
+    (await withChat(db)
       .selectFrom('chat_messages')
       .selectAll()
       .where('conversation_id', '=', row.id)
@@ -119,7 +121,7 @@ export async function conversationWire(
 
 /** The conversation `id` if the user is one of its members; `chatNotFound` for anyone else (nothing to learn). */
 export async function memberConversation(db: Kysely<Database>, userId: number, id: number): Promise<ConversationRow> {
-  const row = await db
+  const row = await withChat(db)
     .selectFrom('chat_conversations as c')
     .innerJoin('chat_members as m', 'm.conversation_id', 'c.id')
     .selectAll('c')
@@ -131,7 +133,7 @@ export async function memberConversation(db: Kysely<Database>, userId: number, i
 }
 
 export async function conversationById(db: Kysely<Database>, id: number): Promise<ConversationRow | undefined> {
-  return db.selectFrom('chat_conversations').selectAll().where('id', '=', id).executeTakeFirst();
+  return withChat(db).selectFrom('chat_conversations').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 /**
@@ -166,7 +168,7 @@ export async function announce(
  * client id sees the first send's committed message once it has the lock.
  */
 export async function lockConversation(trx: Kysely<Database>, id: number): Promise<ConversationRow> {
-  const row = await trx
+  const row = await withChat(trx)
     .updateTable('chat_conversations')
     .set((eb) => ({ last_seq: eb.ref('last_seq') }))
     .where('id', '=', id)
@@ -193,13 +195,13 @@ export async function appendMessage(
   at: number,
 ): Promise<{ row: MessageRow; conversation: ConversationRow }> {
   const seq = locked.last_seq + 1;
-  await trx
+  await withChat(trx)
     .updateTable('chat_conversations')
     .set({ last_seq: seq, updated_at: at })
     .where('id', '=', locked.id)
     .where('last_seq', '=', locked.last_seq)
     .execute();
-  const row = await trx
+  const row = await withChat(trx)
     .insertInto('chat_messages')
     .values({
       conversation_id: locked.id,
@@ -217,14 +219,18 @@ export async function appendMessage(
   const conversation = { ...locked, last_seq: seq, updated_at: at };
   // The author has read their own message.
   if (message.author.startsWith('u:')) {
-    await trx
+    await withChat(trx)
       .updateTable('chat_members')
       .set({ read_seq: seq })
       .where('conversation_id', '=', locked.id)
       .where('user_id', '=', Number(message.author.slice(2)))
       .execute();
   } else if (message.author.startsWith('o:')) {
-    await trx.updateTable('chat_conversations').set({ support_read_seq: seq }).where('id', '=', locked.id).execute();
+    await withChat(trx)
+      .updateTable('chat_conversations')
+      .set({ support_read_seq: seq })
+      .where('id', '=', locked.id)
+      .execute();
     conversation.support_read_seq = seq;
   }
   await announce(trx, conversation, at, row);
@@ -242,7 +248,7 @@ export interface OrderConversationInput {
 
 /** The chat of a C2C order between its buyer and its merchant; created in the order's own transaction. */
 export async function openOrderConversation(trx: Kysely<Database>, input: OrderConversationInput): Promise<number> {
-  const row = await trx
+  const row = await withChat(trx)
     .insertInto('chat_conversations')
     .values({
       kind: 'order',
@@ -255,7 +261,7 @@ export async function openOrderConversation(trx: Kysely<Database>, input: OrderC
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  await trx
+  await withChat(trx)
     .insertInto('chat_members')
     .values([
       { conversation_id: row.id, user_id: input.buyerId, role: 'buyer', display_name: input.buyerName.slice(0, 64) },
@@ -293,7 +299,7 @@ export async function postSystemMessage(
 export async function closeConversation(trx: Kysely<Database>, conversationId: number, at: number): Promise<boolean> {
   const locked = await lockConversation(trx, conversationId);
   if (locked.state === 'closed') return false;
-  await trx
+  await withChat(trx)
     .updateTable('chat_conversations')
     .set({ state: 'closed', closed_at: at, updated_at: at })
     .where('id', '=', conversationId)

@@ -5,12 +5,14 @@ import { supportConsoleSection } from './console';
 import { chatUploadReaders } from './messages';
 import { migration0016 } from './migrations/0016_chat';
 import { chatOps } from './ops';
+import { withChat } from './tables';
 import { chatTopic } from './topic';
 
 /** Chat (customer service, C2C order chats): members read a conversation's images too. */
 export const chatDomain = defineDomain({
   name: 'chat',
   migrations: [migration0016],
+  tables: withChat,
   ops: chatOps,
   start: (ctx) => {
     const chat = { database: ctx.database, limiter: ctx.limiter, now: ctx.now };

@@ -20,4 +20,5 @@ export {
 export * from './migrations/0016_chat';
 export * from './ops';
 export * from './support';
+export { type ChatTables, withChat } from './tables';
 export * from './topic';

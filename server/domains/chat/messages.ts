@@ -27,6 +27,7 @@ import {
   userAuthor,
   type Viewer,
 } from './conversations';
+import { withChat } from './tables';
 
 export interface ChatServices {
   database: DatabaseHandle;
@@ -44,7 +45,7 @@ export type SendInput = { conversation_id: number; text: string } | { conversati
 
 /** The message a client id already posted in a conversation, if any (a retry answers it instead of posting again). */
 async function sentBefore(db: Kysely<Database>, conversationId: number, author: string, clientId: string) {
-  return db
+  return withChat(db)
     .selectFrom('chat_messages')
     .selectAll()
     .where('conversation_id', '=', conversationId)
@@ -79,7 +80,7 @@ export async function sendAsUser(
     const raced = await sentBefore(trx, locked.id, author, clientId);
     if (raced) return raced;
     if (locked.state !== 'open') throw new BusinessError('chatClosed', { field: 'conversation_id' });
-    const member = await trx
+    const member = await withChat(trx)
       .selectFrom('chat_members')
       .select('display_name')
       .where('conversation_id', '=', locked.id)
@@ -119,7 +120,7 @@ export async function markReadAsUser(
   const row = await writeTransaction(s.database, async (trx) => {
     const locked = await lockConversation(trx, input.conversation_id);
     const seq = Math.min(input.seq, locked.last_seq);
-    const result = await trx
+    const result = await withChat(trx)
       .updateTable('chat_members')
       .set({ read_seq: seq })
       .where('conversation_id', '=', locked.id)
@@ -140,7 +141,7 @@ export async function messagesPage(
   input: { after_seq?: number | undefined; before_seq?: number | undefined; limit?: number | undefined },
 ): Promise<ChatMessagesPage> {
   const limit = Math.min(input.limit ?? 50, CHAT_PAGE_MAX);
-  const base = db.selectFrom('chat_messages').selectAll().where('conversation_id', '=', row.id);
+  const base = withChat(db).selectFrom('chat_messages').selectAll().where('conversation_id', '=', row.id);
   let rows: MessageRow[];
   if (input.after_seq !== undefined) {
     rows = await base.where('seq', '>', input.after_seq).orderBy('seq', 'asc').limit(limit).execute();
@@ -166,7 +167,7 @@ export async function userConversations(
   userId: number,
   kind?: ChatKind,
 ): Promise<ChatConversation[]> {
-  const rows = await db
+  const rows = await withChat(db)
     .selectFrom('chat_conversations as c')
     .innerJoin('chat_members as m', 'm.conversation_id', 'c.id')
     .selectAll('c')
@@ -193,7 +194,7 @@ export async function openSupport(s: ChatServices, userId: number, topic: Suppor
       .set((eb) => ({ lang: eb.ref('lang') }))
       .where('id', '=', userId)
       .execute();
-    const open = await trx
+    const open = await withChat(trx)
       .selectFrom('chat_conversations as c')
       .innerJoin('chat_members as m', 'm.conversation_id', 'c.id')
       .selectAll('c')
@@ -203,7 +204,7 @@ export async function openSupport(s: ChatServices, userId: number, topic: Suppor
       .executeTakeFirst();
     if (open) return open;
     const at = s.now();
-    const created = await trx
+    const created = await withChat(trx)
       .insertInto('chat_conversations')
       .values({
         kind: 'support',
@@ -216,7 +217,7 @@ export async function openSupport(s: ChatServices, userId: number, topic: Suppor
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await trx
+    await withChat(trx)
       .insertInto('chat_members')
       .values({
         conversation_id: created.id,
@@ -236,7 +237,7 @@ export function chatUploadReaders(db: Kysely<Database>): AttachedReaders {
   return {
     prefix: 'chat',
     mayRead: async (userId, conversationId) =>
-      (await db
+      (await withChat(db)
         .selectFrom('chat_members')
         .select('user_id')
         .where('conversation_id', '=', conversationId)

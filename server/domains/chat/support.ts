@@ -20,6 +20,7 @@ import {
   type Viewer,
 } from './conversations';
 import { type ChatServices, chatUploadTag, messagesPage } from './messages';
+import { withChat } from './tables';
 
 /**
  * The support side of customer-service chat: any operator with the support role reads every support conversation and
@@ -51,7 +52,7 @@ export async function supportInbox(
   operator: SupportOperator,
   options: { state?: 'open' | 'closed'; limit?: number } = {},
 ): Promise<ChatConversation[]> {
-  const rows = await db
+  const rows = await withChat(db)
     .selectFrom('chat_conversations')
     .selectAll()
     .where('kind', '=', 'support')
@@ -75,7 +76,7 @@ export async function sendAsOperator(
   await supportConversation(s.database.db, input.conversation_id);
   const row = await writeTransaction(s.database, async (trx) => {
     const locked = await lockConversation(trx, input.conversation_id);
-    const earlier = await trx
+    const earlier = await withChat(trx)
       .selectFrom('chat_messages')
       .selectAll()
       .where('conversation_id', '=', locked.id)
@@ -132,7 +133,11 @@ export async function markReadAsOperator(
     // Nothing newer read: no receipt, no entry.
     if (upTo <= locked.support_read_seq) return;
     const at = s.now();
-    await trx.updateTable('chat_conversations').set({ support_read_seq: upTo }).where('id', '=', id).execute();
+    await withChat(trx)
+      .updateTable('chat_conversations')
+      .set({ support_read_seq: upTo })
+      .where('id', '=', id)
+      .execute();
     await announce(trx, { ...locked, support_read_seq: upTo }, at, null);
     await recordAudit(trx, {
       action: 'support.read',
@@ -185,7 +190,11 @@ export async function orderChatForOps(
   orderId: number,
   page: { after_seq?: number | undefined; before_seq?: number | undefined; limit?: number | undefined },
 ): Promise<ChatMessagesPage> {
-  const row = await db.selectFrom('chat_conversations').selectAll().where('order_id', '=', orderId).executeTakeFirst();
+  const row = await withChat(db)
+    .selectFrom('chat_conversations')
+    .selectAll()
+    .where('order_id', '=', orderId)
+    .executeTakeFirst();
   if (row?.kind !== 'order') throw new BusinessError('chatNotFound', { field: 'id' });
   return messagesPage(db, row, operatorViewer(operator), page);
 }
@@ -203,7 +212,9 @@ export async function conversationImage(
   const conversationId = number(query.conversation);
   const uploadId = number(query.id);
   if (conversationId === null || uploadId === null) return null;
-  const row = await db
+  // c2c's order table is typed in c2c, which imports chat: the one column pair this check reads is named here.
+  const row = await withChat(db)
+    .withTables<{ c2c_orders: { conversation_id: number; status: number } }>()
     .selectFrom('chat_messages as m')
     .innerJoin('chat_conversations as c', 'c.id', 'm.conversation_id')
     .select(['m.image_id', 'c.order_id'])

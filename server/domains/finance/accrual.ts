@@ -10,6 +10,7 @@ import { recordUserEvents } from '../../platform/realtime/user-events';
 import type { FinanceServices } from './buy';
 import { lockFinanceBooks } from './locks';
 import { type FinanceOrderRow, financeLedgerIds, orderWire } from './orders';
+import { withFinance } from './tables';
 
 /** Orders per transaction: large enough for set-based postings, small enough to keep write locks short. */
 const BATCH = 2_000;
@@ -52,7 +53,7 @@ export async function accrueFinance(s: FinanceServices, options: AccrualOptions 
   const failures: unknown[] = [];
   for (;;) {
     if (options.stillLeading && !options.stillLeading()) break;
-    const due = await db
+    const due = await withFinance(db)
       .selectFrom('finance_orders')
       .select('id')
       .where('state', '=', 'hosting')
@@ -101,7 +102,7 @@ async function payBatch(
   inside?: () => Promise<void>,
 ): Promise<AccrualResult> {
   return writeTransaction(s.database, async (trx) => {
-    const currencies = await trx
+    const currencies = await withFinance(trx)
       .selectFrom('finance_orders')
       .select('currency')
       .distinct()
@@ -111,7 +112,7 @@ async function payBatch(
       await lockFinanceBooks(trx, s.database.kind, currency);
     }
     // Read again inside the transaction: another round or a redemption may have moved a row since the scan.
-    const rows = await trx
+    const rows = await withFinance(trx)
       .selectFrom('finance_orders')
       .selectAll()
       .where('id', 'in', ids)
@@ -220,7 +221,7 @@ async function updateOrders(
     )} end`;
   for (let k = 0; k < updates.length; k += UPDATE_CHUNK) {
     const chunk = updates.slice(k, k + UPDATE_CHUNK);
-    const result = await trx
+    const result = await withFinance(trx)
       .updateTable('finance_orders')
       .set({
         days_paid: caseOf(chunk, (c) => c.days_paid, 'integer'),

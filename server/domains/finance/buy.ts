@@ -11,6 +11,7 @@ import { sha256 } from '../../platform/security/digest';
 import { lockFinanceBooks } from './locks';
 import { financeLedgerIds, orderWire } from './orders';
 import { capacityOf, freeReserve, productById, productTerms } from './products';
+import { withFinance } from './tables';
 
 export type FinanceBuyInput = z.output<typeof financeBuyRequest>;
 
@@ -31,7 +32,7 @@ export async function buyFinance(s: FinanceServices, userId: number, family: Fin
   const product = await productById(db, family, input.product_id);
   if (!product) throw new BusinessError('financeProductNotFound', { field: 'product_id' });
   const digest = sha256(JSON.stringify([family, input.product_id, input.amount]));
-  const earlier = await db
+  const earlier = await withFinance(db)
     .selectFrom('finance_orders')
     .selectAll()
     .where('user_id', '=', userId)
@@ -71,7 +72,7 @@ export async function buyFinance(s: FinanceServices, userId: number, family: Fin
           ref: `finance ${product.id}`,
         });
         if (hold.replayed || hold.holdId === null) {
-          const first = await trx
+          const first = await withFinance(trx)
             .selectFrom('finance_orders')
             .selectAll()
             .where('user_id', '=', userId)
@@ -102,7 +103,7 @@ export async function buyFinance(s: FinanceServices, userId: number, family: Fin
         const startDay = interestStartDay(at);
         // With the effect: a success always leaves its request-id claim confirmed (platform/request-ids).
         await confirmClaimedRequest(trx, userId);
-        const inserted = await trx
+        const inserted = await withFinance(trx)
           .insertInto('finance_orders')
           .values({
             user_id: userId,

@@ -7,3 +7,4 @@ export { financeDomain } from './domain';
 export * from './migrations/0013_finance';
 export * from './ops';
 export { redeemEarly } from './redeem';
+export { type FinanceTables, withFinance } from './tables';

@@ -10,6 +10,7 @@ import { writeTransaction } from '../../platform/db/transaction';
 import type { OpsCommand, Out } from '../../platform/ops/commands';
 import { accrueFinance } from './accrual';
 import { freeReserve, productWire } from './products';
+import { withFinance } from './tables';
 
 const USAGE = [
   'usage: npm run ops -- finance products',
@@ -30,12 +31,16 @@ async function changeProduct(
   out: Out,
 ): Promise<number> {
   return writeTransaction(handleOf(db), async (trx) => {
-    const before = await trx.selectFrom('finance_products').selectAll().where('id', '=', id).executeTakeFirst();
+    const before = await withFinance(trx)
+      .selectFrom('finance_products')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!before) {
       out(`no finance product ${id}`);
       return 1;
     }
-    await trx
+    await withFinance(trx)
       .updateTable('finance_products')
       .set({ ...set, updated_at: Date.now() })
       .where('id', '=', id)
@@ -66,7 +71,7 @@ async function addProduct(db: Kysely<Database>, words: readonly string[], out: O
   if (name === '' || name.length > 64) return refuse(out, 'a name of 1 to 64 characters');
   const at = Date.now();
   return writeTransaction(handleOf(db), async (trx) => {
-    const row = await trx
+    const row = await withFinance(trx)
       .insertInto('finance_products')
       .values({
         family: family as FinanceFamily,
@@ -142,7 +147,7 @@ async function showReserve(db: Kysely<Database>, out: Out): Promise<number> {
     .where('book', '=', 'real')
     .where('type', 'in', ['finance_reserve', 'finance_yield'])
     .execute();
-  const owed = await db
+  const owed = await withFinance(db)
     .selectFrom('finance_orders')
     .select(['currency', 'daily_interest', 'cycle_days', 'days_paid'])
     .where('state', '=', 'hosting')
@@ -167,7 +172,7 @@ async function showReserve(db: Kysely<Database>, out: Out): Promise<number> {
 }
 
 async function listAll(db: Kysely<Database>, out: Out): Promise<number> {
-  const rows = await db.selectFrom('finance_products').selectAll().orderBy('id').execute();
+  const rows = await withFinance(db).selectFrom('finance_products').selectAll().orderBy('id').execute();
   if (rows.length === 0) out('no finance products');
   for (const row of rows) {
     const p = productWire(row, await freeReserve(db, row.currency));

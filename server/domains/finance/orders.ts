@@ -11,7 +11,9 @@ import {
 } from '../../../protocol/rules/finance';
 import { currencyScale, formatAmount } from '../../ledger';
 import { cursorPage } from '../../platform/db/paging';
-import type { Database, FinanceOrdersTable } from '../../platform/db/schema';
+import type { Database } from '../../platform/db/schema';
+import type { FinanceOrdersTable } from './tables';
+import { withFinance } from './tables';
 
 export type FinanceOrderRow = Selectable<FinanceOrdersTable>;
 
@@ -86,7 +88,7 @@ export async function listOrders(
   at: number,
 ) {
   const limit = query.limit ?? 20;
-  const rows = await db
+  const rows = await withFinance(db)
     .selectFrom('finance_orders')
     .selectAll()
     .where('user_id', '=', userId)
@@ -102,7 +104,7 @@ export async function listOrders(
 
 /** One of the user's own orders; another user's order does not exist for them. */
 export function ownOrder(db: Kysely<Database>, userId: number, id: number) {
-  return db
+  return withFinance(db)
     .selectFrom('finance_orders')
     .selectAll()
     .where('id', '=', id)
@@ -115,7 +117,7 @@ export function ownOrder(db: Kysely<Database>, userId: number, id: number) {
  * interest of the last completed UTC day (paid orders whose cycle covered that day).
  */
 export async function financeReport(db: Kysely<Database>, userId: number, at: number): Promise<FinanceReport> {
-  const rows = await db.selectFrom('finance_orders').selectAll().where('user_id', '=', userId).execute();
+  const rows = await withFinance(db).selectFrom('finance_orders').selectAll().where('user_id', '=', userId).execute();
   const yesterday = utcDay(at) - 1;
   const totals = new Map<string, { principal: bigint; income: bigint; yesterday: bigint; running: number }>();
   for (const row of rows) {

@@ -2,7 +2,9 @@ import type { Kysely, Selectable } from 'kysely';
 import type { FinanceFamily, FinanceProduct } from '../../../protocol/finance';
 import { coveredPrincipal, type FinanceTerms, simpleApr } from '../../../protocol/rules/finance';
 import { currencyScale, formatAmount } from '../../ledger';
-import type { Database, FinanceProductsTable } from '../../platform/db/schema';
+import type { Database } from '../../platform/db/schema';
+import type { FinanceProductsTable } from './tables';
+import { withFinance } from './tables';
 
 export type FinanceProductRow = Selectable<FinanceProductsTable>;
 
@@ -64,7 +66,7 @@ export async function listProducts(
   family: FinanceFamily,
   options: { recommendedOnly?: boolean } = {},
 ): Promise<FinanceProduct[]> {
-  const rows = await db
+  const rows = await withFinance(db)
     .selectFrom('finance_products')
     .selectAll()
     .where('family', '=', family)
@@ -83,7 +85,7 @@ export async function productById(
   family: FinanceFamily,
   id: number,
 ): Promise<FinanceProductRow | undefined> {
-  return db
+  return withFinance(db)
     .selectFrom('finance_products')
     .selectAll()
     .where('id', '=', id)

@@ -7,6 +7,7 @@ import { recordUserEvent } from '../../platform/realtime/user-events';
 import type { FinanceServices } from './buy';
 import { lockFinanceBooks } from './locks';
 import { financeLedgerIds, orderTerms, orderWire, ownOrder } from './orders';
+import { withFinance } from './tables';
 
 /**
  * lh/deposit/order/cancel: early redemption of a running order of either family. In one transaction: the days already
@@ -23,7 +24,7 @@ export async function redeemEarly(s: FinanceServices, userId: number, id: number
     () =>
       writeTransaction(s.database, async (trx) => {
         await lockFinanceBooks(trx, s.database.kind, found.currency);
-        const order = await trx
+        const order = await withFinance(trx)
           .selectFrom('finance_orders')
           .selectAll()
           .where('id', '=', id)
@@ -90,7 +91,7 @@ export async function redeemEarly(s: FinanceServices, userId: number, id: number
           ended_at: at,
           updated_at: at,
         };
-        await trx.updateTable('finance_orders').set(next).where('id', '=', order.id).execute();
+        await withFinance(trx).updateTable('finance_orders').set(next).where('id', '=', order.id).execute();
         const redeemed = { ...order, ...next };
         await recordUserEvent(trx, { userId, kind: FINANCE_ORDER_EVENT, data: orderWire(redeemed, at), at });
         return redeemed;

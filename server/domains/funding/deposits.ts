@@ -17,10 +17,12 @@ import { BusinessError } from '../../platform/errors';
 import { recordUserEvent } from '../../platform/realtime/user-events';
 import { confirmClaimedRequest } from '../../platform/request-ids';
 import { sha256 } from '../../platform/security/digest';
+import { withBankCards } from '../bank-cards';
 import { assertUsableUploads, attachUploads } from '../uploads';
 import { depositRows, toDepositRecord } from './records';
 import type { FundingServices } from './services';
 import { allCoinLimits, bankDetails, coinInfo, coinLimits, platformAddress } from './settings';
+import { withFunding } from './tables';
 
 /**
  * Deposits (SPEC 3 "Deposit", 5 "Deposit"): the user sends crypto to the platform's address (or money by bank
@@ -55,7 +57,7 @@ export async function depositAddress(s: FundingServices, coin: ChainCoin, chain:
 }
 
 async function hashInUse(s: FundingServices, chain: Chain, hash: string): Promise<boolean> {
-  const row = await s.database.db
+  const row = await withFunding(s.database.db)
     .selectFrom('deposits')
     .select('id')
     .where('chain', '=', chain)
@@ -111,7 +113,7 @@ export async function submitDeposit(
   const units = depositUnits(coin, input.amount, (await coinLimits(db, coin)).minDeposit);
   let cardId: number | null = null;
   if (!crypto) {
-    const card = await db
+    const card = await withBankCards(db)
       .selectFrom('bank_cards')
       .select('id')
       .where('id', '=', input.bank_card_id ?? 0)
@@ -134,7 +136,7 @@ export async function submitDeposit(
         return { ...toDepositRecord(earlier), replayed: true };
       }
       if (chain && hash) {
-        const used = await trx
+        const used = await withFunding(trx)
           .selectFrom('deposits')
           .select('id')
           .where('chain', '=', chain)
@@ -146,7 +148,7 @@ export async function submitDeposit(
       await assertUsableUploads(trx, userId, { proof: input.proof });
       // With the effect: a success always leaves its request-id claim confirmed (platform/request-ids).
       await confirmClaimedRequest(trx, userId);
-      const row = await trx
+      const row = await withFunding(trx)
         .insertInto('deposits')
         .values({
           user_id: userId,
@@ -181,7 +183,7 @@ export async function submitDeposit(
   } catch (err) {
     // PostgreSQL: two reports of one hash at once; the unique index lets one through.
     if (isUniqueViolation(err)) {
-      const sameRequest = await db
+      const sameRequest = await withFunding(db)
         .selectFrom('deposits')
         .select('id')
         .where('user_id', '=', userId)

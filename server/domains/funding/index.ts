@@ -5,3 +5,4 @@ export { fundingDomain } from './domain';
 export * from './migrations/0007_deposits_withdrawals';
 export * from './ops';
 export { approveDeposit, approveWithdrawal, rejectDeposit, rejectWithdrawal } from './review';
+export { type FundingTables, withFunding } from './tables';

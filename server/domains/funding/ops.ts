@@ -16,6 +16,7 @@ import {
   rejectWithdrawal,
 } from './review';
 import { BANK_DETAILS_KEY, BANK_DETAILS_MAX } from './settings';
+import { withFunding } from './tables';
 
 // The review queues live with the decisions in review.ts (the console serves them too); named here as before.
 export { listPendingDeposits, listPendingWithdrawals, type PendingDeposit, type PendingWithdrawal } from './review';
@@ -112,8 +113,15 @@ export async function setDepositAddress(
   const canonical = canonicalAddress(chain, address);
   const at = (options.now ?? Date.now)();
   await writeTransaction(handleOf(db), async (trx) => {
-    await trx.deleteFrom('deposit_addresses').where('coin', '=', coin).where('chain', '=', chain).execute();
-    await trx.insertInto('deposit_addresses').values({ coin, chain, address: canonical, updated_at: at }).execute();
+    await withFunding(trx)
+      .deleteFrom('deposit_addresses')
+      .where('coin', '=', coin)
+      .where('chain', '=', chain)
+      .execute();
+    await withFunding(trx)
+      .insertInto('deposit_addresses')
+      .values({ coin, chain, address: canonical, updated_at: at })
+      .execute();
     await recordAudit(trx, {
       action: 'deposit_address.set',
       subjectType: 'deposit_address',
@@ -147,7 +155,7 @@ export async function setFees(
   if (!f.ok) return { ok: false, problem: `fee: ${f.error}` };
   const at = (options.now ?? Date.now)();
   await writeTransaction(handleOf(db), async (trx) => {
-    await trx
+    await withFunding(trx)
       .updateTable('funding_coins')
       .set({ min_deposit: dep.units, min_withdraw: wd.units, withdraw_fee: f.units, updated_at: at })
       .where('coin', '=', coin)
@@ -197,7 +205,12 @@ export async function runDepositAddressCommand(
 ): Promise<number> {
   const [sub, coin, chain, address] = args;
   if (sub === 'list') {
-    const rows = await db.selectFrom('deposit_addresses').selectAll().orderBy('coin').orderBy('chain').execute();
+    const rows = await withFunding(db)
+      .selectFrom('deposit_addresses')
+      .selectAll()
+      .orderBy('coin')
+      .orderBy('chain')
+      .execute();
     if (rows.length === 0) out('no deposit addresses configured');
     for (const r of rows) out(`${r.coin.padEnd(5)} ${r.chain.padEnd(6)} ${r.address}`);
     return 0;
@@ -244,7 +257,7 @@ export async function runDepositBankCommand(args: readonly string[], db: Kysely<
 export async function runFeesCommand(args: readonly string[], db: Kysely<Database>, out: Out): Promise<number> {
   const [sub, coin, minDeposit, minWithdraw, fee] = args;
   if (sub === 'list') {
-    const rows = await db.selectFrom('funding_coins').selectAll().orderBy('coin').execute();
+    const rows = await withFunding(db).selectFrom('funding_coins').selectAll().orderBy('coin').execute();
     for (const r of rows) {
       out(
         `${r.coin.padEnd(5)} min deposit ${formatAmount(r.coin, r.min_deposit)}  min withdrawal ${formatAmount(r.coin, r.min_withdraw)}  fee ${formatAmount(r.coin, r.withdraw_fee)}`,

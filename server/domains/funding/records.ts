@@ -2,7 +2,9 @@ import type { Kysely, Selectable } from 'kysely';
 import type { DepositRecord, FundingState, WithdrawalRecord } from '../../../protocol/funding';
 import { formatAmount } from '../../ledger';
 import { cursorPage } from '../../platform/db/paging';
-import type { Database, DepositsTable, FundingRowState, WithdrawalsTable } from '../../platform/db/schema';
+import type { Database } from '../../platform/db/schema';
+import type { DepositsTable, FundingRowState, WithdrawalsTable } from './tables';
+import { withFunding, withFundingAndCards } from './tables';
 
 /**
  * The user's own deposit and withdrawal records (charge_mention/log2, log3). Every query is scoped to the session
@@ -65,7 +67,7 @@ export interface LogQuery {
 }
 
 export function depositRows(db: Kysely<Database>) {
-  return db
+  return withFundingAndCards(db)
     .selectFrom('deposits as d')
     .leftJoin('bank_cards as c', 'c.id', 'd.bank_card_id')
     .selectAll('d')
@@ -86,7 +88,7 @@ export async function depositLog(db: Kysely<Database>, userId: number, q: LogQue
 }
 
 export async function withdrawalLog(db: Kysely<Database>, userId: number, q: LogQuery) {
-  const rows = await db
+  const rows = await withFunding(db)
     .selectFrom('withdrawals')
     .selectAll()
     .where('user_id', '=', userId)

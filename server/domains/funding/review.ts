@@ -2,10 +2,12 @@ import type { Kysely } from 'kysely';
 import { formatAmount, Ledger } from '../../ledger';
 import { recordAudit } from '../../platform/audit';
 import type { DatabaseHandle } from '../../platform/db/connect';
-import type { Database, FundingRowState } from '../../platform/db/schema';
+import type { Database } from '../../platform/db/schema';
 import { writeTransaction } from '../../platform/db/transaction';
 import { recordUserEvent } from '../../platform/realtime/user-events';
 import { DEPOSIT_EVENT_KIND } from './deposits';
+import type { FundingRowState } from './tables';
+import { withFunding, withFundingAndCards } from './tables';
 import { WITHDRAWAL_EVENT_KIND } from './withdrawals';
 
 /**
@@ -37,7 +39,7 @@ export interface PendingDeposit {
 
 /** Deposits waiting for a decision (and any left half-decided, to resume), oldest first. */
 export async function listPendingDeposits(db: Kysely<Database>): Promise<PendingDeposit[]> {
-  const rows = await db
+  const rows = await withFundingAndCards(db)
     .selectFrom('deposits as d')
     .innerJoin('users as u', 'u.id', 'd.user_id')
     .leftJoin('bank_cards as c', 'c.id', 'd.bank_card_id')
@@ -89,7 +91,7 @@ export interface PendingWithdrawal {
 }
 
 export async function listPendingWithdrawals(db: Kysely<Database>): Promise<PendingWithdrawal[]> {
-  const rows = await db
+  const rows = await withFunding(db)
     .selectFrom('withdrawals as w')
     .innerJoin('users as u', 'u.id', 'w.user_id')
     .select([
@@ -172,12 +174,12 @@ async function decide(handle: DatabaseHandle, d: Decision): Promise<ReviewResult
   const now = d.options.now ?? Date.now;
   const at = now();
   return writeTransaction(handle, async (trx) => {
-    const before = await trx.selectFrom(d.table).select('state').where('id', '=', d.id).executeTakeFirst();
+    const before = await withFunding(trx).selectFrom(d.table).select('state').where('id', '=', d.id).executeTakeFirst();
     if (!before) return { ok: false as const, problem: `no ${nounOf(d.table)} ${d.id}` };
     if (before.state !== 'pending' && before.state !== d.resumes) {
       return { ok: false as const, problem: `${nounOf(d.table)} ${d.id} is ${before.state}, not pending` };
     }
-    const updated = await trx
+    const updated = await withFunding(trx)
       .updateTable(d.table)
       .set({ state: d.to, reviewed_at: at, ...(d.reason !== null ? { reason: d.reason } : {}) })
       .where('id', '=', d.id)
@@ -186,14 +188,14 @@ async function decide(handle: DatabaseHandle, d: Decision): Promise<ReviewResult
     if (Number(updated.numUpdatedRows) === 0) {
       return { ok: false as const, problem: `${d.table} ${d.id} was settled meanwhile` };
     }
-    const row = await trx
+    const row = await withFunding(trx)
       .selectFrom(d.table)
       .select(['user_id', 'coin', 'amount', 'reason'])
       .where('id', '=', d.id)
       .executeTakeFirstOrThrow();
     const entryId = await d.move(new Ledger(handle, now).within(trx), row);
     if (d.table === 'deposits' && entryId !== undefined) {
-      await trx.updateTable('deposits').set({ entry_id: entryId }).where('id', '=', d.id).execute();
+      await withFunding(trx).updateTable('deposits').set({ entry_id: entryId }).where('id', '=', d.id).execute();
     }
     const reason = d.to === 'rejected' ? row.reason : null;
     await recordAudit(trx, {
@@ -254,7 +256,11 @@ export async function rejectDeposit(handle: DatabaseHandle, id: number, reason: 
 }
 
 async function holdOfWithdrawal(db: Kysely<Database>, id: number) {
-  return db.selectFrom('withdrawals').select(['fee', 'hold_id']).where('id', '=', id).executeTakeFirstOrThrow();
+  return withFunding(db)
+    .selectFrom('withdrawals')
+    .select(['fee', 'hold_id'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
 }
 
 /** Approves a withdrawal: the hold is paid out, the amount to withdrawals clearing and the fee to fees. */

@@ -3,6 +3,7 @@ import { CHAIN_COINS, CHAINS_BY_COIN, type Chain, type ChainCoin, COIN_IDS } fro
 import { currencyScale } from '../../ledger';
 import type { Database } from '../../platform/db/schema';
 import { BusinessError } from '../../platform/errors';
+import { withFunding } from './tables';
 
 /**
  * The platform's funding settings: per-coin minimums and withdrawal fee (`funding_coins`, defaults from migration
@@ -23,14 +24,14 @@ export interface CoinLimits {
 }
 
 export async function coinLimits(db: Kysely<Database>, coin: ChainCoin): Promise<CoinLimits> {
-  const row = await db.selectFrom('funding_coins').selectAll().where('coin', '=', coin).executeTakeFirst();
+  const row = await withFunding(db).selectFrom('funding_coins').selectAll().where('coin', '=', coin).executeTakeFirst();
   // Every coin of CHAIN_COINS has a row since migration 0007; a missing one is an operator's mistake, not the user's.
   if (!row) throw new BusinessError('coinInvalid', { field: 'coin' });
   return { coin, minDeposit: row.min_deposit, minWithdraw: row.min_withdraw, withdrawFee: row.withdraw_fee };
 }
 
 export async function allCoinLimits(db: Kysely<Database>): Promise<CoinLimits[]> {
-  const rows = await db.selectFrom('funding_coins').selectAll().execute();
+  const rows = await withFunding(db).selectFrom('funding_coins').selectAll().execute();
   const byCoin = new Map(rows.map((r) => [r.coin, r]));
   return CHAIN_COINS.flatMap((coin) => {
     const r = byCoin.get(coin);
@@ -48,7 +49,7 @@ export const coinInfo = (coin: ChainCoin) => ({
 
 /** The platform address for a coin and chain, or null when none is configured. */
 export async function platformAddress(db: Kysely<Database>, coin: ChainCoin, chain: Chain): Promise<string | null> {
-  const row = await db
+  const row = await withFunding(db)
     .selectFrom('deposit_addresses')
     .select('address')
     .where('coin', '=', coin)

@@ -17,9 +17,11 @@ import { confirmClaimedRequest } from '../../platform/request-ids';
 import { sha256 } from '../../platform/security/digest';
 import { sessionUser, verifyFundPassword } from '../account';
 import { verificationState } from '../identity';
+import { withWalletAddresses } from '../wallet-addresses';
 import { toWithdrawalRecord } from './records';
 import { FUNDING_FIELDS, type FundingServices } from './services';
 import { allCoinLimits, coinInfo, coinLimits } from './settings';
+import { withFunding } from './tables';
 
 /**
  * Withdrawals (SPEC 3 "Withdraw", 5, 6, 9): to one of the user's saved addresses, with the fund password, after
@@ -52,7 +54,7 @@ export async function withdrawalCurrencies(s: FundingServices) {
 }
 
 async function requestsInWindow(db: Kysely<Database>, userId: number, now: number): Promise<number> {
-  const row = await db
+  const row = await withFunding(db)
     .selectFrom('withdrawals')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('user_id', '=', userId)
@@ -68,7 +70,7 @@ async function availableOf(s: FundingServices, userId: number, coin: ChainCoin):
 
 /** Whether the user keeps an address for the coin (on `chain` when given). */
 async function hasAddress(db: Kysely<Database>, userId: number, coin: ChainCoin, chain?: Chain): Promise<boolean> {
-  const row = await db
+  const row = await withWalletAddresses(db)
     .selectFrom('withdraw_addresses')
     .select('id')
     .where('user_id', '=', userId)
@@ -120,7 +122,7 @@ export async function withdraw(
 ): Promise<WithdrawalRecord & { replayed: boolean }> {
   const { db, kind } = s.database;
   const { coin, chain } = input;
-  const earlier = await db
+  const earlier = await withFunding(db)
     .selectFrom('withdrawals')
     .selectAll()
     .where('user_id', '=', userId)
@@ -128,7 +130,7 @@ export async function withdraw(
     .executeTakeFirst();
 
   const address = input.address_id
-    ? await db
+    ? await withWalletAddresses(db)
         .selectFrom('withdraw_addresses')
         .select(['id', 'address'])
         .where('id', '=', input.address_id)
@@ -175,7 +177,7 @@ export async function withdraw(
   const at = s.now();
   const outcome = await writeTransaction(s.database, async (trx) => {
     await lockUser(trx, kind, userId);
-    const same = await trx
+    const same = await withFunding(trx)
       .selectFrom('withdrawals')
       .selectAll()
       .where('user_id', '=', userId)
@@ -202,7 +204,7 @@ export async function withdraw(
     if (holdId === null) throw new Error('placeHold returned no hold');
     // With the effect: a success always leaves its request-id claim confirmed (platform/request-ids).
     await confirmClaimedRequest(trx, userId);
-    const row = await trx
+    const row = await withFunding(trx)
       .insertInto('withdrawals')
       .values({
         user_id: userId,

@@ -2,6 +2,7 @@ import { HELP_LIST_MAX, HELP_TOPICS, helpExcerpt, helpTextLang } from '../../../
 import type { DatabaseHandle } from '../../platform/db/connect';
 import { BusinessError } from '../../platform/errors';
 import type { CallHandlers } from '../../platform/http/calls';
+import { withHelp } from './tables';
 import { likeLiteral, topicRank } from './text';
 
 type HelpPath = 'help/topics' | 'help/list' | 'help/detail';
@@ -19,7 +20,7 @@ export function helpHandlers(s: HelpServices): Pick<CallHandlers, HelpPath> {
   const db = s.database.db;
   return {
     'help/topics': async () => {
-      const rows = await db
+      const rows = await withHelp(db)
         .selectFrom('help_articles')
         .select(['topic', (eb) => eb.fn.countAll<number | string>().as('n')])
         .where('published', '=', 1)
@@ -35,7 +36,7 @@ export function helpHandlers(s: HelpServices): Pick<CallHandlers, HelpPath> {
     },
     'help/list': async (input, ctx) => {
       const lang = helpTextLang(ctx.lang);
-      const rows = await db
+      const rows = await withHelp(db)
         .selectFrom('help_articles as a')
         .innerJoin('help_article_texts as t', (join) => join.onRef('t.article_id', '=', 'a.id').on('t.lang', '=', lang))
         .select(['a.id', 'a.topic', 'a.updated_at', 't.title', 't.body', 't.updated_at as text_updated_at'])
@@ -60,7 +61,7 @@ export function helpHandlers(s: HelpServices): Pick<CallHandlers, HelpPath> {
     },
     'help/detail': async (input, ctx) => {
       const lang = helpTextLang(ctx.lang);
-      const row = await db
+      const row = await withHelp(db)
         .selectFrom('help_articles as a')
         .innerJoin('help_article_texts as t', (join) => join.onRef('t.article_id', '=', 'a.id').on('t.lang', '=', lang))
         .select(['a.id', 'a.topic', 'a.updated_at', 't.title', 't.body', 't.updated_at as text_updated_at'])

@@ -19,3 +19,4 @@ export { helpDomain } from './domain';
 export * from './migrations/0018_help';
 export { helpOps, runHelpCommand } from './ops';
 export { addSampleArticles } from './samples';
+export { type HelpTables, withHelp } from './tables';

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { HelpTopic } from '../../../protocol/help';
 import type { Database } from '../../platform/db/schema';
 import { createArticle, type HelpTextInput } from './articles';
+import { withHelp } from './tables';
 
 /**
  * Help articles for a fresh install (`npm run ops -- demo`): what a new user asks first, in German and English, with
@@ -185,7 +186,7 @@ export async function addSampleArticles(
   db: Kysely<Database>,
   action: { operator: string; now?: number },
 ): Promise<number> {
-  const any = await db.selectFrom('help_articles').select('id').limit(1).execute();
+  const any = await withHelp(db).selectFrom('help_articles').select('id').limit(1).execute();
   if (any.length > 0) return 0;
   for (const s of SAMPLES) {
     await createArticle(

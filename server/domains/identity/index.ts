@@ -5,3 +5,4 @@ export { identityDomain } from './domain';
 export * from './migrations/0004_uploads_identity';
 export * from './ops';
 export * from './service';
+export { type IdentityTables, withIdentity } from './tables';

@@ -3,7 +3,9 @@ import { runOps } from '../../ops/cli';
 import { runAuditCommand } from '../../platform/audit';
 import type { DatabaseHandle } from '../../platform/db/connect';
 import { insertUser, openMemoryDatabase } from '../../testing';
+import { withUploads } from '../uploads';
 import { runUploadsCommand } from './ops';
+import { withIdentity } from './tables';
 
 describe('ops kyc, uploads and audit commands', () => {
   let handle: DatabaseHandle;
@@ -13,7 +15,7 @@ describe('ops kyc, uploads and audit commands', () => {
   const run = (...args: string[]) => runOps(args, handle.db, out);
 
   const submit = async (level: 'basic' | 'advanced', fields: Record<string, unknown> = {}) => {
-    const row = await handle.db
+    const row = await withIdentity(handle.db)
       .insertInto('identity_verifications')
       .values({
         user_id: userId,
@@ -66,7 +68,7 @@ describe('ops kyc, uploads and audit commands', () => {
     expect(await run('kyc', 'reject', String(advanced))).toBe(1);
     expect(lines.at(-1)).toBe('a rejection needs a reason');
     expect(await run('kyc', 'reject', String(advanced), 'back', 'photo', 'blurred')).toBe(0);
-    const row = await handle.db
+    const row = await withIdentity(handle.db)
       .selectFrom('identity_verifications')
       .select(['state', 'reason'])
       .where('id', '=', advanced)
@@ -100,7 +102,7 @@ describe('ops kyc, uploads and audit commands', () => {
   });
 
   it('prints where an upload is stored', async () => {
-    const upload = await handle.db
+    const upload = await withUploads(handle.db)
       .insertInto('uploads')
       .values({
         user_id: userId,

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { readConfig } from '../../config';
 import type { Database } from '../../platform/db/schema';
 import type { OpsCommand } from '../../platform/ops/commands';
-import { uploadsDirOf } from '../uploads';
+import { uploadsDirOf, withUploads } from '../uploads';
 import { approveVerification, listPendingVerifications, type PendingVerification, rejectVerification } from './review';
 
 // The review lives in review.ts (the console calls it too); its functions are still reachable through this file.
@@ -80,7 +80,7 @@ export async function runUploadsCommand(
     out('usage: npm run ops -- uploads path <id>');
     return 2;
   }
-  const row = await db
+  const row = await withUploads(db)
     .selectFrom('uploads')
     .select(['file_name', 'user_id', 'mime', 'size', 'deleted_at', 'attached_to'])
     .where('id', '=', id)

@@ -1,8 +1,10 @@
 import type { Kysely } from 'kysely';
 import { recordAudit } from '../../platform/audit';
-import type { Database, IdentityState } from '../../platform/db/schema';
+import type { Database } from '../../platform/db/schema';
 import { recordUserEvent } from '../../platform/realtime/user-events';
 import { VERIFICATION_EVENT } from './service';
+import type { IdentityState } from './tables';
+import { withIdentity } from './tables';
 
 /**
  * Operator review of identity verifications, for the ops CLI (`npm run ops -- kyc ...`) and the support console. A
@@ -27,7 +29,7 @@ export interface PendingVerification {
 
 /** Submissions waiting for review, oldest first, unmasked (the operator compares them with the photos). */
 export async function listPendingVerifications(db: Kysely<Database>): Promise<PendingVerification[]> {
-  const rows = await db
+  const rows = await withIdentity(db)
     .selectFrom('identity_verifications as v')
     .innerJoin('users as u', 'u.id', 'v.user_id')
     .select([
@@ -88,14 +90,14 @@ async function review(
   return db.transaction().execute(async (trx) => {
     // The conditional update comes first: it takes the write lock (SQLite) or the row lock (PostgreSQL) before
     // anything is read, and a second reviewer of the same row finds nothing left to change.
-    const updated = await trx
+    const updated = await withIdentity(trx)
       .updateTable('identity_verifications')
       .set({ state: decision.state, reason, reviewed_at: at })
       .where('id', '=', id)
       .where('state', '=', 'pending')
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) === 0) {
-      const row = await trx
+      const row = await withIdentity(trx)
         .selectFrom('identity_verifications')
         .select('state')
         .where('id', '=', id)
@@ -105,7 +107,7 @@ async function review(
         problem: row ? `verification ${id} is ${row.state}, not pending` : `no verification ${id}`,
       };
     }
-    const row = await trx
+    const row = await withIdentity(trx)
       .selectFrom('identity_verifications')
       .select(['user_id', 'level'])
       .where('id', '=', id)

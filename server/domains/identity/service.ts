@@ -8,12 +8,14 @@ import type {
   VerificationState,
 } from '../../../protocol/identity';
 import { type DatabaseHandle, isUniqueViolation } from '../../platform/db/connect';
-import type { Database, IdentityState, IdentityVerificationsTable } from '../../platform/db/schema';
+import type { Database } from '../../platform/db/schema';
 import { writeTransaction } from '../../platform/db/transaction';
 import { BusinessError } from '../../platform/errors';
 import { recordUserEvent } from '../../platform/realtime/user-events';
 import { AREA_CODES } from '../account';
 import { assertUsableUploads, attachUploads } from '../uploads';
+import type { IdentityState, IdentityVerificationsTable } from './tables';
+import { withIdentity } from './tables';
 
 /**
  * Identity verification (SPEC 3, 4, 5): basic (country, name, ID number, contact address) and advanced (photos of
@@ -44,7 +46,7 @@ interface Latest {
 }
 
 async function latest(db: Kysely<Database>, userId: number, level: VerificationLevel): Promise<Latest | undefined> {
-  return db
+  return withIdentity(db)
     .selectFrom('identity_verifications')
     .select(['id', 'state'])
     .where('user_id', '=', userId)
@@ -74,7 +76,11 @@ async function insertSubmission(
   values: Insertable<IdentityVerificationsTable>,
 ): Promise<number> {
   try {
-    const row = await trx.insertInto('identity_verifications').values(values).returning('id').executeTakeFirstOrThrow();
+    const row = await withIdentity(trx)
+      .insertInto('identity_verifications')
+      .values(values)
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return row.id;
   } catch (err) {
     // Two submissions at once: the unique index on live rows lets one through.
@@ -169,7 +175,7 @@ export function maskIdNumber(idNumber: string): string {
 
 /** user/real_name_info: the latest submission of each level, the basic fields masked. */
 export async function realNameInfo(s: IdentityServices, userId: number): Promise<RealNameInfo> {
-  const rows = await s.database.db
+  const rows = await withIdentity(s.database.db)
     .selectFrom('identity_verifications')
     .select(['id', 'level', 'state', 'country', 'name', 'id_number', 'reason', 'created_at', 'reviewed_at'])
     .where('user_id', '=', userId)

@@ -10,6 +10,7 @@ import { recordUserEvent } from '../../platform/realtime/user-events';
 import { confirmClaimedRequest } from '../../platform/request-ids';
 import { sha256 } from '../../platform/security/digest';
 import { orderWire, projectById } from './projects';
+import { withIeo } from './tables';
 
 export type IeoApplyInput = z.output<typeof ieoApplyRequest>;
 
@@ -28,7 +29,7 @@ export async function applyIeo(s: IeoServices, userId: number, input: IeoApplyIn
   const project = await projectById(db, input.project_id);
   if (!project) throw new BusinessError('ieoProjectNotFound', { field: 'project_id' });
   const digest = sha256(JSON.stringify([input.project_id, input.quantity]));
-  const earlier = await db
+  const earlier = await withIeo(db)
     .selectFrom('ieo_subscriptions')
     .selectAll()
     .where('project_id', '=', project.id)
@@ -52,7 +53,7 @@ export async function applyIeo(s: IeoServices, userId: number, input: IeoApplyIn
     const row = await writeTransaction(s.database, async (trx) => {
       // Checked again under the project's lock (shared on PostgreSQL; the allotment locks it for update): a
       // subscription that arrives as the window closes is either in the allotment or refused, never left behind.
-      const current = await trx
+      const current = await withIeo(trx)
         .selectFrom('ieo_projects')
         .select(['allotted_at', 'ends_at'])
         .where('id', '=', project.id)
@@ -63,7 +64,7 @@ export async function applyIeo(s: IeoServices, userId: number, input: IeoApplyIn
       }
       // With the effect: a success always leaves its request-id claim confirmed (platform/request-ids).
       await confirmClaimedRequest(trx, userId);
-      const inserted = await trx
+      const inserted = await withIeo(trx)
         .insertInto('ieo_subscriptions')
         .values({
           project_id: project.id,

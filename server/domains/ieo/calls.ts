@@ -4,6 +4,7 @@ import { type CallHandlers, requireSession } from '../../platform/http/calls';
 import { applyIeo, type IeoServices } from './apply';
 import { payIeo } from './pay';
 import { orderWire, ownOrders, projectById, projectWire, subscribedTotals } from './projects';
+import { withIeo } from './tables';
 
 type IeoPath = 'ieo/list' | 'ieo/detail' | 'ieo/apply' | 'ieo/myApply' | 'ieo/order' | 'ieo/pay';
 
@@ -16,7 +17,7 @@ export function ieoHandlers(s: IeoServices): Pick<CallHandlers, IeoPath> {
   return {
     'ieo/list': async (input) => {
       const limit = input.limit ?? 20;
-      const rows = await db
+      const rows = await withIeo(db)
         .selectFrom('ieo_projects')
         .selectAll()
         .$if(input.before_id !== undefined, (qb) => qb.where('id', '<', input.before_id ?? 0))
@@ -36,7 +37,7 @@ export function ieoHandlers(s: IeoServices): Pick<CallHandlers, IeoPath> {
       if (!row) throw new BusinessError('ieoProjectNotFound', { field: 'id' });
       const totals = await subscribedTotals(db, [row.id]);
       const mine = ctx.session
-        ? await db
+        ? await withIeo(db)
             .selectFrom('ieo_subscriptions')
             .selectAll()
             .where('project_id', '=', row.id)
@@ -57,7 +58,7 @@ export function ieoHandlers(s: IeoServices): Pick<CallHandlers, IeoPath> {
     },
     'ieo/order': async (input, ctx) => {
       const userId = requireSession(ctx).userId;
-      const sub = await db
+      const sub = await withIeo(db)
         .selectFrom('ieo_subscriptions')
         .selectAll()
         .where('id', '=', input.id)

@@ -3,12 +3,14 @@ import { ieoHandlers } from './calls';
 import { migration0015 } from './migrations/0015_ieo';
 import { ieoOps } from './ops';
 import { ieoStepsJob } from './steps';
+import { withIeo } from './tables';
 import { ieoTopic } from './topic';
 
 /** IEO steps (allotment, lapse, listing, unlock) run at each project's times; a listing adds its coin to the market. */
 export const ieoDomain = defineDomain({
   name: 'ieo',
   migrations: [migration0015],
+  tables: withIeo,
   ops: ieoOps,
   start: (ctx) => {
     const ieo = { database: ctx.database, ledger: ctx.ledger, now: ctx.now };

@@ -7,4 +7,5 @@ export * from './migrations/0015_ieo';
 export * from './ops';
 export { payIeo } from './pay';
 export * from './steps';
+export { type IeoTables, withIeo } from './tables';
 export * from './topic';

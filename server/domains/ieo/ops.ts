@@ -11,6 +11,7 @@ import { writeTransaction } from '../../platform/db/transaction';
 import type { OpsCommand, Out } from '../../platform/ops/commands';
 import { projectState } from './projects';
 import { runIeoSteps } from './steps';
+import { withIeo } from './tables';
 
 const CREATE_USAGE =
   'usage: npm run ops -- ieo create coin=ABC name="ABC Token" price=0.05 listing=0.08 supply=1000000 cap=5000 ' +
@@ -85,7 +86,7 @@ async function createProject(db: Kysely<Database>, words: readonly string[], out
     return problem('times must follow start < end <= allot < pay <= list <= unlock');
   }
   return writeTransaction(handleOf(db), async (trx) => {
-    const row = await trx
+    const row = await withIeo(trx)
       .insertInto('ieo_projects')
       .values({
         coin,
@@ -131,7 +132,7 @@ export async function runIeoCommand(args: readonly string[], db: Kysely<Database
   const [sub] = args;
   if (sub === 'create') return createProject(db, args.slice(1), out);
   if (sub === undefined || sub === 'projects') {
-    const rows = await db.selectFrom('ieo_projects').selectAll().orderBy('id').execute();
+    const rows = await withIeo(db).selectFrom('ieo_projects').selectAll().orderBy('id').execute();
     if (rows.length === 0) out('no ieo projects');
     for (const r of rows) {
       out(

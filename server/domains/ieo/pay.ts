@@ -5,6 +5,7 @@ import { BusinessError } from '../../platform/errors';
 import { recordUserEvent } from '../../platform/realtime/user-events';
 import type { IeoServices } from './apply';
 import { orderWire, projectById } from './projects';
+import { withIeo } from './tables';
 
 /** The ledger's request ids of a subscription's money (unique per user: each applies once). */
 export const ieoLedgerIds = {
@@ -22,7 +23,7 @@ export const ieoLedgerIds = {
  */
 export async function payIeo(s: IeoServices, userId: number, id: number) {
   const { db } = s.database;
-  const found = await db
+  const found = await withIeo(db)
     .selectFrom('ieo_subscriptions')
     .selectAll()
     .where('id', '=', id)
@@ -36,13 +37,13 @@ export async function payIeo(s: IeoServices, userId: number, id: number) {
       writeTransaction(s.database, async (trx) => {
         // The project first (shared on PostgreSQL): the lapse step locks it for update, so a payment and the lapse of
         // the same window never interleave.
-        const current = await trx
+        const current = await withIeo(trx)
           .selectFrom('ieo_projects')
           .select(['lapsed_at', 'pay_until'])
           .where('id', '=', project.id)
           .$if(s.database.kind === 'postgres', (qb) => qb.forShare())
           .executeTakeFirstOrThrow();
-        const sub = await trx
+        const sub = await withIeo(trx)
           .selectFrom('ieo_subscriptions')
           .selectAll()
           .where('id', '=', id)
@@ -65,7 +66,7 @@ export async function payIeo(s: IeoServices, userId: number, id: number) {
           ref: `ieo ${project.coin} ${sub.id}`,
         });
         const next = { phase: 'paid' as const, pay_hold_id: hold.holdId, paid_at: at, updated_at: at };
-        await trx.updateTable('ieo_subscriptions').set(next).where('id', '=', sub.id).execute();
+        await withIeo(trx).updateTable('ieo_subscriptions').set(next).where('id', '=', sub.id).execute();
         const paid = { ...sub, ...next };
         await recordUserEvent(trx, { userId, kind: IEO_ORDER_EVENT, data: orderWire(paid, project), at });
         return paid;

@@ -9,7 +9,9 @@ import {
 } from '../../../protocol/ieo';
 import { fromUnits } from '../../../protocol/rules/spot';
 import { formatAmount } from '../../ledger';
-import type { Database, IeoProjectsTable, IeoSubscriptionsTable } from '../../platform/db/schema';
+import type { Database } from '../../platform/db/schema';
+import type { IeoProjectsTable, IeoSubscriptionsTable } from './tables';
+import { withIeo } from './tables';
 
 export type IeoProjectRow = Selectable<IeoProjectsTable>;
 export type IeoSubscriptionRow = Selectable<IeoSubscriptionsTable>;
@@ -86,7 +88,7 @@ export function orderWire(sub: IeoSubscriptionRow, project: IeoProjectRow): IeoO
 /** Everything subscribed to each project (asks are capped when subscribing). */
 export async function subscribedTotals(db: Kysely<Database>, ids: readonly number[]): Promise<Map<number, bigint>> {
   if (ids.length === 0) return new Map();
-  const rows = await db
+  const rows = await withIeo(db)
     .selectFrom('ieo_subscriptions')
     .select(['project_id', 'asked'])
     .where('project_id', 'in', ids)
@@ -97,7 +99,7 @@ export async function subscribedTotals(db: Kysely<Database>, ids: readonly numbe
 }
 
 export function projectById(db: Kysely<Database>, id: number) {
-  return db.selectFrom('ieo_projects').selectAll().where('id', '=', id).executeTakeFirst();
+  return withIeo(db).selectFrom('ieo_projects').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 /** The caller's subscriptions with their projects, newest first. */
@@ -106,7 +108,7 @@ export async function ownOrders(
   userId: number,
   query: { limit?: number | undefined; before_id?: number | undefined } = {},
 ): Promise<IeoOrder[]> {
-  const subs = await db
+  const subs = await withIeo(db)
     .selectFrom('ieo_subscriptions')
     .selectAll()
     .where('user_id', '=', userId)
@@ -116,7 +118,7 @@ export async function ownOrders(
     .execute();
   const projectIds = [...new Set(subs.map((s) => s.project_id))];
   const projects = projectIds.length
-    ? await db.selectFrom('ieo_projects').selectAll().where('id', 'in', projectIds).execute()
+    ? await withIeo(db).selectFrom('ieo_projects').selectAll().where('id', 'in', projectIds).execute()
     : [];
   const byId = new Map(projects.map((p) => [p.id, p]));
   return subs.flatMap((s) => {

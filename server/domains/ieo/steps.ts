@@ -10,6 +10,7 @@ import { recordUserEvents } from '../../platform/realtime/user-events';
 import type { IeoServices } from './apply';
 import { ieoLedgerIds } from './pay';
 import { type IeoProjectRow, type IeoSubscriptionRow, orderWire } from './projects';
+import { withIeo } from './tables';
 
 export interface IeoStepResult {
   allotted: number;
@@ -28,7 +29,7 @@ export async function runIeoSteps(s: IeoServices, options: { at?: number } = {})
   const at = options.at ?? s.now();
   const { db } = s.database;
   const result: IeoStepResult = { allotted: 0, lapsed: 0, listed: 0, unlocked: 0 };
-  const due = await db
+  const due = await withIeo(db)
     .selectFrom('ieo_projects')
     .selectAll()
     .where((eb) =>
@@ -81,7 +82,7 @@ async function stepsOf(s: IeoServices, project: IeoProjectRow, at: number, resul
 
 /** A project row locked for this transaction (PostgreSQL; SQLite's write transaction is exclusive). */
 function lockedProject(s: IeoServices, trx: Kysely<Database>, id: number) {
-  return trx
+  return withIeo(trx)
     .selectFrom('ieo_projects')
     .selectAll()
     .where('id', '=', id)
@@ -90,7 +91,7 @@ function lockedProject(s: IeoServices, trx: Kysely<Database>, id: number) {
 }
 
 function subscriptionsIn(trx: Kysely<Database>, projectId: number, phase: IeoSubscriptionRow['phase']) {
-  return trx
+  return withIeo(trx)
     .selectFrom('ieo_subscriptions')
     .selectAll()
     .where('project_id', '=', projectId)
@@ -107,7 +108,7 @@ async function saveAll(
   at: number,
 ) {
   for (const sub of changed) {
-    await trx
+    await withIeo(trx)
       .updateTable('ieo_subscriptions')
       .set({
         allotted: sub.allotted,
@@ -150,7 +151,11 @@ async function allotProject(s: IeoServices, id: number, at: number): Promise<boo
     // Only compared with the supply (at most 2^53): a larger sum is stored as the largest exact number.
     const stored = Number(demand > BigInt(Number.MAX_SAFE_INTEGER) ? BigInt(Number.MAX_SAFE_INTEGER) : demand);
     const marked = { ...project, allotted_at: at, demand: stored };
-    await trx.updateTable('ieo_projects').set({ allotted_at: at, demand: stored }).where('id', '=', id).execute();
+    await withIeo(trx)
+      .updateTable('ieo_projects')
+      .set({ allotted_at: at, demand: stored })
+      .where('id', '=', id)
+      .execute();
     await saveAll(trx, marked, changed, at);
     return true;
   });
@@ -161,9 +166,9 @@ async function lapseProject(s: IeoServices, id: number, at: number): Promise<boo
     const project = await lockedProject(s, trx, id);
     // The allotment comes first (its time is before the payment window ends); a lapse before it has nothing to do.
     if (project.lapsed_at !== null || project.allotted_at === null) return false;
-    await trx.updateTable('ieo_projects').set({ lapsed_at: at }).where('id', '=', id).execute();
+    await withIeo(trx).updateTable('ieo_projects').set({ lapsed_at: at }).where('id', '=', id).execute();
     // Only rows still unpaid when this runs: a payment that committed first stays paid.
-    const lapsed = await trx
+    const lapsed = await withIeo(trx)
       .updateTable('ieo_subscriptions')
       .set({ phase: 'lapsed', updated_at: at })
       .where('project_id', '=', id)
@@ -225,7 +230,7 @@ async function listProject(s: IeoServices, id: number, at: number): Promise<bool
       });
       changed.push({ ...sub, phase: 'locked', lock_hold_id: lock.holdId });
     }
-    await trx.updateTable('ieo_projects').set({ listed_at: at }).where('id', '=', id).execute();
+    await withIeo(trx).updateTable('ieo_projects').set({ listed_at: at }).where('id', '=', id).execute();
     await saveAll(trx, { ...project, listed_at: at }, changed, at);
     return true;
   });
@@ -247,7 +252,7 @@ async function unlockProject(s: IeoServices, id: number, at: number): Promise<bo
       });
     }
     await s.ledger.within(trx).settleBatch(releases);
-    await trx.updateTable('ieo_projects').set({ unlocked_at: at }).where('id', '=', id).execute();
+    await withIeo(trx).updateTable('ieo_projects').set({ unlocked_at: at }).where('id', '=', id).execute();
     await saveAll(
       trx,
       { ...project, unlocked_at: at },

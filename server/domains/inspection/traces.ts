@@ -6,6 +6,11 @@ import type { Database } from '../../platform/db/schema';
 import { BusinessError } from '../../platform/errors';
 import type { Job } from '../../platform/jobs/runner';
 import { findUser } from '../account';
+import { withC2c } from '../c2c';
+import { withIeo } from '../ieo';
+import { withLever } from '../lever';
+import { withOptions } from '../options';
+import { withSpot } from '../spot';
 import { withInspection } from './tables';
 
 export interface InspectionServices {
@@ -19,7 +24,7 @@ async function ownsOrder(db: Kysely<Database>, userId: number, machine: TracedMa
   switch (machine) {
     case 'spot-order':
       return one(
-        db
+        withSpot(db)
           .selectFrom('spot_orders')
           .select('id')
           .where('id', '=', orderId)
@@ -28,7 +33,7 @@ async function ownsOrder(db: Kysely<Database>, userId: number, machine: TracedMa
       );
     case 'option-contract':
       return one(
-        db
+        withOptions(db)
           .selectFrom('option_contracts')
           .select('id')
           .where('id', '=', orderId)
@@ -37,7 +42,7 @@ async function ownsOrder(db: Kysely<Database>, userId: number, machine: TracedMa
       );
     case 'lever-order':
       return one(
-        db
+        withLever(db)
           .selectFrom('lever_positions')
           .select('id')
           .where('id', '=', orderId)
@@ -46,7 +51,7 @@ async function ownsOrder(db: Kysely<Database>, userId: number, machine: TracedMa
       );
     case 'c2c-order':
       return one(
-        db
+        withC2c(db)
           .selectFrom('c2c_orders')
           .select('id')
           .where('id', '=', orderId)
@@ -55,7 +60,7 @@ async function ownsOrder(db: Kysely<Database>, userId: number, machine: TracedMa
       );
     case 'ieo-subscription':
       return one(
-        db
+        withIeo(db)
           .selectFrom('ieo_subscriptions')
           .select('id')
           .where('id', '=', orderId)

@@ -14,6 +14,7 @@ import { refuseBackedCrossMargin } from './cross-backing';
 import { type LeverPositionRow, positionOf, priceUnits, toWire, unitsOf } from './positions';
 import { cancelOrder } from './settle';
 import { type LeverServices, leverLedgerIds } from './submit';
+import { withLever } from './tables';
 import { LEVER_QUOTE } from './terms';
 
 /**
@@ -41,7 +42,7 @@ export async function requestClose(s: LeverServices, userId: number, id: number)
     if (row.phase !== 'holding') throw new BusinessError('leverNotOpen');
     const now = s.now();
     const closing = await writeTransaction(s.database, async (trx) => {
-      const updated = await trx
+      const updated = await withLever(trx)
         .updateTable('lever_positions')
         .set({ phase: 'closing', version: row.version + 1, close_requested_at: now, terms_since: now, updated_at: now })
         .where('id', '=', row.id)
@@ -106,7 +107,7 @@ export async function setStops(s: LeverServices, userId: number, input: SetStopI
       throw new BusinessError(problem, { field: problem === 'leverTakeProfitSide' ? 'take_profit' : 'stop_loss' });
     const now = s.now();
     const updated = await writeTransaction(s.database, async (trx) => {
-      const next = await trx
+      const next = await withLever(trx)
         .updateTable('lever_positions')
         .set({
           tp_price: takeProfit === null ? null : fromUnits(takeProfit, row.price_scale),
@@ -168,7 +169,7 @@ export async function addMargin(s: LeverServices, userId: number, input: AddMarg
         writeTransaction(s.database, async (trx) => {
           const added = row.added_margin + delta;
           const lp = isolatedLiquidationPrice({ ...unitsOf(row), margin: BigInt(row.margin ?? 0) + BigInt(added) });
-          const next = await trx
+          const next = await withLever(trx)
             .updateTable('lever_positions')
             .set({
               added_margin: added,
@@ -210,7 +211,7 @@ export async function addMargin(s: LeverServices, userId: number, input: AddMarg
             amount: (row.margin ?? 0) + added,
             ref: `lever ${row.id}`,
           });
-          const held = await trx
+          const held = await withLever(trx)
             .updateTable('lever_positions')
             .set({ margin_hold_id: hold.holdId })
             .where('id', '=', row.id)

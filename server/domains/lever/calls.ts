@@ -8,6 +8,7 @@ import { practiceBalance, resetPractice } from '../../trading';
 import { addMargin, cancelByOwner, requestClose, setStops } from './actions';
 import { type LeverPositionRow, listPositions, positionOf, priceUnits, toWire, unitsOf } from './positions';
 import { type LeverServices, submitLever } from './submit';
+import { withLever } from './tables';
 import { LEVER_QUOTE, offeredInstruments, readLeverSettings } from './terms';
 
 type LeverPath =
@@ -36,7 +37,7 @@ export function leverHandlers(s: LeverServices): Pick<CallHandlers, LeverPath> {
     const account = (await s.ledger.balances(userId, book)).find(
       (b) => b.type === 'contract' && b.currency === LEVER_QUOTE,
     );
-    const cross = await db
+    const cross = await withLever(db)
       .selectFrom('lever_positions')
       .select(['margin', 'added_margin'])
       .where('user_id', '=', userId)
@@ -66,7 +67,7 @@ export function leverHandlers(s: LeverServices): Pick<CallHandlers, LeverPath> {
     }
     const wallets = new Map<string, bigint>();
     for (const book of books.keys()) {
-      const cross = await db
+      const cross = await withLever(db)
         .selectFrom('lever_positions')
         .selectAll()
         .where('user_id', '=', userId)

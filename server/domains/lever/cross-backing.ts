@@ -5,6 +5,7 @@ import type { DialectKind } from '../../platform/db/connect';
 import type { Database } from '../../platform/db/schema';
 import { BusinessError } from '../../platform/errors';
 import { priceUnits, unitsOf } from './positions';
+import { withLever } from './tables';
 import { LEVER_QUOTE } from './terms';
 
 /**
@@ -62,7 +63,7 @@ async function readCrossBacking(
     .$if(lock, (qb) => qb.forUpdate())
     .executeTakeFirst();
   const available = account ? BigInt(account.balance) - BigInt(account.held) : 0n;
-  const rows = await trx
+  const rows = await withLever(trx)
     .selectFrom('lever_positions')
     .selectAll()
     .where('user_id', '=', userId)

@@ -4,12 +4,14 @@ import { leverHandlers } from './calls';
 import { LeverEngine } from './engine';
 import { migration0012 } from './migrations/0012_lever';
 import { leverOps } from './ops';
+import { withLever } from './tables';
 import { positionsTopic } from './topic';
 
 /** Lever positions: opens, triggers and liquidations by the engine, which also reads the feed's last price. */
 export const leverDomain = defineDomain({
   name: 'lever',
   migrations: [migration0012],
+  tables: withLever,
   ops: leverOps,
   start: (ctx) => {
     const started = startProductEngine(

@@ -20,6 +20,7 @@ import {
 import type { MarkOf } from './cross-backing';
 import { type LeverPositionRow, priceUnits, unitsOf } from './positions';
 import { cancelOrder, closePosition, openPosition, restPending } from './settle';
+import { withLever } from './tables';
 import { LEVER_QUOTE, leverPriceScale } from './terms';
 
 type Transaction = Parameters<Parameters<typeof writeTransaction>[1]>[0];
@@ -147,7 +148,7 @@ export class LeverEngine extends EngineLoop {
     } else {
       const since = this.lastScan - SCAN_OVERLAP_MS;
       this.lastScan = now;
-      const fresh = await this.options.database.db
+      const fresh = await withLever(this.options.database.db)
         .selectFrom('lever_positions')
         .selectAll()
         .where('updated_at', '>=', since)
@@ -171,7 +172,7 @@ export class LeverEngine extends EngineLoop {
   private async loadAll(): Promise<void> {
     let after = 0;
     for (;;) {
-      const page = await this.options.database.db
+      const page = await withLever(this.options.database.db)
         .selectFrom('lever_positions')
         .selectAll()
         .where('phase', 'in', OPEN_LEVER_PHASES)
@@ -187,7 +188,7 @@ export class LeverEngine extends EngineLoop {
 
   /** Compares the index with the database's open rows: drops what closed unseen, learns what it lacks. */
   private async resync(): Promise<void> {
-    const open = await this.options.database.db
+    const open = await withLever(this.options.database.db)
       .selectFrom('lever_positions')
       .select(['id', 'version'])
       .where('phase', 'in', OPEN_LEVER_PHASES)
@@ -197,7 +198,7 @@ export class LeverEngine extends EngineLoop {
     for (const id of [...this.putOff.keys()]) if (!versions.has(id)) this.putOff.delete(id);
     const stale = open.filter((r) => (this.rows.get(r.id)?.version ?? 0) < r.version).map((r) => r.id);
     if (stale.length === 0) return;
-    const rows = await this.options.database.db
+    const rows = await withLever(this.options.database.db)
       .selectFrom('lever_positions')
       .selectAll()
       .where('id', 'in', stale)
@@ -523,7 +524,7 @@ export class LeverEngine extends EngineLoop {
     });
     const ids = [...new Set(actions.map((a) => a.row.id))];
     for (const id of ids) this.drop(id);
-    const rows = await this.options.database.db
+    const rows = await withLever(this.options.database.db)
       .selectFrom('lever_positions')
       .selectAll()
       .where('id', 'in', ids)

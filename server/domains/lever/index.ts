@@ -7,5 +7,6 @@ export * from './engine';
 export * from './migrations/0012_lever';
 export * from './ops';
 export type { LeverServices } from './submit';
+export { type LeverTables, withLever } from './tables';
 export { LEVER_QUOTE } from './terms';
 export * from './topic';

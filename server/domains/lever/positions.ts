@@ -21,7 +21,9 @@ import {
 import { fromUnits, toUnits } from '../../../protocol/rules/spot';
 import { currencyScale, formatAmount } from '../../ledger';
 import { cursorPage } from '../../platform/db/paging';
-import type { Database, LeverPositionsTable } from '../../platform/db/schema';
+import type { Database } from '../../platform/db/schema';
+import type { LeverPositionsTable } from './tables';
+import { withLever } from './tables';
 import { LEVER_QUOTE } from './terms';
 
 export type LeverPositionRow = Selectable<LeverPositionsTable>;
@@ -152,7 +154,7 @@ export async function positionOf(
   userId: number,
   id: number,
 ): Promise<LeverPositionRow | undefined> {
-  return db
+  return withLever(db)
     .selectFrom('lever_positions')
     .selectAll()
     .where('id', '=', id)
@@ -161,7 +163,7 @@ export async function positionOf(
 }
 
 export async function openPositions(db: Kysely<Database>, userId: number): Promise<LeverPositionRow[]> {
-  return db
+  return withLever(db)
     .selectFrom('lever_positions')
     .selectAll()
     .where('user_id', '=', userId)
@@ -182,7 +184,7 @@ export async function listPositions(
   userId: number,
   query: { list: LeverList; book: 'real' | 'simulator'; limit: number; beforeId?: number | undefined },
 ): Promise<{ rows: LeverPositionRow[]; next_before_id: LeverPositionPage['next_before_id'] }> {
-  let q = db
+  let q = withLever(db)
     .selectFrom('lever_positions')
     .selectAll()
     .where('user_id', '=', userId)

@@ -18,6 +18,7 @@ import type { EngineTick } from '../../trading';
 import { type CrossBacking, lockCrossBacking, type MarkOf } from './cross-backing';
 import { type LeverPositionRow, termsOf, toWire, unitsOf } from './positions';
 import { leverLedgerIds } from './submit';
+import { withLever } from './tables';
 import { LEVER_QUOTE } from './terms';
 
 /**
@@ -61,7 +62,7 @@ export async function openPosition(
   const fee = tradeFee(lots, tick.units, terms);
   // The position's row first (every step of a position locks it first), then the contract account's ledger row,
   // which a transfer out of the account locks too: this open and the transfer each judge what the other left.
-  await trx
+  await withLever(trx)
     .selectFrom('lever_positions')
     .select('id')
     .where('id', '=', row.id)
@@ -78,7 +79,7 @@ export async function openPosition(
     row.margin_mode === 'isolated'
       ? isolatedLiquidationPrice({ side: row.side, lots, entry: tick.units, margin, terms })
       : null;
-  const opened = await trx
+  const opened = await withLever(trx)
     .updateTable('lever_positions')
     .set({
       phase: 'holding',
@@ -126,7 +127,7 @@ export async function openPosition(
     amount: Number(margin),
     ref: `lever ${row.id}`,
   });
-  const held = await trx
+  const held = await withLever(trx)
     .updateTable('lever_positions')
     .set({ margin_hold_id: hold.holdId })
     .where('id', '=', row.id)
@@ -168,7 +169,7 @@ export async function restPending(
   tick: EngineTick,
   now: number,
 ): Promise<LeverPositionRow | undefined> {
-  const pending = await trx
+  const pending = await withLever(trx)
     .updateTable('lever_positions')
     .set({ phase: 'pending', version: row.version + 1, terms_since: tick.ts, updated_at: now })
     .where('id', '=', row.id)
@@ -188,7 +189,7 @@ export async function cancelOrder(
   reason: LeverCancelReason,
   now: number,
 ): Promise<LeverPositionRow | undefined> {
-  const cancelled = await trx
+  const cancelled = await withLever(trx)
     .updateTable('lever_positions')
     .set({ phase: 'cancelled', version: row.version + 1, cancel_reason: reason, closed_at: now, updated_at: now })
     .where('id', '=', row.id)
@@ -236,7 +237,7 @@ export async function closePosition(
   // The row as the engine saw it at the tick (version v), or one change later when that change came at or after the
   // tick: a tick at time T is judged by the terms in force at T, so an owner's close, new stops or added margin
   // accepted after T cannot undo what T decided (the engine may learn of the change before it reaches T).
-  const claimed = await trx
+  const claimed = await withLever(trx)
     .updateTable('lever_positions')
     .set((eb) => ({ phase: 'closed', version: eb('version', '+', 1), updated_at: now }))
     .where('id', '=', row.id)
@@ -273,7 +274,7 @@ export async function closePosition(
       memo: `lever ${row.id} ${reason}`,
     });
   }
-  const closed = await trx
+  const closed = await withLever(trx)
     .updateTable('lever_positions')
     .set({
       exit_seq: tick.seq,

@@ -12,6 +12,7 @@ import { sha256 } from '../../platform/security/digest';
 import { answeredBefore, submitTrade } from '../../trading';
 import { verificationState } from '../identity';
 import { type LeverPositionRow, toWire } from './positions';
+import { withLever } from './tables';
 import { LEVER_QUOTE, leveragesFor, readLeverSettings, termsFor } from './terms';
 
 export type SubmitLeverInput = z.output<typeof submitLeverRequest>;
@@ -67,7 +68,7 @@ export async function submitLever(s: LeverServices, userId: number, input: Submi
     ]),
   );
   const byRequest = (from: Kysely<Database>) =>
-    from
+    withLever(from)
       .selectFrom('lever_positions')
       .selectAll()
       .where('user_id', '=', userId)
@@ -149,7 +150,7 @@ export async function submitLever(s: LeverServices, userId: number, input: Submi
       },
     }),
     handOver: (trx, { holdId, at, plan }) =>
-      trx
+      withLever(trx)
         .insertInto('lever_positions')
         .values({
           user_id: userId,

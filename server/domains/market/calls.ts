@@ -5,6 +5,7 @@ import type { DatabaseHandle } from '../../platform/db/connect';
 import { BusinessError } from '../../platform/errors';
 import { type CallHandlers, requireSession } from '../../platform/http/calls';
 import { type PriceChainPath, priceChainHandlers } from './chain';
+import { withMarket } from './tables';
 
 type MarketPath =
   | 'currency/quotation_new'
@@ -80,22 +81,26 @@ export function marketHandlers(s: MarketServices): Pick<CallHandlers, MarketPath
         if (!input.symbol) throw new BusinessError('invalidInput', { field: 'symbol' });
         const i = instrumentOf(input.symbol);
         if (input.action === 'add') {
-          const count = await db
+          const count = await withMarket(db)
             .selectFrom('favourites')
             .where('user_id', '=', userId)
             .select((eb) => eb.fn.countAll<number>().as('n'))
             .executeTakeFirstOrThrow();
           if (Number(count.n) >= MAX_FAVOURITES) throw new BusinessError('invalidInput', { field: 'symbol' });
-          await db
+          await withMarket(db)
             .insertInto('favourites')
             .values({ user_id: userId, symbol: i.symbol, created_at: s.now() })
             .onConflict((oc) => oc.columns(['user_id', 'symbol']).doNothing())
             .execute();
         } else {
-          await db.deleteFrom('favourites').where('user_id', '=', userId).where('symbol', '=', i.symbol).execute();
+          await withMarket(db)
+            .deleteFrom('favourites')
+            .where('user_id', '=', userId)
+            .where('symbol', '=', i.symbol)
+            .execute();
         }
       }
-      const rows = await db
+      const rows = await withMarket(db)
         .selectFrom('favourites')
         .where('user_id', '=', userId)
         .select('symbol')

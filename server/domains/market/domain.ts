@@ -3,6 +3,7 @@ import type { Job } from '../../platform/jobs/runner';
 import { defineDomain } from '../contract';
 import { marketHandlers } from './calls';
 import { marketOps } from './ops';
+import { withMarket } from './tables';
 import { marketRealtime } from './topics';
 
 /**
@@ -12,6 +13,7 @@ import { marketRealtime } from './topics';
 export const marketDomain = defineDomain({
   name: 'market',
   migrations: [migration0002, migration0009, migration0014],
+  tables: withMarket,
   ops: marketOps,
   start: async (ctx) => {
     const handlers = marketHandlers({ feed: ctx.feed, database: ctx.database, now: ctx.now });

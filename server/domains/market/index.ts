@@ -4,4 +4,5 @@ export * from './calls';
 export * from './chain';
 export { marketDomain } from './domain';
 export * from './ops';
+export { type MarketTables, withMarket } from './tables';
 export * from './topics';

@@ -3,12 +3,14 @@ import type { Kysely, Selectable } from 'kysely';
 import { isOpsRole, OPS_NAME_RE, OPS_ROLES, type OpsRole } from '../../../protocol/ops-console';
 import { recordAudit } from '../../platform/audit';
 import type { DatabaseHandle } from '../../platform/db/connect';
-import type { Database, OperatorsTable } from '../../platform/db/schema';
+import type { Database } from '../../platform/db/schema';
 import { writeTransaction } from '../../platform/db/transaction';
 import type { PasswordHasher } from '../account';
 import { assertDataKey, type CardVault } from '../bank-cards';
 import type { OperatorPrincipal } from './principal';
 import { sealTotpSecret } from './secrets';
+import type { OperatorsTable } from './tables';
+import { withOperators } from './tables';
 import { newTotpSecret, totpUri } from './totp';
 
 /**
@@ -85,7 +87,11 @@ const principalOf = (row: Pick<OperatorRow, 'id' | 'name' | 'roles'>): OperatorP
 });
 
 export const findOperator = (db: Kysely<Database>, name: string) =>
-  db.selectFrom('operators').selectAll().where('name', '=', name.trim().toLowerCase()).executeTakeFirst();
+  withOperators(db)
+    .selectFrom('operators')
+    .selectAll()
+    .where('name', '=', name.trim().toLowerCase())
+    .executeTakeFirst();
 
 export interface CreatedOperator {
   ok: true;
@@ -123,7 +129,7 @@ export async function createOperator(
     // Sealed only under the database's data key (held shared on PostgreSQL, so a key rotation waits for this).
     await assertDataKey(trx, s.vault, s.database.kind === 'postgres');
     if (await findOperator(trx, name)) return null;
-    const row = await trx
+    const row = await withOperators(trx)
       .insertInto('operators')
       .values({
         name,
@@ -138,7 +144,7 @@ export async function createOperator(
       })
       .returning(['id', 'name', 'roles'])
       .executeTakeFirstOrThrow();
-    await trx
+    await withOperators(trx)
       .updateTable('operators')
       .set({ totp_secret_enc: sealTotpSecret(s.vault, row.id, secret) })
       .where('id', '=', row.id)
@@ -165,7 +171,7 @@ export async function createOperator(
 }
 
 export async function listOperators(db: Kysely<Database>): Promise<OperatorSummary[]> {
-  const rows = await db.selectFrom('operators').selectAll().orderBy('name').execute();
+  const rows = await withOperators(db).selectFrom('operators').selectAll().orderBy('name').execute();
   return rows.map((r) => ({
     ...principalOf(r),
     disabled: r.disabled_at !== null,
@@ -194,14 +200,14 @@ async function changeOperator(
     const decided = change(row);
     if ('ok' in decided) return decided;
     const { id: _id, ...set } = decided.set;
-    const updated = await trx
+    const updated = await withOperators(trx)
       .updateTable('operators')
       .set(set)
       .where('id', '=', row.id)
       .returning(['id', 'name', 'roles'])
       .executeTakeFirstOrThrow();
     if (options.endSessions) {
-      await trx
+      await withOperators(trx)
         .updateTable('operator_sessions')
         .set({ revoked_at: at })
         .where('operator_id', '=', row.id)

@@ -3,6 +3,7 @@ import { migration0019 } from './migrations/0019_operators';
 import { operatorOps } from './ops';
 import { registerOpsConsole } from './register';
 import { operatorSealedData } from './secrets';
+import { withOperators } from './tables';
 
 /**
  * The support console's calls (/api/ops/...): their own scope, sessions and roles (a user's token opens nothing
@@ -11,6 +12,7 @@ import { operatorSealedData } from './secrets';
 export const operatorsDomain = defineDomain({
   name: 'operators',
   migrations: [migration0019],
+  tables: withOperators,
   ops: operatorOps,
   sealed: [operatorSealedData],
   start: (ctx) => ({

@@ -9,5 +9,6 @@ export * from './ops';
 export * from './register';
 export * from './secrets';
 export * from './sessions';
+export { type OperatorsTables, withOperators } from './tables';
 export * from './totp';
 export * from './views';

@@ -8,6 +8,7 @@ import type { Backoff, BackoffLimit, RateLimiter } from '../../platform/security
 import { findOperator, type OperatorRow, type OperatorServices, rolesOf } from './accounts';
 import { isSealedValueError, openTotpSecret } from './secrets';
 import type { OperatorSessions } from './sessions';
+import { withOperators } from './tables';
 import { checkTotp } from './totp';
 
 /**
@@ -132,7 +133,7 @@ export async function opsLogin(
 
   const session = await writeTransaction(s.database, async (trx) => {
     // Conditional: of two logins with one code, only the first moves the step on; the other finds it used.
-    const moved = await trx
+    const moved = await withOperators(trx)
       .updateTable('operators')
       .set({ totp_last_step: check.step, last_login_at: at })
       .where('id', '=', row.id)

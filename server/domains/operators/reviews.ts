@@ -14,13 +14,22 @@ import { BusinessError } from '../../platform/errors';
 import {
   approveDeposit,
   approveWithdrawal,
+  type FundingTables,
   listPendingDeposits,
   listPendingWithdrawals,
   rejectDeposit,
   rejectWithdrawal,
+  withFunding,
 } from '../funding';
-import { approveVerification, listPendingVerifications, rejectVerification } from '../identity';
+import {
+  approveVerification,
+  type IdentityTables,
+  listPendingVerifications,
+  rejectVerification,
+  withIdentity,
+} from '../identity';
 import type { UploadStore } from '../uploads';
+import { withUploads } from '../uploads';
 import { type OpsImageRoute, opsSection, requireOperator } from './console';
 import type { ConsoleServices } from './login';
 import { opsLogin, opsLogout } from './login';
@@ -44,7 +53,12 @@ async function refusedReview(
   id: number,
   problem: string,
 ): Promise<never> {
-  const row = await db.selectFrom(table).select('state').where('id', '=', id).executeTakeFirst();
+  const row = await db
+    .withTables<FundingTables & IdentityTables>()
+    .selectFrom(table)
+    .select('state')
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!row) throw new BusinessError('opsNotFound', { field: 'id' });
   if (row.state !== 'pending') throw new BusinessError('opsAlreadyDecided', { field: 'id' });
   throw new Error(`review of ${table} ${id} refused: ${problem}`);
@@ -208,7 +222,7 @@ async function verifiedBasics(
   Map<number, { country: string | null; name: string | null; id_number: string | null; address: string | null }>
 > {
   if (userIds.length === 0) return new Map();
-  const rows = await db
+  const rows = await withIdentity(db)
     .selectFrom('identity_verifications')
     .select(['user_id', 'country', 'name', 'id_number', 'address'])
     .where('user_id', 'in', [...new Set(userIds)])
@@ -233,7 +247,7 @@ function parseDetail(text: string): Record<string, unknown> {
 /** The file of an upload by id (not removed by its owner), or null. */
 export async function uploadFile(db: Kysely<Database>, uploads: UploadStore, uploadId: number | null) {
   if (uploadId === null) return null;
-  const row = await db
+  const row = await withUploads(db)
     .selectFrom('uploads')
     .select(['file_name', 'mime'])
     .where('id', '=', uploadId)
@@ -257,7 +271,7 @@ export function reviewImages(db: Kysely<Database>): OpsImageRoute[] {
         const parsed = opsKycPhotoRequest.safeParse(query);
         if (!parsed.success) return null;
         const { id, side } = parsed.data;
-        const row = await db
+        const row = await withIdentity(db)
           .selectFrom('identity_verifications')
           .select(['user_id', 'front_upload_id', 'back_upload_id', 'hold_upload_id'])
           .where('id', '=', id)
@@ -284,7 +298,7 @@ export function reviewImages(db: Kysely<Database>): OpsImageRoute[] {
       image: async (query) => {
         const parsed = opsIdRequest.safeParse(query);
         if (!parsed.success) return null;
-        const row = await db
+        const row = await withFunding(db)
           .selectFrom('deposits')
           .select(['user_id', 'proof_upload_id'])
           .where('id', '=', parsed.data.id)

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema';
 import { type CardVault, type SealedData, SealedValueError } from '../bank-cards';
+import { withOperators } from './tables';
 
 /**
  * The operators' TOTP secrets at rest, sealed under the data key exactly as bank card numbers are (the bank cards'
@@ -21,9 +22,13 @@ export const openTotpSecret = (vault: CardVault, operatorId: number, stored: str
 export const isSealedValueError = (err: unknown): err is SealedValueError => err instanceof SealedValueError;
 
 async function resealTotpSecrets(trx: Kysely<Database>, from: CardVault, to: CardVault): Promise<number> {
-  const rows = await trx.selectFrom('operators').select(['id', 'totp_secret_enc']).orderBy('id').execute();
+  const rows = await withOperators(trx)
+    .selectFrom('operators')
+    .select(['id', 'totp_secret_enc'])
+    .orderBy('id')
+    .execute();
   for (const row of rows) {
-    await trx
+    await withOperators(trx)
       .updateTable('operators')
       .set({ totp_secret_enc: sealTotpSecret(to, row.id, openTotpSecret(from, row.id, row.totp_secret_enc)) })
       .where('id', '=', row.id)
@@ -33,7 +38,11 @@ async function resealTotpSecrets(trx: Kysely<Database>, from: CardVault, to: Car
 }
 
 async function checkTotpSecrets(db: Kysely<Database>, vault: CardVault): Promise<{ total: number; failed: string[] }> {
-  const rows = await db.selectFrom('operators').select(['id', 'name', 'totp_secret_enc']).orderBy('id').execute();
+  const rows = await withOperators(db)
+    .selectFrom('operators')
+    .select(['id', 'name', 'totp_secret_enc'])
+    .orderBy('id')
+    .execute();
   const failed: string[] = [];
   for (const row of rows) {
     try {

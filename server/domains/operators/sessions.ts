@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema';
 import { newToken, sha256 } from '../../platform/security/digest';
 import { type OperatorPrincipal, rolesOf } from './accounts';
+import { withOperators } from './tables';
 
 /**
  * Console sessions, apart from users' (server/platform/security/sessions.ts): their own table and token, sent in the
@@ -53,7 +54,7 @@ export class OperatorSessions {
     const token = newToken();
     const at = this.now();
     const expiresAt = at + this.times.absoluteMs;
-    await trx
+    await withOperators(trx)
       .insertInto('operator_sessions')
       .values({
         operator_id: operatorId,
@@ -71,7 +72,7 @@ export class OperatorSessions {
   async resolve(token: string | undefined): Promise<OperatorSessionLookup> {
     if (token === undefined) return { state: 'none' };
     if (token.length > 200) return { state: 'invalid' };
-    const row = await this.db
+    const row = await withOperators(this.db)
       .selectFrom('operator_sessions as s')
       .innerJoin('operators as o', 'o.id', 's.operator_id')
       .select(['s.id', 's.last_seen_at', 's.expires_at', 's.revoked_at', 'o.id as operator_id', 'o.name', 'o.roles'])
@@ -89,7 +90,7 @@ export class OperatorSessions {
       return { state: 'invalid' };
     }
     if (at - row.last_seen_at >= TOUCH_EVERY_MS) {
-      await this.db
+      await withOperators(this.db)
         .updateTable('operator_sessions')
         .set({ last_seen_at: at })
         .where('id', '=', row.id)
@@ -104,7 +105,7 @@ export class OperatorSessions {
 
   /** Ends one session (logout), inside the caller's transaction when given one. */
   async revoke(sessionId: number, db: Kysely<Database> = this.db): Promise<void> {
-    await db
+    await withOperators(db)
       .updateTable('operator_sessions')
       .set({ revoked_at: this.now() })
       .where('id', '=', sessionId)

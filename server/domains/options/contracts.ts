@@ -2,7 +2,9 @@ import type { Kysely, Selectable } from 'kysely';
 import { OPEN_OPTION_STATES, type OptionContract, type OptionContractPage } from '../../../protocol/options';
 import { formatAmount } from '../../ledger';
 import { cursorPage } from '../../platform/db/paging';
-import type { Database, OptionContractsTable } from '../../platform/db/schema';
+import type { Database } from '../../platform/db/schema';
+import type { OptionContractsTable } from './tables';
+import { withOptions } from './tables';
 
 export type OptionContractRow = Selectable<OptionContractsTable>;
 
@@ -36,7 +38,7 @@ export async function contractOf(
   userId: number,
   id: number,
 ): Promise<OptionContractRow | undefined> {
-  return db
+  return withOptions(db)
     .selectFrom('option_contracts')
     .selectAll()
     .where('id', '=', id)
@@ -45,7 +47,7 @@ export async function contractOf(
 }
 
 export async function openContracts(db: Kysely<Database>, userId: number): Promise<OptionContract[]> {
-  const rows = await db
+  const rows = await withOptions(db)
     .selectFrom('option_contracts')
     .selectAll()
     .where('user_id', '=', userId)
@@ -61,7 +63,11 @@ export async function listContracts(
   userId: number,
   query: { list: 'open' | 'settled'; book: 'real' | 'simulator'; limit: number; beforeId?: number | undefined },
 ): Promise<OptionContractPage> {
-  let q = db.selectFrom('option_contracts').selectAll().where('user_id', '=', userId).where('book', '=', query.book);
+  let q = withOptions(db)
+    .selectFrom('option_contracts')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('book', '=', query.book);
   q =
     query.list === 'open' ? q.where('state', 'in', OPEN_OPTION_STATES) : q.where('state', 'not in', OPEN_OPTION_STATES);
   if (query.beforeId !== undefined) q = q.where('id', '<', query.beforeId);

@@ -4,12 +4,14 @@ import { optionHandlers } from './calls';
 import { OptionsEngine } from './engine';
 import { migration0011 } from './migrations/0011_options';
 import { optionOps } from './ops';
+import { withOptions } from './tables';
 import { optionsTopic } from './topic';
 
 /** Options contracts: entry tick and settlement by the engine where the job runner gives it its lease. */
 export const optionsDomain = defineDomain({
   name: 'options',
   migrations: [migration0011],
+  tables: withOptions,
   ops: optionOps,
   start: (ctx) => {
     const started = startProductEngine(ctx, 'options engine', (options) => new OptionsEngine(options));

@@ -5,6 +5,7 @@ import type { Database } from '../../platform/db/schema';
 import { EngineLoop, type EngineOptions, type EngineTick, EntryWaits, firstRecordedTickAfter } from '../../trading';
 import type { OptionContractRow } from './contracts';
 import { cancelContract, enterContract, type RecordedExit, settleContracts } from './settle';
+import { withOptions } from './tables';
 
 export type OptionsEngineOptions = EngineOptions;
 
@@ -59,7 +60,9 @@ export class OptionsEngine extends EngineLoop {
     const now = this.now();
     // Waiting contracts are few (each waits for one tick): all of them, every round, so none accepted elsewhere is
     // missed whatever order their ids committed in.
-    await this.admit(await this.db.selectFrom('option_contracts').selectAll().where('state', '=', 'waiting').execute());
+    await this.admit(
+      await withOptions(this.db).selectFrom('option_contracts').selectAll().where('state', '=', 'waiting').execute(),
+    );
     const expired: Step[] = [];
     for (const row of this.waits.expire(now - OPTION_ENTRY_WAIT_MS)) {
       const tick = await this.recordedEntry(row);
@@ -90,7 +93,7 @@ export class OptionsEngine extends EngineLoop {
 
   /** Running contracts past expiry whose exit the record now decides, settled in batches. */
   private async settleDue(now: number): Promise<void> {
-    const due = await this.db
+    const due = await withOptions(this.db)
       .selectFrom('option_contracts')
       .selectAll()
       .where('state', '=', 'running')

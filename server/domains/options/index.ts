@@ -6,4 +6,5 @@ export * from './engine';
 export * from './migrations/0011_options';
 export * from './ops';
 export type { OptionServices } from './submit';
+export { type OptionsTables, withOptions } from './tables';
 export * from './topic';

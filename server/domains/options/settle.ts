@@ -15,6 +15,7 @@ import { recordUserEvent, recordUserEvents } from '../../platform/realtime/user-
 import type { EngineTick } from '../../trading';
 import { type OptionContractRow, toWire } from './contracts';
 import { optionLedgerIds } from './submit';
+import { withOptions } from './tables';
 
 /**
  * How a contract moves, each step one transaction: a conditional update from the state it must be in (so a step run
@@ -32,7 +33,7 @@ export async function enterContract(
   tick: EngineTick,
   now: number,
 ): Promise<boolean> {
-  const updated = await trx
+  const updated = await withOptions(trx)
     .updateTable('option_contracts')
     .set({
       state: 'running',
@@ -59,7 +60,7 @@ export async function cancelContract(
   row: OptionContractRow,
   now: number,
 ): Promise<boolean> {
-  const updated = await trx
+  const updated = await withOptions(trx)
     .updateTable('option_contracts')
     .set({ state: 'cancelled', payout: row.stake, settled_at: now, updated_at: now })
     .where('id', '=', row.id)
@@ -184,7 +185,7 @@ export async function settleContracts(
   const moved = new Map<number, OptionContractRow>();
   for (let k = 0; k < decisions.length; k += UPDATE_ROWS) {
     const chunk = decisions.slice(k, k + UPDATE_ROWS);
-    const rows = await trx
+    const rows = await withOptions(trx)
       .updateTable('option_contracts')
       .set({
         state: caseText(chunk.map((d) => [d.row.id, d.result])) as unknown as OptionResult,

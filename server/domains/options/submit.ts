@@ -11,6 +11,7 @@ import { sha256 } from '../../platform/security/digest';
 import { answeredBefore, submitTrade } from '../../trading';
 import { verificationState } from '../identity';
 import { type OptionContractRow, toWire } from './contracts';
+import { withOptions } from './tables';
 import { readOptionSettings } from './terms';
 
 export type SubmitOptionInput = z.output<typeof submitOptionRequest>;
@@ -45,7 +46,7 @@ export async function submitOption(s: OptionServices, userId: number, input: Sub
     JSON.stringify([input.symbol, input.direction, input.seconds, input.stake, input.currency ?? null, input.account]),
   );
   const byRequest = (from: Kysely<Database>) =>
-    from
+    withOptions(from)
       .selectFrom('option_contracts')
       .selectAll()
       .where('user_id', '=', userId)
@@ -93,7 +94,7 @@ export async function submitOption(s: OptionServices, userId: number, input: Sub
       },
     }),
     handOver: (trx, { holdId, at }) =>
-      trx
+      withOptions(trx)
         .insertInto('option_contracts')
         .values({
           user_id: userId,

@@ -4,12 +4,14 @@ import { spotHandlers } from './calls';
 import { SpotEngine } from './engine';
 import { migration0010 } from './migrations/0010_spot';
 import { spotFeesOps } from './ops';
+import { withSpot } from './tables';
 import { ordersTopic } from './topic';
 
 /** Spot orders: accepted by every process, filled by the engine where the job runner gives it its lease. */
 export const spotDomain = defineDomain({
   name: 'spot',
   migrations: [migration0010],
+  tables: withSpot,
   ops: [{ under: 'fees', word: 'spot', command: spotFeesOps }],
   start: (ctx) => {
     const started = startProductEngine(ctx, 'spot engine', (options) => new SpotEngine(options));

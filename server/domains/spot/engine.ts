@@ -4,6 +4,7 @@ import type { writeTransaction } from '../../platform/db/transaction';
 import { EngineLoop, type EngineOptions, type EngineTick, EntryWaits, TriggerBook } from '../../trading';
 import { OPEN_STATES, type SpotOrderRow } from './orders';
 import { cancelOrder, fillMany, fillOrder, restOrder } from './settle';
+import { withSpot } from './tables';
 import { spotInstrument } from './terms';
 
 export type SpotEngineOptions = EngineOptions;
@@ -86,7 +87,7 @@ export class SpotEngine extends EngineLoop {
 
   protected async leadRound(): Promise<void> {
     const now = this.now();
-    const fresh = await this.options.database.db
+    const fresh = await withSpot(this.options.database.db)
       .selectFrom('spot_orders')
       .selectAll()
       .where('state', 'in', OPEN_STATES)
@@ -112,7 +113,7 @@ export class SpotEngine extends EngineLoop {
    * orders are few (each waits one tick), and the (state, id) index answers with ids alone.
    */
   private async admitSkipped(): Promise<void> {
-    const waiting = await this.options.database.db
+    const waiting = await withSpot(this.options.database.db)
       .selectFrom('spot_orders')
       .select('id')
       .where('state', '=', 'waiting')
@@ -120,7 +121,7 @@ export class SpotEngine extends EngineLoop {
       .execute();
     const skipped = waiting.map((r) => r.id).filter((id) => !this.waits.has(`spot:${id}`));
     if (skipped.length === 0) return;
-    const rows = await this.options.database.db
+    const rows = await withSpot(this.options.database.db)
       .selectFrom('spot_orders')
       .selectAll()
       .where('id', 'in', skipped)
@@ -228,7 +229,7 @@ export class SpotEngine extends EngineLoop {
    * find it.
    */
   private async resync(): Promise<void> {
-    const open = await this.options.database.db
+    const open = await withSpot(this.options.database.db)
       .selectFrom('spot_orders')
       .select('id')
       .where('state', 'in', OPEN_STATES)
@@ -241,7 +242,7 @@ export class SpotEngine extends EngineLoop {
       .filter((r) => !this.book.has(`spot:${r.id}`) && !this.waits.has(`spot:${r.id}`))
       .map((r) => r.id);
     if (missed.length === 0) return;
-    const rows = await this.options.database.db
+    const rows = await withSpot(this.options.database.db)
       .selectFrom('spot_orders')
       .selectAll()
       .where('id', 'in', missed)

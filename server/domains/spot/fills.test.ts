@@ -7,6 +7,7 @@ import { writeTransaction } from '../../platform/db/transaction';
 import { insertUser, openMemoryDatabase, openPostgresSchema } from '../../testing';
 import type { SpotOrderRow } from './orders';
 import { fillMany, fillOrder } from './settle';
+import { withSpot } from './tables';
 import { spotInstrument } from './terms';
 
 /**
@@ -73,7 +74,7 @@ async function snapshot(handle: DatabaseHandle) {
       h.state,
       h.resolved_entry_id === null ? null : entryKey.get(h.resolved_entry_id),
     ]),
-    orders: await db.selectFrom('spot_orders').selectAll().orderBy('id').execute(),
+    orders: await withSpot(db).selectFrom('spot_orders').selectAll().orderBy('id').execute(),
     pins: await db.selectFrom('price_pins').selectAll().orderBy('owner').execute(),
     ticks: await db.selectFrom('price_ticks').select(['symbol', 'seq', 'ts', 'price']).execute(),
     events: sorted(
@@ -131,7 +132,7 @@ describe.each(targets)('spot fills settled together on %s', (_name, open) => {
         type: 'coin',
         amount: held,
       });
-      const row = await handle.db
+      const row = await withSpot(handle.db)
         .insertInto('spot_orders')
         .values({
           user_id: userId,
@@ -167,7 +168,7 @@ describe.each(targets)('spot fills settled together on %s', (_name, open) => {
       rows.push(row);
     }
     // One order was cancelled by its owner meanwhile: the fill finds it closed.
-    await handle.db
+    await withSpot(handle.db)
       .updateTable('spot_orders')
       .set({ state: 'cancelled' })
       .where('id', '=', rows[4]?.id ?? 0)

@@ -6,4 +6,5 @@ export * from './engine';
 export * from './migrations/0010_spot';
 export * from './ops';
 export type { SpotServices } from './place';
+export { type SpotTables, withSpot } from './tables';
 export * from './topic';

@@ -2,7 +2,9 @@ import type { Kysely, Selectable } from 'kysely';
 import type { SpotOrder, SpotOrderPage } from '../../../protocol/spot';
 import { currencyScale, formatAmount } from '../../ledger';
 import { cursorPage } from '../../platform/db/paging';
-import type { Database, SpotOrdersTable } from '../../platform/db/schema';
+import type { Database } from '../../platform/db/schema';
+import type { SpotOrdersTable } from './tables';
+import { withSpot } from './tables';
 import { SPOT_QUOTE_CURRENCY } from './terms';
 
 export type SpotOrderRow = Selectable<SpotOrdersTable>;
@@ -50,11 +52,16 @@ export function toWire(row: SpotOrderRow): SpotOrder {
 }
 
 export async function orderOf(db: Kysely<Database>, userId: number, id: number): Promise<SpotOrderRow | undefined> {
-  return db.selectFrom('spot_orders').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  return withSpot(db)
+    .selectFrom('spot_orders')
+    .selectAll()
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
 }
 
 export async function openOrders(db: Kysely<Database>, userId: number): Promise<SpotOrder[]> {
-  const rows = await db
+  const rows = await withSpot(db)
     .selectFrom('spot_orders')
     .selectAll()
     .where('user_id', '=', userId)
@@ -70,7 +77,7 @@ export async function listOrders(
   userId: number,
   query: { list: 'open' | 'history'; symbol?: string | undefined; limit: number; beforeId?: number | undefined },
 ): Promise<SpotOrderPage> {
-  let q = db
+  let q = withSpot(db)
     .selectFrom('spot_orders')
     .selectAll()
     .where('user_id', '=', userId)

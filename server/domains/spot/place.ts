@@ -10,6 +10,7 @@ import { BusinessError } from '../../platform/errors';
 import { sha256 } from '../../platform/security/digest';
 import { answeredBefore, submitTrade } from '../../trading';
 import { heldCurrency, type SpotOrderRow, toWire } from './orders';
+import { withSpot } from './tables';
 import { readTerms, spotInstrument, type Terms } from './terms';
 
 export type PlaceOrderInput = z.output<typeof placeOrderRequest>;
@@ -99,7 +100,7 @@ export async function placeOrder(s: SpotServices, userId: number, input: PlaceOr
     JSON.stringify([input.symbol, input.side, input.type, input.mode, input.qty, input.amount, input.price]),
   );
   const byRequest = (from: Kysely<Database>) =>
-    from
+    withSpot(from)
       .selectFrom('spot_orders')
       .selectAll()
       .where('user_id', '=', userId)
@@ -140,7 +141,7 @@ export async function placeOrder(s: SpotServices, userId: number, input: PlaceOr
     find: byRequest,
     hold: plan,
     handOver: (trx, { holdId, at, plan: { order, terms } }) =>
-      trx
+      withSpot(trx)
         .insertInto('spot_orders')
         .values({
           user_id: userId,

@@ -8,6 +8,7 @@ import { recordUserEvent, recordUserEvents } from '../../platform/realtime/user-
 import type { EngineTick } from '../../trading';
 import { OPEN_STATES, type SpotOrderRow, toWire } from './orders';
 import { ledgerIds } from './place';
+import { withSpot } from './tables';
 import { SPOT_QUOTE_CURRENCY, type Terms } from './terms';
 
 /**
@@ -115,7 +116,7 @@ export async function fillOrder(
 ): Promise<SettleOutcome> {
   const computed = fillOf(row, instrument, tick);
   if (computed === null) return cancelOrder(trx, ledger, row, 'price_band', now);
-  const updated = await trx
+  const updated = await withSpot(trx)
     .updateTable('spot_orders')
     .set({
       state: 'completed',
@@ -178,7 +179,7 @@ export async function fillMany(
     const chunk = fills.slice(k, k + UPDATE_ROWS);
     const column = (name: keyof (typeof chunk)[number]['columns']) =>
       caseById(chunk.map((f) => [f.row.id, f.columns[name]]));
-    const moved = await trx
+    const moved = await withSpot(trx)
       .updateTable('spot_orders')
       .set({
         state: 'completed',
@@ -243,7 +244,7 @@ export async function cancelOrder(
   reason: CancelReason,
   now: number,
 ): Promise<SettleOutcome> {
-  const updated = await trx
+  const updated = await withSpot(trx)
     .updateTable('spot_orders')
     .set({ state: 'cancelled', cancel_reason: reason, updated_at: now })
     .where('id', '=', row.id)
@@ -258,7 +259,7 @@ export async function cancelOrder(
 
 /** A waiting limit order whose entry tick did not cross: it rests (pending) from now on. */
 export async function restOrder(trx: Kysely<Database>, row: SpotOrderRow, now: number): Promise<boolean> {
-  const updated = await trx
+  const updated = await withSpot(trx)
     .updateTable('spot_orders')
     .set({ state: 'pending', updated_at: now })
     .where('id', '=', row.id)

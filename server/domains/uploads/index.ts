@@ -3,3 +3,4 @@
 export * from './calls';
 export { uploadsDomain } from './domain';
 export * from './store';
+export { type UploadsTables, withUploads } from './tables';

@@ -7,6 +7,7 @@ import type { UploadMime, UploadResponse } from '../../../protocol/identity';
 import type { Database } from '../../platform/db/schema';
 import { BusinessError } from '../../platform/errors';
 import { sniffImage } from './sniff';
+import { withUploads } from './tables';
 
 /** Where uploads live under the data directory. */
 export const uploadsDirOf = (dataDir: string) => path.join(dataDir, 'uploads');
@@ -79,7 +80,7 @@ export class UploadStore {
   async findReadable(userId: number, id: number): Promise<StoredFile | null> {
     const owned = await this.findOwned(userId, id);
     if (owned) return owned;
-    const row = await this.db
+    const row = await withUploads(this.db)
       .selectFrom('uploads')
       .select(['id', 'file_name', 'mime', 'size', 'attached_to'])
       .where('id', '=', id)
@@ -104,7 +105,7 @@ export class UploadStore {
     // 'wx': never overwrite (a name collision of 128 random bits would be a bug, not chance); 0600: owner only.
     await fs.promises.writeFile(file, bytes, { flag: 'wx', mode: 0o600 });
     try {
-      const row = await this.db
+      const row = await withUploads(this.db)
         .insertInto('uploads')
         .values({
           user_id: userId,
@@ -127,7 +128,7 @@ export class UploadStore {
 
   /** The file of an upload `userId` owns and has not removed; null for anything else (also another user's). */
   async findOwned(userId: number, id: number): Promise<StoredFile | null> {
-    const row = await this.db
+    const row = await withUploads(this.db)
       .selectFrom('uploads')
       .select(['id', 'file_name', 'mime', 'size'])
       .where('id', '=', id)
@@ -141,7 +142,7 @@ export class UploadStore {
 
   /** Removes an upload of `userId`: `uploadNotFound` when it is not theirs (or gone), `uploadInUse` when attached. */
   async remove(userId: number, id: number): Promise<void> {
-    const row = await this.db
+    const row = await withUploads(this.db)
       .selectFrom('uploads')
       .select(['file_name', 'attached_to'])
       .where('id', '=', id)
@@ -151,7 +152,7 @@ export class UploadStore {
     if (!row) throw new BusinessError('uploadNotFound', { field: 'id' });
     if (row.attached_to !== null) throw new BusinessError('uploadInUse', { field: 'id' });
     // Conditional, so a submission attaching it at the same moment wins cleanly.
-    const result = await this.db
+    const result = await withUploads(this.db)
       .updateTable('uploads')
       .set({ deleted_at: this.now() })
       .where('id', '=', id)
@@ -176,7 +177,7 @@ export async function assertUsableUploads(
   userId: number,
   fields: Readonly<Record<string, number>>,
 ): Promise<void> {
-  const rows = await trx
+  const rows = await withUploads(trx)
     .selectFrom('uploads')
     .select('id')
     .where('id', 'in', Object.values(fields))
@@ -202,7 +203,7 @@ export async function attachUploads(
 ): Promise<void> {
   await assertUsableUploads(trx, userId, fields);
   const ids = Object.values(fields);
-  const result = await trx
+  const result = await withUploads(trx)
     .updateTable('uploads')
     .set({ attached_to: tag })
     .where('id', 'in', ids)

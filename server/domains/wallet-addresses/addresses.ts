@@ -12,6 +12,7 @@ import { writeTransaction } from '../../platform/db/transaction';
 import { BusinessError } from '../../platform/errors';
 import type { AccountServices } from '../account';
 import { contactOfUser, sessionUser, verifyFundPassword } from '../account';
+import { withWalletAddresses } from './tables';
 
 export interface AddressServices {
   account: AccountServices;
@@ -22,7 +23,7 @@ const COLUMNS = ['id', 'coin', 'chain', 'address', 'label', 'created_at'] as con
 
 /** The user's live addresses (of one coin when given), newest first. Only ever the caller's own rows. */
 export function listAddresses(db: Kysely<Database>, userId: number, coin?: ChainCoin): Promise<WithdrawAddress[]> {
-  let query = db
+  let query = withWalletAddresses(db)
     .selectFrom('withdraw_addresses')
     .select(COLUMNS)
     .where('user_id', '=', userId)
@@ -32,7 +33,7 @@ export function listAddresses(db: Kysely<Database>, userId: number, coin?: Chain
 }
 
 async function isSaved(db: Kysely<Database>, userId: number, v: { coin: ChainCoin; chain: Chain; address: string }) {
-  const row = await db
+  const row = await withWalletAddresses(db)
     .selectFrom('withdraw_addresses')
     .select('id')
     .where('user_id', '=', userId)
@@ -74,7 +75,7 @@ export async function addAddress(
       }
       await assertBelowLimit(trx, userId);
       await account.codes.consume(trx, codeId);
-      return trx
+      return withWalletAddresses(trx)
         .insertInto('withdraw_addresses')
         .values({
           user_id: userId,
@@ -95,7 +96,7 @@ export async function addAddress(
 }
 
 async function assertBelowLimit(db: Kysely<Database>, userId: number): Promise<void> {
-  const row = await db
+  const row = await withWalletAddresses(db)
     .selectFrom('withdraw_addresses')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('user_id', '=', userId)
@@ -109,7 +110,7 @@ async function assertBelowLimit(db: Kysely<Database>, userId: number): Promise<v
  * one all answer the same "not found", so ids reveal nothing.
  */
 export async function deleteAddress(s: AddressServices, userId: number, id: number): Promise<void> {
-  const result = await s.database.db
+  const result = await withWalletAddresses(s.database.db)
     .updateTable('withdraw_addresses')
     .set({ deleted_at: s.account.now() })
     .where('id', '=', id)

@@ -2,3 +2,4 @@
 
 export * from './calls';
 export { walletAddressesDomain } from './domain';
+export { type WalletAddressesTables, withWalletAddresses } from './tables';
