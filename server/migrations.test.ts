@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { withLedger } from './ledger';
+import { withPriceRecord } from './market';
 import { MIGRATIONS, migrateToLatest } from './migrations';
 import { type DatabaseHandle, isUniqueViolation, openSqlite } from './platform/db/connect';
 import { runMigrations } from './platform/db/migrator';
@@ -123,7 +125,7 @@ describe.each(targets)('migrations on %s', (_name, open) => {
         handle,
         MIGRATIONS.filter((m) => m.name < '0026'),
       );
-      await handle.db
+      await withPriceRecord(handle.db)
         .insertInto('listed_coins')
         .values({
           id: 1000,
@@ -139,7 +141,7 @@ describe.each(targets)('migrations on %s', (_name, open) => {
         })
         .execute();
       await migrateToLatest(handle);
-      const rows = await handle.db.selectFrom('ledger_currencies').selectAll().execute();
+      const rows = await withLedger(handle.db).selectFrom('ledger_currencies').selectAll().execute();
       expect(rows).toEqual([{ symbol: 'OLDC', scale: 8, created_at: 1_795_000_000_123 }]);
     } finally {
       await close();

@@ -1,4 +1,4 @@
-import { currenciesJob, ledgerOps, loadCurrencies, migration0003, migration0026 } from '../ledger';
+import { currenciesJob, ledgerOps, loadCurrencies, migration0003, migration0026, withLedger } from '../ledger';
 import { auditOps } from '../platform/audit';
 import { accountTopic } from '../platform/realtime/user-events';
 import { migration0025 } from '../platform/request-ids';
@@ -16,6 +16,7 @@ import { defineDomain } from './contract';
 export const ledgerModule = defineDomain({
   name: 'ledger',
   migrations: [migration0003, migration0026],
+  tables: withLedger,
   ops: ledgerOps,
   start: async (ctx) => {
     await loadCurrencies(ctx.db);

@@ -1,5 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { DialectKind } from '../platform/db/connect';
+import type { Database } from '../platform/db/schema';
+import { isCurrency } from './amounts';
+import { LedgerError } from './errors';
 import {
   BOOKS,
   type LedgerAccountType,
@@ -8,12 +11,10 @@ import {
   type PlatformAccountType,
   USER_ACCOUNT_TYPES,
   type UserAccountType,
-} from '../platform/db/ledger-kinds';
-import type { Database } from '../platform/db/schema';
-import { isCurrency } from './amounts';
-import { LedgerError } from './errors';
+} from './kinds';
+import { withLedger } from './tables';
 
-export * from '../platform/db/ledger-kinds';
+export * from './kinds';
 
 /**
  * Platform accounts that, like a user's, may not go below zero: a finance order is sold only when its promised yield
@@ -145,7 +146,7 @@ export class AccountDirectory {
     for (const group of groups.values()) {
       const chunks = group.platform ? [[]] : chunked(group.users, LOAD_CHUNK);
       for (const users of chunks) {
-        const rows = await this.db
+        const rows = await withLedger(this.db)
           .selectFrom('ledger_accounts')
           .select(['id', 'user_id', 'book', 'type', 'currency'])
           .where('book', '=', group.book)
@@ -167,7 +168,7 @@ export class AccountDirectory {
 
   private async create(keys: readonly AccountKey[]): Promise<void> {
     const at = this.now();
-    await this.db
+    await withLedger(this.db)
       .insertInto('ledger_accounts')
       .values(
         keys.map((key) => ({
@@ -197,7 +198,7 @@ export async function lockAccounts(
   ids: readonly number[],
 ): Promise<Map<number, LockedAccount>> {
   const unique = [...new Set(ids)].sort((a, b) => a - b);
-  const rows = await trx
+  const rows = await withLedger(trx)
     .selectFrom('ledger_accounts')
     .select(['id', 'user_id', 'book', 'type', 'currency', 'balance', 'held'])
     .where('id', 'in', unique)

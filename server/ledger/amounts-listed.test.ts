@@ -11,6 +11,7 @@ import {
 } from './amounts';
 import { currenciesJob, loadCurrencies } from './currencies';
 import { Ledger } from './ledger';
+import { withLedger } from './tables';
 
 describe('currencies listed at run time', () => {
   it('a registered currency is parsed, formatted and listed like the static ones', () => {
@@ -51,13 +52,13 @@ describe('currencies listed at run time', () => {
       expect(currencyScale('IEOC')).toBe(8);
       expect(parseAmount('IEOC', '1000')).toEqual({ ok: true, units: 100_000_000_000 });
       expect(formatAmount('IEOC', 1)).toBe('0.00000001');
-      const rows = await handle.db.selectFrom('ledger_currencies').select(['symbol', 'scale']).execute();
+      const rows = await withLedger(handle.db).selectFrom('ledger_currencies').select(['symbol', 'scale']).execute();
       expect(rows).toEqual([{ symbol: 'IEOC', scale: 8 }]);
       // Again: nothing changes; another scale or a static coin is refused.
       await ledger.addCurrency('IEOC', 8);
       await expect(ledger.addCurrency('IEOC', 6)).rejects.toThrow(/scale 8 already/);
       await expect(ledger.addCurrency('BTC', 8)).rejects.toThrow(/static/);
-      expect(await handle.db.selectFrom('ledger_currencies').select('symbol').execute()).toHaveLength(1);
+      expect(await withLedger(handle.db).selectFrom('ledger_currencies').select('symbol').execute()).toHaveLength(1);
     } finally {
       await handle.db.destroy();
     }
@@ -67,7 +68,10 @@ describe('currencies listed at run time', () => {
     const handle = await openMemoryDatabase();
     try {
       // Written by another process: this one does not know it until it loads the table (at start, then by its job).
-      await handle.db.insertInto('ledger_currencies').values({ symbol: 'OTHR', scale: 8, created_at: 1 }).execute();
+      await withLedger(handle.db)
+        .insertInto('ledger_currencies')
+        .values({ symbol: 'OTHR', scale: 8, created_at: 1 })
+        .execute();
       expect(isCurrency('OTHR')).toBe(false);
       expect(await loadCurrencies(handle.db)).toBe(1);
       expect(currencyScale('OTHR')).toBe(8);

@@ -7,6 +7,7 @@ import type { PlatformAccountType, UserAccountType } from './accounts';
 import { checkLedger, describeProblems } from './consistency';
 import { LedgerError } from './errors';
 import { type BatchRequest, Ledger, type Receipt } from './ledger';
+import { withLedger } from './tables';
 
 /**
  * `settleBatch` against the calls one by one: the same requests must leave the same rows (balances, holds, entries,
@@ -54,12 +55,12 @@ function random(seed: number) {
 /** Everything the ledger wrote, by keys rather than ids (account ids depend on the order accounts were created). */
 async function snapshot(handle: DatabaseHandle) {
   const db = handle.db;
-  const accounts = await db.selectFrom('ledger_accounts').selectAll().execute();
+  const accounts = await withLedger(db).selectFrom('ledger_accounts').selectAll().execute();
   const keyOf = new Map(accounts.map((a) => [a.id, `${a.user_id ?? 'platform'}/${a.book}/${a.type}/${a.currency}`]));
-  const entries = await db.selectFrom('ledger_entries').selectAll().orderBy('id').execute();
+  const entries = await withLedger(db).selectFrom('ledger_entries').selectAll().orderBy('id').execute();
   const entryKey = new Map(entries.map((e) => [e.id, `${e.user_id}:${e.request_id}`]));
-  const postings = await db.selectFrom('ledger_postings').selectAll().orderBy('id').execute();
-  const holds = await db.selectFrom('ledger_holds').selectAll().orderBy('id').execute();
+  const postings = await withLedger(db).selectFrom('ledger_postings').selectAll().orderBy('id').execute();
+  const holds = await withLedger(db).selectFrom('ledger_holds').selectAll().orderBy('id').execute();
   return {
     accounts: accounts
       .filter((a) => a.balance !== 0 || a.held !== 0)

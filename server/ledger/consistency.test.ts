@@ -4,6 +4,7 @@ import type { DatabaseHandle } from '../platform/db/connect';
 import { insertUser, openMemoryDatabase } from '../testing';
 import { checkLedger, describeProblems, describeTotals } from './consistency';
 import { Ledger } from './ledger';
+import { withLedger } from './tables';
 
 /**
  * The check must notice each kind of damage. The ledger itself cannot produce any of it, so the damage is done
@@ -36,7 +37,7 @@ describe('ledger consistency check', () => {
       type: 'coin',
       amount: 200,
     });
-    const row = await handle.db
+    const row = await withLedger(handle.db)
       .selectFrom('ledger_accounts')
       .select('id')
       .where('user_id', '=', user)
@@ -70,12 +71,12 @@ describe('ledger consistency check', () => {
   });
 
   it('reports postings that do not balance, per entry and per currency', async () => {
-    const entry = await handle.db
+    const entry = await withLedger(handle.db)
       .insertInto('ledger_entries')
       .values({ user_id: user, kind: 'adjustment', request_id: 'bad', request_digest: '', memo: null, created_at: 1 })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await handle.db
+    await withLedger(handle.db)
       .insertInto('ledger_postings')
       .values({ entry_id: entry.id, account_id: coinAccount, amount: 3 })
       .execute();

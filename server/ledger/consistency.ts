@@ -3,6 +3,7 @@ import type { Database } from '../platform/db/schema';
 import { snapshotTransaction } from '../platform/db/transaction';
 import type { LedgerAccountType, LedgerBook } from './accounts';
 import { formatAmount, isCurrency } from './amounts';
+import { withLedger } from './tables';
 
 /**
  * The ledger audit (`npm run ops -- ledger check`, and the tests' invariant): recomputes every balance from the
@@ -47,7 +48,7 @@ interface AccountFacts {
 
 export async function checkLedger(db: Kysely<Database>): Promise<LedgerReport> {
   return snapshotTransaction(db, async (trx) => {
-    const accounts = await trx
+    const accounts = await withLedger(trx)
       .selectFrom('ledger_accounts')
       .select([
         'id',
@@ -60,19 +61,19 @@ export async function checkLedger(db: Kysely<Database>): Promise<LedgerReport> {
       ])
       .orderBy('id')
       .execute();
-    const postingSums = await trx
+    const postingSums = await withLedger(trx)
       .selectFrom('ledger_postings')
       .select(['account_id', sql<string>`cast(sum(amount) as text)`.as('total'), sql<string>`count(*)`.as('n')])
       .groupBy('account_id')
       .execute();
-    const holdSums = await trx
+    const holdSums = await withLedger(trx)
       .selectFrom('ledger_holds')
       .select(['account_id', sql<string>`cast(sum(amount) as text)`.as('total'), sql<string>`count(*)`.as('n')])
       .where('state', '=', 'open')
       .groupBy('account_id')
       .execute();
     // Per-account sums can hide two wrong entries that cancel out; each entry must balance on its own too.
-    const unbalanced = await trx
+    const unbalanced = await withLedger(trx)
       .selectFrom('ledger_postings as p')
       .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
       .select(['p.entry_id', 'a.book', 'a.currency', sql<string>`cast(sum(p.amount) as text)`.as('total')])
@@ -81,7 +82,7 @@ export async function checkLedger(db: Kysely<Database>): Promise<LedgerReport> {
       .orderBy('p.entry_id')
       .limit(1000)
       .execute();
-    const badHolds = await trx
+    const badHolds = await withLedger(trx)
       .selectFrom('ledger_holds')
       .select(['id', 'state'])
       .where((eb) =>

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../platform/db/schema';
 import type { Job } from '../platform/jobs/runner';
 import { COIN_SCALE, currencyScale, isCurrency, isStaticCurrency, registerListedCurrency } from './amounts';
+import { withLedger } from './tables';
 
 /*
  * The ledger's own currencies table (`ledger_currencies`, migration 0026): a coin listed at run time becomes a
@@ -15,7 +16,11 @@ export const CURRENCIES_POLL_MS = 2_000;
 
 /** Registers every currency of the table in this process; returns how many were new to it. */
 export async function loadCurrencies(db: Kysely<Database>): Promise<number> {
-  const rows = await db.selectFrom('ledger_currencies').select(['symbol', 'scale']).orderBy('created_at').execute();
+  const rows = await withLedger(db)
+    .selectFrom('ledger_currencies')
+    .select(['symbol', 'scale'])
+    .orderBy('created_at')
+    .execute();
   let added = 0;
   for (const row of rows) {
     if (isCurrency(row.symbol)) continue;
@@ -49,12 +54,12 @@ export async function addCurrency(
   if (isStaticCurrency(symbol)) throw new Error(`${symbol} is a static currency`);
   // Checks the symbol and the scale before anything is written.
   registerListedCurrency(symbol, scale);
-  await db
+  await withLedger(db)
     .insertInto('ledger_currencies')
     .values({ symbol, scale, created_at: now() })
     .onConflict((oc) => oc.column('symbol').doNothing())
     .execute();
-  const row = await db
+  const row = await withLedger(db)
     .selectFrom('ledger_currencies')
     .select('scale')
     .where('symbol', '=', symbol)

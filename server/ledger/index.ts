@@ -10,3 +10,4 @@ export * from './migrations/0003_ledger';
 export * from './migrations/0026_ledger_currencies';
 export * from './ops';
 export * from './platform-principal';
+export { type LedgerTables, withLedger } from './tables';

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { EntryKind } from '../../protocol/wallet';
 import type { DatabaseHandle, DialectKind } from '../platform/db/connect';
-import type { Database, LedgerHoldKind, LedgerHoldState } from '../platform/db/schema';
+import type { Database } from '../platform/db/schema';
 import { writeTransaction } from '../platform/db/transaction';
 import { sha256 } from '../platform/security/digest';
 import {
@@ -20,6 +20,8 @@ import {
 import { checkUnits, isCurrency } from './amounts';
 import { addCurrency } from './currencies';
 import { LedgerError } from './errors';
+import type { LedgerHoldKind, LedgerHoldState } from './tables';
+import { withLedger } from './tables';
 
 /** What an entry records (the list is part of the protocol: history rows carry it). */
 export { ENTRY_KINDS, type EntryKind } from '../../protocol/wallet';
@@ -262,7 +264,7 @@ export class Ledger {
     const body = ['hold_place', book, currency, type, amount, kind, ref];
     return this.run(request, 'hold_place', body, async (trx, entryId, at) => {
       await this.move(trx, entryId, [{ accountId, amount: 0, held: amount }]);
-      const hold = await trx
+      const hold = await withLedger(trx)
         .insertInto('ledger_holds')
         .values({ account_id: accountId, kind, ref, amount, state: 'open', entry_id: entryId, created_at: at })
         .returning('id')
@@ -395,10 +397,11 @@ export class Ledger {
         }
       }
 
-      for (const chunk of chunks(postings, 1_000)) await trx.insertInto('ledger_postings').values(chunk).execute();
+      for (const chunk of chunks(postings, 1_000))
+        await withLedger(trx).insertInto('ledger_postings').values(chunk).execute();
       const cast = this.kind === 'postgres';
       for (const chunk of chunks([...current], 500)) {
-        await trx
+        await withLedger(trx)
           .updateTable('ledger_accounts')
           .set({
             balance: caseById(
@@ -419,7 +422,7 @@ export class Ledger {
       }
       for (const chunk of chunks(resolved, 500)) {
         // Only open holds move (the guard trigger refuses the others anyway); the count proves each moved once.
-        const result = await trx
+        const result = await withLedger(trx)
           .updateTable('ledger_holds')
           .set({
             state: caseById<LedgerHoldState>(
@@ -459,7 +462,7 @@ export class Ledger {
     const fresh = [...first.values()];
     const claimed = new Map<string, number>();
     for (const chunk of chunks(fresh, 500)) {
-      const rows = await trx
+      const rows = await withLedger(trx)
         .insertInto('ledger_entries')
         .values(
           chunk.map((i) => {
@@ -480,7 +483,7 @@ export class Ledger {
         return !claimed.has(keyOf(item.request.userId, item.request.requestId));
       });
     for (const chunk of chunks(replays, 500)) {
-      const rows = await trx
+      const rows = await withLedger(trx)
         .selectFrom('ledger_entries')
         .select(['id', 'user_id', 'request_id', 'request_digest', 'created_at'])
         .where('user_id', 'in', [...new Set(chunk.map((item) => item.request.userId))])
@@ -524,7 +527,7 @@ export class Ledger {
     >();
     for (const id of unique) if (!Number.isSafeInteger(id)) throw new LedgerError('holdNotFound');
     for (const chunk of chunks(unique, 500)) {
-      const rows = await this.db
+      const rows = await withLedger(this.db)
         .selectFrom('ledger_holds as h')
         .innerJoin('ledger_accounts as a', 'a.id', 'h.account_id')
         .select(['h.id', 'h.account_id', 'h.amount', 'h.state', 'a.book', 'a.currency', 'a.user_id'])
@@ -541,7 +544,7 @@ export class Ledger {
     const rows: { id: number; state: LedgerHoldState }[] = [];
     for (const chunk of chunks(unique, 500)) {
       rows.push(
-        ...(await trx
+        ...(await withLedger(trx)
           .selectFrom('ledger_holds')
           .select(['id', 'state'])
           .where('id', 'in', chunk)
@@ -555,7 +558,7 @@ export class Ledger {
 
   /** The user's accounts that exist (an account appears at its first posting or hold), optionally of one book. */
   async balances(userId: number, book?: LedgerBook): Promise<BalanceRow[]> {
-    const rows = await this.db
+    const rows = await withLedger(this.db)
       .selectFrom('ledger_accounts')
       .select(['book', 'type', 'currency', 'balance', 'held'])
       .where('user_id', '=', userId)
@@ -573,7 +576,7 @@ export class Ledger {
     filter: { book?: LedgerBook; currency?: string; type?: UserAccountType; limit?: number; beforeId?: number } = {},
   ): Promise<HistoryRow[]> {
     const { book, currency, type, beforeId } = filter;
-    const rows = await this.db
+    const rows = await withLedger(this.db)
       .selectFrom('ledger_postings as p')
       .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
       .innerJoin('ledger_entries as e', 'e.id', 'p.entry_id')
@@ -602,7 +605,7 @@ export class Ledger {
 
   /** The user's holds, newest first, optionally only those in one state. */
   async holds(userId: number, state?: LedgerHoldState): Promise<HoldRow[]> {
-    return this.db
+    return withLedger(this.db)
       .selectFrom('ledger_holds as h')
       .innerJoin('ledger_accounts as a', 'a.id', 'h.account_id')
       .select([
@@ -657,7 +660,7 @@ export class Ledger {
       const at = this.now();
       // Claiming the request id is the first write: a concurrent request with the same id waits here (PostgreSQL)
       // or ran entirely before (SQLite), and then finds the id taken.
-      const entry = await trx
+      const entry = await withLedger(trx)
         .insertInto('ledger_entries')
         .values({ user_id: userId, kind, request_id: requestId, request_digest: digest, memo, created_at: at })
         .onConflict((oc) => oc.columns(['user_id', 'request_id']).doNothing())
@@ -675,14 +678,18 @@ export class Ledger {
 
   /** The receipt of the request that already holds this id, or a refusal when its body was another. */
   private async replay(trx: Kysely<Database>, userId: number, requestId: string, digest: string): Promise<Receipt> {
-    const entry = await trx
+    const entry = await withLedger(trx)
       .selectFrom('ledger_entries')
       .select(['id', 'request_digest', 'created_at'])
       .where('user_id', '=', userId)
       .where('request_id', '=', requestId)
       .executeTakeFirstOrThrow();
     if (entry.request_digest !== digest) throw new LedgerError('requestIdReused');
-    const hold = await trx.selectFrom('ledger_holds').select('id').where('entry_id', '=', entry.id).executeTakeFirst();
+    const hold = await withLedger(trx)
+      .selectFrom('ledger_holds')
+      .select('id')
+      .where('entry_id', '=', entry.id)
+      .executeTakeFirst();
     return { entryId: entry.id, holdId: hold?.id ?? null, createdAt: entry.created_at, replayed: true };
   }
 
@@ -700,16 +707,16 @@ export class Ledger {
     const postings = movements
       .filter((m) => m.amount !== 0)
       .map((m) => ({ entry_id: entryId, account_id: m.accountId, amount: m.amount }));
-    if (postings.length > 0) await trx.insertInto('ledger_postings').values(postings).execute();
+    if (postings.length > 0) await withLedger(trx).insertInto('ledger_postings').values(postings).execute();
     for (const [id, { balance, held }] of next) {
-      await trx.updateTable('ledger_accounts').set({ balance, held }).where('id', '=', id).execute();
+      await withLedger(trx).updateTable('ledger_accounts').set({ balance, held }).where('id', '=', id).execute();
     }
   }
 
   /** The hold with its book and currency, when it belongs to `userId` (others' holds do not exist for them). */
   private async holdOf(userId: number, holdId: number) {
     const hold = Number.isSafeInteger(holdId)
-      ? await this.db
+      ? await withLedger(this.db)
           .selectFrom('ledger_holds as h')
           .innerJoin('ledger_accounts as a', 'a.id', 'h.account_id')
           .select(['h.amount', 'a.book', 'a.currency', 'a.user_id'])
@@ -722,7 +729,7 @@ export class Ledger {
 
   /** Locks the hold row (before any account, the one order every transaction uses) and insists it is open. */
   private async lockOpenHold(trx: Kysely<Database>, holdId: number) {
-    const hold = await trx
+    const hold = await withLedger(trx)
       .selectFrom('ledger_holds')
       .select(['account_id', 'amount', 'state'])
       .where('id', '=', holdId)
@@ -739,7 +746,7 @@ export class Ledger {
     entryId: number,
     at: number,
   ): Promise<void> {
-    await trx
+    await withLedger(trx)
       .updateTable('ledger_holds')
       .set({ state, resolved_entry_id: entryId, resolved_at: at })
       .where('id', '=', holdId)

@@ -15,3 +15,4 @@ export * from './recorder';
 export * from './shared/redis-bus';
 export * from './shared/redis-tick-source';
 export * from './simulator';
+export { type NewPriceTick, type PriceRecordTables, withPriceRecord } from './tables';

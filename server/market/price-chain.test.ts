@@ -11,6 +11,7 @@ import { formatUnits, INSTRUMENTS } from './instruments';
 import { chainHead, lastRecordedSeqs, pinTick, tickRecord, verifyPriceChain } from './price-chain';
 import { PriceRecorder } from './recorder';
 import { MarketSimulator } from './simulator';
+import { withPriceRecord } from './tables';
 
 /** SQLite always; PostgreSQL in a throwaway schema when TEST_DATABASE_URL is set (as server/migrations.test.ts). */
 type Open = () => Promise<{ handle: DatabaseHandle; close: () => Promise<void> }>;
@@ -74,13 +75,13 @@ describe.each(targets)('price chain on %s', (_name, open) => {
     advance(1_000);
     await recorder.flush();
     await recorder.flush(); // nothing buffered: no empty batch
-    const batches = await db.selectFrom('price_batches').selectAll().orderBy('id').execute();
+    const batches = await withPriceRecord(db).selectFrom('price_batches').selectAll().orderBy('id').execute();
     expect(batches.map((b) => b.id)).toEqual([1, 2]);
     const [b1, b2] = batches as [(typeof batches)[0], (typeof batches)[0]];
     expect(b1.prev_hash).toBe(GENESIS_HASH);
     expect(b2.prev_hash).toBe(b1.hash);
     for (const b of batches) {
-      const ticks = await db
+      const ticks = await withPriceRecord(db)
         .selectFrom('price_ticks')
         .select(['symbol', 'seq', 'ts', 'price'])
         .where('batch_id', '=', b.id)
@@ -92,7 +93,11 @@ describe.each(targets)('price chain on %s', (_name, open) => {
       expect(b.to_ts).toBe(Math.max(...ticks.map((t) => t.ts)));
     }
     // Every recorded tick is sealed, none twice.
-    const unsealed = await db.selectFrom('price_ticks').select('id').where('batch_id', 'is', null).execute();
+    const unsealed = await withPriceRecord(db)
+      .selectFrom('price_ticks')
+      .select('id')
+      .where('batch_id', 'is', null)
+      .execute();
     expect(unsealed).toEqual([]);
     expect(await chainHead(db)).toEqual({ batch_id: 2, hash: b2.hash, to_ts: b2.to_ts });
     expect(await verifyPriceChain(db)).toEqual({ batches: 2, checked: 2, pruned: 0, difference: null });
@@ -102,7 +107,7 @@ describe.each(targets)('price chain on %s', (_name, open) => {
           'BTC',
           Number(
             (
-              await db
+              await withPriceRecord(db)
                 .selectFrom('price_ticks')
                 .select((eb) => eb.fn.max('seq').as('s'))
                 .where('symbol', '=', 'BTC')
@@ -167,7 +172,7 @@ describe.each(targets)('price chain on %s', (_name, open) => {
     }
     const counts = async () =>
       (
-        await db
+        await withPriceRecord(db)
           .selectFrom('price_ticks')
           .select(['batch_id', (eb) => eb.fn.countAll<number>().as('n')])
           .groupBy('batch_id')
@@ -181,7 +186,7 @@ describe.each(targets)('price chain on %s', (_name, open) => {
     const after = await counts();
     expect(after.map(([id]) => id)).toEqual([2, 6]);
     expect(after[0]).toEqual(before[1]);
-    expect(await db.selectFrom('price_batches').select('id').execute()).toHaveLength(6);
+    expect(await withPriceRecord(db).selectFrom('price_batches').select('id').execute()).toHaveLength(6);
     expect(await verifyPriceChain(db)).toEqual({ batches: 6, checked: 2, pruned: 4, difference: null });
     expect((await tickRecord(db, 'BTC', used.seq))?.batch.id).toBe(2);
   });
@@ -202,7 +207,11 @@ describe.each(targets)('price chain on %s', (_name, open) => {
     leader.drop();
     await runRound(follower, leader);
     await runRound(follower, leader);
-    const batches = await db.selectFrom('price_batches').select(['id', 'prev_hash', 'hash']).orderBy('id').execute();
+    const batches = await withPriceRecord(db)
+      .selectFrom('price_batches')
+      .select(['id', 'prev_hash', 'hash'])
+      .orderBy('id')
+      .execute();
     expect(batches.map((b) => b.id)).toEqual([1, 2, 3, 4]);
     for (let k = 1; k < batches.length; k++) expect(batches[k]?.prev_hash).toBe(batches[k - 1]?.hash);
     expect(await verifyPriceChain(db)).toEqual({ batches: 4, checked: 4, pruned: 0, difference: null });
@@ -223,11 +232,11 @@ describe.each(targets)('price chain on %s', (_name, open) => {
     await recorder.flush();
     await sql`alter table price_batches_away rename to price_batches`.execute(db);
     expect(errors).toHaveLength(1);
-    expect(await db.selectFrom('price_ticks').select('id').execute()).toEqual([]);
+    expect(await withPriceRecord(db).selectFrom('price_ticks').select('id').execute()).toEqual([]);
     expect(recorder.pending).toBe(buffered);
     advance(1_000);
     await recorder.flush();
-    const batch = await db.selectFrom('price_batches').selectAll().executeTakeFirstOrThrow();
+    const batch = await withPriceRecord(db).selectFrom('price_batches').selectAll().executeTakeFirstOrThrow();
     expect(batch).toMatchObject({ id: 1, prev_hash: GENESIS_HASH });
     expect(batch.tick_count).toBeGreaterThan(buffered);
     expect(await verifyPriceChain(db)).toEqual({ batches: 1, checked: 1, pruned: 0, difference: null });
@@ -240,24 +249,28 @@ describe.each(targets)('price chain on %s', (_name, open) => {
       advance(1_000);
       await recorder.flush();
     }
-    const victim = await db
+    const victim = await withPriceRecord(db)
       .selectFrom('price_ticks')
       .select(['id', 'price', 'batch_id'])
       .where('batch_id', '=', 2)
       .orderBy('id')
       .limit(1)
       .executeTakeFirstOrThrow();
-    await db.updateTable('price_ticks').set({ price: '1.00' }).where('id', '=', victim.id).execute();
+    await withPriceRecord(db).updateTable('price_ticks').set({ price: '1.00' }).where('id', '=', victim.id).execute();
     expect((await verifyPriceChain(db)).difference).toBe('batch 2: its ticks do not match its digest');
-    await db.updateTable('price_ticks').set({ price: victim.price }).where('id', '=', victim.id).execute();
+    await withPriceRecord(db)
+      .updateTable('price_ticks')
+      .set({ price: victim.price })
+      .where('id', '=', victim.id)
+      .execute();
     expect((await verifyPriceChain(db)).difference).toBeNull();
 
-    await db.deleteFrom('price_ticks').where('id', '=', victim.id).execute();
+    await withPriceRecord(db).deleteFrom('price_ticks').where('id', '=', victim.id).execute();
     expect((await verifyPriceChain(db)).difference).toMatch(/^batch 2: holds \d+ of its \d+ ticks$/);
 
-    await db.updateTable('price_batches').set({ digest: GENESIS_HASH }).where('id', '=', 3).execute();
+    await withPriceRecord(db).updateTable('price_batches').set({ digest: GENESIS_HASH }).where('id', '=', 3).execute();
     expect((await verifyPriceChain(db)).difference).toMatch(/^batch 2/); // the first difference wins
-    await db.deleteFrom('price_ticks').where('batch_id', '=', 2).execute(); // now it looks pruned
+    await withPriceRecord(db).deleteFrom('price_ticks').where('batch_id', '=', 2).execute(); // now it looks pruned
     expect((await verifyPriceChain(db)).difference).toBe('batch 3: hash does not match its digest');
   });
 });
@@ -276,7 +289,7 @@ describe('migration 0009 on a database recorded before the chain', () => {
         handle.db,
       );
       await migrateToLatest(handle);
-      const rows = await handle.db
+      const rows = await withPriceRecord(handle.db)
         .selectFrom('price_ticks')
         .select(['id', 'symbol', 'seq', 'price', 'batch_id'])
         .orderBy('id')
@@ -287,7 +300,7 @@ describe('migration 0009 on a database recorded before the chain', () => {
         { id: 4, symbol: 'ETH', seq: 1, price: '5.00', batch_id: null },
       ]);
       await expect(
-        handle.db
+        withPriceRecord(handle.db)
           .insertInto('price_ticks')
           .values({ ...row(2, '3.00'), batch_id: null })
           .execute(),

@@ -9,8 +9,10 @@ import {
   symbolDigest,
   ticksDigest,
 } from '../../protocol/rules/price-record';
-import type { Database, NewPriceTick } from '../platform/db/schema';
+import type { Database } from '../platform/db/schema';
 import { instrumentBySymbol } from './instruments';
+import type { NewPriceTick } from './tables';
+import { withPriceRecord } from './tables';
 
 /**
  * The price record's hash chain (RULES.md "Common ground", encoding in protocol/rules/price-record.ts): sealing a
@@ -59,7 +61,7 @@ export async function sealBatch(
   now: number,
   sealOrphansAfterMs = SEAL_ORPHANS_AFTER_MS,
 ): Promise<SealedBatch | null> {
-  const last = await trx
+  const last = await withPriceRecord(trx)
     .selectFrom('price_batches')
     .select(['id', 'hash'])
     .orderBy('id', 'desc')
@@ -69,7 +71,7 @@ export async function sealBatch(
   const prevHash = last?.hash ?? GENESIS_HASH;
   const fresh = distinctTicks(rows);
   for (let k = 0; k < fresh.length; k += INSERT_ROWS) {
-    await trx
+    await withPriceRecord(trx)
       .insertInto('price_ticks')
       .values(fresh.slice(k, k + INSERT_ROWS).map((r) => ({ ...r, batch_id: id })))
       .onConflict((oc) =>
@@ -78,7 +80,7 @@ export async function sealBatch(
       .execute();
   }
   // Only pinned orphans: rows from before the chain existed have no batch and no pin, and simply age out.
-  await trx
+  await withPriceRecord(trx)
     .updateTable('price_ticks')
     .set({ batch_id: id })
     .where('batch_id', 'is', null)
@@ -102,7 +104,7 @@ export async function sealBatch(
     fromTs = Math.min(fromTs, t.ts);
     toTs = Math.max(toTs, t.ts);
   }
-  await trx
+  await withPriceRecord(trx)
     .insertInto('price_batches')
     .values({
       id,
@@ -120,7 +122,7 @@ export async function sealBatch(
 
 /** A batch's ticks, by symbol and seq. */
 function batchTicks(db: Kysely<Database>, batchId: number): Promise<ChainTick[]> {
-  return db
+  return withPriceRecord(db)
     .selectFrom('price_ticks')
     .select(['symbol', 'seq', 'ts', 'price'])
     .where('batch_id', '=', batchId)
@@ -136,13 +138,13 @@ function batchTicks(db: Kysely<Database>, batchId: number): Promise<ChainTick[]>
  */
 export async function pruneTicks(db: Kysely<Database>, cutoff: number): Promise<void> {
   // Batches below the oldest one still holding ticks are gone already: the range keeps the query small.
-  const oldest = await db
+  const oldest = await withPriceRecord(db)
     .selectFrom('price_ticks')
     .select((eb) => eb.fn.min('batch_id').as('id'))
     .executeTakeFirst();
   const lo = oldest?.id;
   if (lo !== null && lo !== undefined) {
-    await db
+    await withPriceRecord(db)
       .deleteFrom('price_ticks')
       .where('batch_id', 'in', (eb) =>
         eb.selectFrom('price_batches').select('id').where('id', '>=', Number(lo)).where('to_ts', '<', cutoff),
@@ -157,7 +159,7 @@ export async function pruneTicks(db: Kysely<Database>, cutoff: number): Promise<
       )
       .execute();
   }
-  await db
+  await withPriceRecord(db)
     .deleteFrom('price_ticks')
     .where('batch_id', 'is', null)
     .where('ts', '<', cutoff)
@@ -202,7 +204,7 @@ export async function pinTicks(trx: Kysely<Database>, tick: PinnedTick, owners: 
   if (!instrument) throw new Error(`pinTick: unknown instrument ${tick.symbol}`);
   // Refuse here what the chain's encoding cannot carry: once stored, such a row would fail every later seal.
   symbolDigest([tick]);
-  await trx
+  await withPriceRecord(trx)
     .insertInto('price_ticks')
     .values({
       instrument_id: instrument.id,
@@ -214,7 +216,7 @@ export async function pinTicks(trx: Kysely<Database>, tick: PinnedTick, owners: 
     })
     .onConflict((oc) => oc.columns(['symbol', 'seq']).doNothing())
     .execute();
-  const stored = await trx
+  const stored = await withPriceRecord(trx)
     .selectFrom('price_ticks')
     .select(['ts', 'price'])
     .where('symbol', '=', tick.symbol)
@@ -225,7 +227,7 @@ export async function pinTicks(trx: Kysely<Database>, tick: PinnedTick, owners: 
   }
   const unique = [...new Set(owners)];
   for (let k = 0; k < unique.length; k += INSERT_ROWS) {
-    await trx
+    await withPriceRecord(trx)
       .insertInto('price_pins')
       .values(unique.slice(k, k + INSERT_ROWS).map((owner) => ({ symbol: tick.symbol, seq: tick.seq, owner })))
       .onConflict((oc) => oc.columns(['symbol', 'seq', 'owner']).doNothing())
@@ -235,7 +237,7 @@ export async function pinTicks(trx: Kysely<Database>, tick: PinnedTick, owners: 
 
 /** The newest batch (nulls while the record is empty). */
 export async function chainHead(db: Kysely<Database>): Promise<ChainHead> {
-  const row = await db
+  const row = await withPriceRecord(db)
     .selectFrom('price_batches')
     .select(['id', 'hash', 'to_ts'])
     .orderBy('id', 'desc')
@@ -252,14 +254,14 @@ export interface TickRecord {
 
 /** The batch sealing `symbol`:`seq` with that symbol's ticks and every symbol's digest; null when not sealed (yet). */
 export async function tickRecord(db: Kysely<Database>, symbol: string, seq: number): Promise<TickRecord | null> {
-  const tick = await db
+  const tick = await withPriceRecord(db)
     .selectFrom('price_ticks')
     .select('batch_id')
     .where('symbol', '=', symbol)
     .where('seq', '=', seq)
     .executeTakeFirst();
   if (tick?.batch_id === null || tick?.batch_id === undefined) return null;
-  const batch = await db
+  const batch = await withPriceRecord(db)
     .selectFrom('price_batches')
     .select(['id', 'from_ts', 'to_ts', 'prev_hash', 'digest', 'hash'])
     .where('id', '=', tick.batch_id)
@@ -271,7 +273,7 @@ export async function tickRecord(db: Kysely<Database>, symbol: string, seq: numb
 
 /** Batches from_id+1 .. to_id (at most MAX_CHAIN_LINKS), in order. */
 export function chainLinks(db: Kysely<Database>, fromId: number, toId: number): Promise<ChainLink[]> {
-  return db
+  return withPriceRecord(db)
     .selectFrom('price_batches')
     .select(['id', 'digest', 'hash'])
     .where('id', '>', fromId)
@@ -287,7 +289,7 @@ export function chainLinks(db: Kysely<Database>, fromId: number, toId: number): 
 export async function lastRecordedSeqs(db: Kysely<Database>, symbols: readonly string[]): Promise<Map<string, number>> {
   const seqs = new Map<string, number>();
   for (const symbol of symbols) {
-    const row = await db
+    const row = await withPriceRecord(db)
       .selectFrom('price_ticks')
       .select((eb) => eb.fn.max('seq').as('seq'))
       .where('symbol', '=', symbol)
@@ -318,7 +320,7 @@ export async function verifyPriceChain(db: Kysely<Database>, pageSize = 1_000): 
   const result: ChainCheck = { batches: 0, checked: 0, pruned: 0, difference: null };
   let prev = { id: 0, hash: GENESIS_HASH };
   for (;;) {
-    const page = await db
+    const page = await withPriceRecord(db)
       .selectFrom('price_batches')
       .selectAll()
       .where('id', '>', prev.id)
@@ -328,7 +330,7 @@ export async function verifyPriceChain(db: Kysely<Database>, pageSize = 1_000): 
     if (!page.length) break;
     const first = page[0]?.id ?? 0;
     const lastId = page[page.length - 1]?.id ?? 0;
-    const rows = await db
+    const rows = await withPriceRecord(db)
       .selectFrom('price_ticks')
       .select(['batch_id', 'symbol', 'seq', 'ts', 'price'])
       .where('batch_id', '>=', first)
@@ -366,7 +368,7 @@ export async function verifyPriceChain(db: Kysely<Database>, pageSize = 1_000): 
       prev = { id: b.id, hash: b.hash };
     }
   }
-  const lost = await db
+  const lost = await withPriceRecord(db)
     .selectFrom('price_pins as p')
     .leftJoin('price_ticks as t', (j) => j.onRef('t.symbol', '=', 'p.symbol').onRef('t.seq', '=', 'p.seq'))
     .select(['p.symbol', 'p.seq', 'p.owner'])

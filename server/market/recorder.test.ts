@@ -4,6 +4,7 @@ import { MarketFeed } from './feed';
 import { INSTRUMENTS } from './instruments';
 import { PriceRecorder } from './recorder';
 import { MarketSimulator } from './simulator';
+import { withPriceRecord } from './tables';
 
 describe('price recorder', () => {
   it('records every published price exactly, in batches, and prunes past the retention', async () => {
@@ -24,7 +25,7 @@ describe('price recorder', () => {
     expect(recorder.pending).toBe(3 * 11);
     await recorder.flush();
     expect(recorder.pending).toBe(0);
-    const rows = await database.db.selectFrom('price_ticks').selectAll().orderBy('id').execute();
+    const rows = await withPriceRecord(database.db).selectFrom('price_ticks').selectAll().orderBy('id').execute();
     expect(rows.map((r) => `${r.symbol}:${r.seq}:${r.price}`)).toEqual(published);
     expect(rows[0]).toMatchObject({ instrument_id: 1, symbol: 'BTC', ts: now - 10_000 });
 
@@ -34,7 +35,7 @@ describe('price recorder', () => {
     now += 120_000;
     sim.advanceTo(now);
     await recorder.close();
-    const left = await database.db.selectFrom('price_ticks').select(['ts', 'batch_id']).execute();
+    const left = await withPriceRecord(database.db).selectFrom('price_ticks').select(['ts', 'batch_id']).execute();
     expect(left.length).toBeGreaterThan(0);
     expect(left.every((r) => r.batch_id === 2)).toBe(true);
     expect(Math.min(...left.map((r) => r.ts))).toBeGreaterThan(firstBatchEnd);

@@ -1,10 +1,10 @@
 import type { DatabaseHandle } from '../platform/db/connect';
-import type { NewPriceTick } from '../platform/db/schema';
 import { writeTransaction } from '../platform/db/transaction';
 import type { Job } from '../platform/jobs/runner';
 import type { MarketFeed } from './feed';
 import { formatUnits } from './instruments';
 import { pruneTicks, SEAL_ORPHANS_AFTER_MS, sealBatch } from './price-chain';
+import type { NewPriceTick } from './tables';
 
 export interface RecorderOptions {
   /** How often buffered prices are written (one batch insert per flush). */

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { SIMULATOR_CURRENCY, SIMULATOR_FUNDS, type SimulatorBalance } from '../../protocol/options';
-import { formatAmount, type Ledger, parseAmount } from '../ledger';
+import { formatAmount, type Ledger, parseAmount, withLedger } from '../ledger';
 import type { DatabaseHandle } from '../platform/db/connect';
 import { writeTransaction } from '../platform/db/transaction';
 
@@ -48,7 +48,7 @@ export async function practiceBalance(
   type: PracticeAccount,
 ): Promise<SimulatorBalance> {
   // Reading the balance is the common case: look for the grant before asking the ledger to write it.
-  const granted = await ledger.database
+  const granted = await withLedger(ledger.database)
     .selectFrom('ledger_entries')
     .select('id')
     .where('user_id', '=', userId)

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { toUnits } from '../../protocol/rules/spot';
+import { withPriceRecord } from '../market';
 import type { Database } from '../platform/db/schema';
 import type { EngineTick } from './tick-window';
 
@@ -18,7 +19,7 @@ export async function sealedThrough(
   symbol: string,
 ): Promise<{ ts: number; seq: number } | undefined> {
   // Newest first on the (symbol, ts) index: only the few pinned, unsealed ticks above it are scanned.
-  const row = await db
+  const row = await withPriceRecord(db)
     .selectFrom('price_ticks')
     .select(['ts', 'seq'])
     .where('symbol', '=', symbol)
@@ -45,7 +46,7 @@ export async function firstRecordedTickAfter(
   const sealed = await sealedThrough(db, symbol);
   if (!sealed || sealed.ts <= ts) return undefined;
   // Ordered by (ts, seq), the first after `ts` comes no later than the sealed tick: no bound on seq is needed.
-  const tick = await db
+  const tick = await withPriceRecord(db)
     .selectFrom('price_ticks')
     .select(['seq', 'ts', 'price'])
     .where('symbol', '=', symbol)
@@ -75,7 +76,7 @@ export async function recordedTicksAfter(
 ): Promise<EngineTick[]> {
   const sealed = await sealedThrough(db, symbol);
   if (!sealed || sealed.ts <= ts) return [];
-  const rows = await db
+  const rows = await withPriceRecord(db)
     .selectFrom('price_ticks')
     .select(['seq', 'ts', 'price'])
     .where('symbol', '=', symbol)

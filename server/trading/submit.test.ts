@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { withLedger } from '../ledger';
 import { Ledger } from '../ledger/ledger';
 import { migrateToLatest } from '../migrations';
 import type { DatabaseHandle } from '../platform/db/connect';
@@ -147,7 +148,7 @@ describe.each(targets)('submitTrade on %s', (_kind, open) => {
   const services = () => ({ database: handle, ledger, now: () => AT });
   const submit = (sub: Submission<TradeRow, TradeRow>) => submitTrade(services(), sub);
   const holds = () =>
-    handle.db
+    withLedger(handle.db)
       .selectFrom('ledger_holds as h')
       .innerJoin('ledger_accounts as a', 'a.id', 'h.account_id')
       .select(['h.id', 'h.amount', 'h.state'])
@@ -261,7 +262,11 @@ describe.each(targets)('submitTrade on %s', (_kind, open) => {
     expect(await holds()).toEqual([]);
     expect(await available()).toBe(Number(units('100')));
     expect(
-      await handle.db.selectFrom('ledger_entries').select('request_id').where('user_id', '=', userId).execute(),
+      await withLedger(handle.db)
+        .selectFrom('ledger_entries')
+        .select('request_id')
+        .where('user_id', '=', userId)
+        .execute(),
     ).toEqual([{ request_id: 'seed' }]);
     expect(await find(handle.db, 'r1')).toBeUndefined();
     expect(await events()).toEqual([]);

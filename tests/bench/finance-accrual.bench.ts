@@ -7,7 +7,7 @@ import pg from 'pg';
 import { dailyInterest, interestDueAt, interestStartDay } from '../../protocol/rules/finance';
 import { withFinance } from '../../server/domains/finance';
 import { accrueFinance } from '../../server/domains/finance/accrual';
-import { type BatchRequest, Ledger, platformPrincipalId } from '../../server/ledger';
+import { type BatchRequest, Ledger, platformPrincipalId, withLedger } from '../../server/ledger';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { migrateToLatest } from '../../server/migrations';
 import { type DatabaseHandle, openSqlite } from '../../server/platform/db/connect';
@@ -73,7 +73,7 @@ interface Bench {
 }
 
 async function countPostings(handle: DatabaseHandle): Promise<number> {
-  const row = await handle.db
+  const row = await withLedger(handle.db)
     .selectFrom('ledger_postings')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
@@ -193,7 +193,7 @@ async function setUp(handle: DatabaseHandle): Promise<Bench> {
   // consistent with their (no) postings and holds.
   await writeTransaction(handle, async (trx) => {
     for (const chunk of chunks(users, CHUNK)) {
-      await trx
+      await withLedger(trx)
         .insertInto('ledger_accounts')
         .values(
           chunk.map((userId) => ({
@@ -337,7 +337,7 @@ async function run(name: string, handle: DatabaseHandle): Promise<Row> {
   let yieldProblem: string | null = null;
   if (bare.ok && paid.ok) {
     // Funded: the whole cycle plus the bare phase's day; each phase paid one day of every order.
-    const yieldLeft = await handle.db
+    const yieldLeft = await withLedger(handle.db)
       .selectFrom('ledger_accounts')
       .select('balance')
       .where('user_id', 'is', null)

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
+import { withLedger } from '../../server/ledger';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';
 import { migrateToLatest } from '../../server/migrations';
@@ -91,7 +92,7 @@ async function transfers(label: string, handle: DatabaseHandle): Promise<void> {
     }),
   );
 
-  const accounts = await handle.db
+  const accounts = await withLedger(handle.db)
     .selectFrom('ledger_accounts')
     .select(['id', 'user_id', 'type'])
     .where('user_id', 'in', users)
@@ -104,7 +105,7 @@ async function transfers(label: string, handle: DatabaseHandle): Promise<void> {
         i % 2 === 0
           ? [accountOf(loop, 'coin'), accountOf(loop, 'option')]
           : [accountOf(loop, 'option'), accountOf(loop, 'coin')];
-      const entry = await trx
+      const entry = await withLedger(trx)
         .insertInto('ledger_entries')
         .values({
           user_id: userOf(loop),
@@ -116,19 +117,19 @@ async function transfers(label: string, handle: DatabaseHandle): Promise<void> {
         })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await trx
+      await withLedger(trx)
         .insertInto('ledger_postings')
         .values([
           { entry_id: entry.id, account_id: from, amount: -7 },
           { entry_id: entry.id, account_id: to, amount: 7 },
         ])
         .execute();
-      await trx
+      await withLedger(trx)
         .updateTable('ledger_accounts')
         .set((eb) => ({ balance: eb('balance', '-', 7) }))
         .where('id', '=', from)
         .execute();
-      await trx
+      await withLedger(trx)
         .updateTable('ledger_accounts')
         .set((eb) => ({ balance: eb('balance', '+', 7) }))
         .where('id', '=', to)

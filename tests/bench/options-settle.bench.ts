@@ -14,6 +14,7 @@ import { approveVerification } from '../../server/domains/identity';
 import { withOptions } from '../../server/domains/options';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';
+import { withPriceRecord } from '../../server/market';
 import { MarketFeed } from '../../server/market/feed';
 import { INSTRUMENTS } from '../../server/market/instruments';
 import { MarketSimulator } from '../../server/market/simulator';
@@ -347,7 +348,7 @@ async function expiry(b: Bench, handle: DatabaseHandle) {
     .execute();
   const lags = rows.map((r) => (r.settled_at ?? Number.NaN) - E).sort((x, y) => x - y);
   // The recorder's batch that sealed the first tick after E: from then the record holds every tick up to E.
-  const sealed = await handle.db
+  const sealed = await withPriceRecord(handle.db)
     .selectFrom('price_batches as b')
     .innerJoin('price_ticks as t', 't.batch_id', 'b.id')
     .select((eb) => eb.fn.min('b.created_at').as('at'))

@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { C2C_ORDER_EVENT } from '../../protocol/c2c';
 import { addMerchant, addOrder, c2cServices, expireC2cOrders, saveAd, withC2c } from '../../server/domains/c2c';
 import { withChat } from '../../server/domains/chat';
+import { withLedger } from '../../server/ledger';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';
 import { migrateToLatest } from '../../server/migrations';
@@ -108,7 +109,7 @@ describe('c2c expiry killed mid-round', () => {
     expect(await merchantCoin()).toMatchObject({ balance: 10_000_000_000, held: 0 });
     expect(await escrows()).toEqual(Array(ORDERS).fill('voided'));
     // Each order expired once: one release entry, one event per side after the one of its creation, one chat line.
-    const voids = await handle.db
+    const voids = await withLedger(handle.db)
       .selectFrom('ledger_entries')
       .select('request_id')
       .where('request_id', 'like', 'c2c-return:%')

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { withLever } from '../../server/domains/lever';
 import { LeverEngine } from '../../server/domains/lever/engine';
 import { Ledger } from '../../server/ledger';
+import { withPriceRecord } from '../../server/market';
 import { MarketFeed } from '../../server/market/feed';
 import { pinTick } from '../../server/market/price-chain';
 import { PriceRecorder } from '../../server/market/recorder';
@@ -94,7 +95,8 @@ describe.each(DATABASES)('failover: lever engine catching up from the record of 
       const t463 = market.trade('BTC', '54100.00', now());
       await writeTransaction(database.handle, (trx) => pinTick(trx, { symbol: 'BTC', ...t463 }, 'spot:other'));
       expect(
-        (await db.selectFrom('price_ticks').select('seq').where('seq', '=', t462.seq).execute()).length,
+        (await withPriceRecord(db).selectFrom('price_ticks').select('seq').where('seq', '=', t462.seq).execute())
+          .length,
         'the record lacks 462 until the successor writes it',
       ).toBe(0);
 
@@ -116,7 +118,7 @@ describe.each(DATABASES)('failover: lever engine catching up from the record of 
         price: closed.exit_price,
       }).toEqual({ phase: 'closed', reason: 'liquidation', seq: t462.seq, price: t462.price });
       // And the record agrees: its first tick after the open at or below the liquidation price is that one.
-      const first = await db
+      const first = await withPriceRecord(db)
         .selectFrom('price_ticks')
         .select(['seq', 'price', 'batch_id'])
         .where('symbol', '=', 'BTC')

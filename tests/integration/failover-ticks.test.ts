@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { withPriceRecord } from '../../server/market';
 import { MarketFeed } from '../../server/market/feed';
 import { formatUnits, INSTRUMENTS } from '../../server/market/instruments';
 import { PriceRecorder } from '../../server/market/recorder';
@@ -101,7 +102,7 @@ describe.each(DATABASES)('failover: the ticks of a dead record writer (%s)', (ki
   };
 
   async function recorded(): Promise<Map<string, SeenTick & { sealed: boolean }>> {
-    const rows = await (database as TestDatabase).handle.db
+    const rows = await withPriceRecord((database as TestDatabase).handle.db)
       .selectFrom('price_ticks')
       .select(['symbol', 'seq', 'ts', 'price', 'batch_id'])
       .execute();

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { interestDueAt, interestStartDay } from '../../protocol/rules/finance';
 import { accrueFinance, buyFinance, runFinanceCommand, withFinance } from '../../server/domains/finance';
+import { withLedger } from '../../server/ledger';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';
 import { migrateToLatest } from '../../server/migrations';
@@ -82,7 +83,7 @@ describe('finance accrual killed mid-round', () => {
       ).map((r) => r.days_paid);
     const interestEntries = async () =>
       (
-        await handle.db
+        await withLedger(handle.db)
           .selectFrom('ledger_entries')
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .where('kind', '=', 'interest')

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { FinanceOrder } from '../../protocol/finance';
 import { DAY_MS, interestDueAt, interestStartDay } from '../../protocol/rules/finance';
 import { accrueFinance, runFinanceCommand, withFinance } from '../../server/domains/finance';
+import { withLedger } from '../../server/ledger';
 import { parseAmount } from '../../server/ledger/amounts';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';
@@ -75,7 +76,7 @@ describe.each(DATABASES)('finance on %s', (kind) => {
   }
 
   async function platform(type: 'finance_reserve' | 'finance_yield' | 'penalties') {
-    const row = await t.db
+    const row = await withLedger(t.db)
       .selectFrom('ledger_accounts')
       .select('balance')
       .where('user_id', 'is', null)
@@ -87,7 +88,7 @@ describe.each(DATABASES)('finance on %s', (kind) => {
   }
 
   async function interestEntries(userId: number) {
-    const rows = await t.db
+    const rows = await withLedger(t.db)
       .selectFrom('ledger_entries')
       .select('request_id')
       .where('user_id', '=', userId)
@@ -339,7 +340,7 @@ describe.each(DATABASES)('finance on %s', (kind) => {
     for (const a of answers.filter((x) => x.body.type !== 'ok')) {
       expect(a.body.message).toBe(translate('en', 'financeSoldOut'));
     }
-    const reserve = await t.db
+    const reserve = await withLedger(t.db)
       .selectFrom('ledger_accounts')
       .select(['type', 'balance'])
       .where('user_id', 'is', null)

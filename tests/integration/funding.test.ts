@@ -12,7 +12,7 @@ import {
   withdrawResponse,
 } from '../../protocol/funding';
 import { withBankCards } from '../../server/domains/bank-cards';
-import { withFunding } from '../../server/domains/funding';
+import { type FundingTables, withFunding } from '../../server/domains/funding';
 import {
   runDepositsCommand,
   runFeesCommand,
@@ -29,6 +29,7 @@ import {
 import { withIdentity } from '../../server/domains/identity';
 import { approveVerification } from '../../server/domains/identity/ops';
 import { withWalletAddresses } from '../../server/domains/wallet-addresses';
+import { type LedgerTables, withLedger } from '../../server/ledger';
 import { DATABASES, openTestDatabase, startTestApp, type TestApp, type TestDatabase, uniqueEmail } from './harness';
 import { fakeJpeg, upload, uploadedId } from './uploads-helpers';
 
@@ -67,14 +68,15 @@ describe.each(DATABASES)('deposits and withdrawals on %s', (kind) => {
   const count = async (table: 'deposits' | 'withdrawals' | 'ledger_entries' | 'ledger_holds') =>
     Number(
       (
-        await withFunding(t.db)
+        await t.db
+          .withTables<FundingTables & LedgerTables>()
           .selectFrom(table)
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .executeTakeFirstOrThrow()
       ).n,
     );
   const coinAccount = async (userId: number, currency = 'USDT') =>
-    t.db
+    withLedger(t.db)
       .selectFrom('ledger_accounts')
       .select(['balance', 'held'])
       .where('user_id', '=', userId)
@@ -86,7 +88,7 @@ describe.each(DATABASES)('deposits and withdrawals on %s', (kind) => {
   const platform = async (type: string, currency = 'USDT') =>
     Number(
       (
-        await t.db
+        await withLedger(t.db)
           .selectFrom('ledger_accounts')
           .select('balance')
           .where('user_id', 'is', null)
@@ -570,7 +572,7 @@ describe.each(DATABASES)('deposits and withdrawals on %s', (kind) => {
       new Set(['Insufficient balance']),
     );
     expect(await coinAccount(me.id)).toEqual({ balance: 50_000_000, held: 42_000_000 });
-    const open = await t.db
+    const open = await withLedger(t.db)
       .selectFrom('ledger_holds as h')
       .innerJoin('ledger_accounts as a', 'a.id', 'h.account_id')
       .select('h.id')

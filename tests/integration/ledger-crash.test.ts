@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withLedger } from '../../server/ledger';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';
 import { type DatabaseHandle, openSqlite } from '../../server/platform/db/connect';
@@ -62,7 +63,7 @@ describe.each(DATABASES)('ledger after a killed writer on %s', (kind) => {
     // Reopen: a new connection (for SQLite a new handle on the file, which recovers the WAL of the dead writer).
     const reopened: DatabaseHandle = burstDatabase.kind === 'sqlite' ? openSqlite(burstDatabase.file) : handle;
     try {
-      const entries = await reopened.db
+      const entries = await withLedger(reopened.db)
         .selectFrom('ledger_entries as e')
         .leftJoin('ledger_postings as p', 'p.entry_id', 'e.id')
         .select([

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withLedger } from '../../server/ledger';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { isLedgerError } from '../../server/ledger/errors';
 import { type CreditRequest, Ledger, type Receipt } from '../../server/ledger/ledger';
@@ -34,7 +35,13 @@ describe.each(DATABASES)('ledger request ids on %s', (kind) => {
 
   const coin = async (userId: number) => (await ledger.balances(userId)).find((b) => b.type === 'coin')?.balance ?? 0;
   const entries = async (userId: number) =>
-    (await database.handle.db.selectFrom('ledger_entries').select('id').where('user_id', '=', userId).execute()).length;
+    (
+      await withLedger(database.handle.db)
+        .selectFrom('ledger_entries')
+        .select('id')
+        .where('user_id', '=', userId)
+        .execute()
+    ).length;
   const deposit = (userId: number, requestId: string, amount = 100): CreditRequest => ({
     userId,
     requestId,

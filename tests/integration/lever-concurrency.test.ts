@@ -3,6 +3,7 @@ import type { LeverPosition } from '../../protocol/lever';
 import { type CloseReason, closeAmounts, initialMargin, tradeFee } from '../../protocol/rules/lever';
 import { roundUnits } from '../../protocol/rules/spot';
 import { withLever } from '../../server/domains/lever';
+import { withLedger } from '../../server/ledger';
 import { translate } from '../../server/platform/i18n/messages';
 import { DATABASES } from './harness';
 import { BTC_TERMS, btc, btcText, leverBench, type Tick, usdt, usdtText } from './lever-checks';
@@ -29,7 +30,7 @@ describe.each(DATABASES)('lever concurrency on %s', (kind) => {
 
   /** How many ledger entries the user has under `requestId` (each money step of a position applies once). */
   async function entries(userId: number, requestId: string): Promise<number> {
-    const rows = await b.t.db
+    const rows = await withLedger(b.t.db)
       .selectFrom('ledger_entries')
       .select('id')
       .where('user_id', '=', userId)
@@ -72,7 +73,7 @@ describe.each(DATABASES)('lever concurrency on %s', (kind) => {
     expect(await b.contract(userId)).toEqual({ balance: Number(balance), available: Number(balance) });
     // The margin hold left `open` exactly once, by one release; the close posted once.
     const row = await rowOf(p.id);
-    const hold = await b.t.db
+    const hold = await withLedger(b.t.db)
       .selectFrom('ledger_holds')
       .select('state')
       .where('id', '=', row.margin_hold_id ?? -1)

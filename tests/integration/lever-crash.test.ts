@@ -6,6 +6,7 @@ import { fromUnits, toUnits } from '../../protocol/rules/spot';
 import { withLever } from '../../server/domains/lever';
 import { setLeverSettings } from '../../server/domains/lever/terms';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
+import { withPriceRecord } from '../../server/market';
 import { MarketFeed } from '../../server/market/feed';
 import { instrumentBySymbol } from '../../server/market/instruments';
 import { sealBatch } from '../../server/market/price-chain';
@@ -152,7 +153,7 @@ describe('lever liquidations after a killed server (SQLite)', () => {
         ])
         .where('phase', 'in', OPEN_LEVER_PHASES)
         .execute();
-      const lastTicks = await db
+      const lastTicks = await withPriceRecord(db)
         .selectFrom('price_ticks')
         .select(['symbol', 'seq', 'ts', 'price'])
         .orderBy('id', 'desc')

@@ -14,8 +14,10 @@ import { fromUnits, toUnits } from '../../protocol/rules/spot';
 import { ENTRY_TICK_WAIT_MS } from '../../protocol/spot';
 import { withLever } from '../../server/domains/lever';
 import { readLeverSettings, termsFor } from '../../server/domains/lever/terms';
+import { withLedger } from '../../server/ledger';
 import { currencyScale } from '../../server/ledger/amounts';
 import { Ledger } from '../../server/ledger/ledger';
+import { withPriceRecord } from '../../server/market';
 import type { DatabaseHandle } from '../../server/platform/db/connect';
 import type { Database } from '../../server/platform/db/schema';
 import type { BookFunding } from './crash-kit';
@@ -75,7 +77,7 @@ export async function checkLeverPositions(
   const reasons: Record<string, number> = {};
   const rows = await positions(db).selectAll().orderBy('id').execute();
 
-  const entries = await db
+  const entries = await withLedger(db)
     .selectFrom('ledger_entries')
     .select(['user_id', 'request_id'])
     .where('request_id', 'like', 'lever-close:%')
@@ -86,10 +88,10 @@ export async function checkLeverPositions(
     closeEntries.set(key, (closeEntries.get(key) ?? 0) + 1);
   }
   const holds = new Map(
-    (await db.selectFrom('ledger_holds').select(['id', 'state']).execute()).map((h) => [h.id, h.state]),
+    (await withLedger(db).selectFrom('ledger_holds').select(['id', 'state']).execute()).map((h) => [h.id, h.state]),
   );
   const pins = new Set(
-    (await db.selectFrom('price_pins').select(['symbol', 'seq', 'owner']).execute()).map(
+    (await withPriceRecord(db).selectFrom('price_pins').select(['symbol', 'seq', 'owner']).execute()).map(
       (p) => `${p.owner}/${p.symbol}/${p.seq}`,
     ),
   );
@@ -97,7 +99,7 @@ export async function checkLeverPositions(
   for (const symbol of new Set(rows.map((r) => r.symbol))) {
     ticks.set(
       symbol,
-      await db
+      await withPriceRecord(db)
         .selectFrom('price_ticks')
         .select(['seq', 'ts', 'price'])
         .where('symbol', '=', symbol)

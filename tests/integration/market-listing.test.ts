@@ -11,7 +11,7 @@ import {
   trade,
 } from '../../protocol';
 import { Ledger, parseAmount } from '../../server/ledger';
-import { INSTRUMENTS, listCoin, MarketFeed, MarketSimulator, parseUnits } from '../../server/market';
+import { INSTRUMENTS, listCoin, MarketFeed, MarketSimulator, parseUnits, withPriceRecord } from '../../server/market';
 import { writeTransaction } from '../../server/platform/db/transaction';
 import { DATABASES, openTestDatabase, startTestApp, type TestApp, type TestDatabase, uniqueEmail } from './harness';
 
@@ -162,7 +162,7 @@ describe.each(DATABASES)('a coin listed on a running app on %s', (kind) => {
     await expect
       .poll(
         async () => {
-          const row = await t.db
+          const row = await withPriceRecord(t.db)
             .selectFrom('price_ticks')
             .select((eb) => eb.fn.max('seq').as('seq'))
             .where('symbol', '=', SYMBOL)
@@ -173,7 +173,7 @@ describe.each(DATABASES)('a coin listed on a running app on %s', (kind) => {
         { timeout: 5_000 },
       )
       .toBe(121);
-    const first = await t.db
+    const first = await withPriceRecord(t.db)
       .selectFrom('price_ticks')
       .selectAll()
       .where('symbol', '=', SYMBOL)

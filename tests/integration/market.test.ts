@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CallData, type CallPath, calls, okEnvelope, PERIODS, TIMEFRAMES } from '../../protocol';
+import { withPriceRecord } from '../../server/market';
 import { MarketFeed } from '../../server/market/feed';
 import { MarketSimulator } from '../../server/market/simulator';
 import { DATABASES, openTestDatabase, startTestApp, type TestApp, type TestDatabase, uniqueEmail } from './harness';
@@ -139,7 +140,7 @@ describe.each(DATABASES)('market calls on %s', (kind) => {
     sim.advanceTo(now);
     const quoteBeforeClose = (await ok('currency/quotation_new')).find((q) => q.symbol === 'BTC')?.last;
     await t.app.close(); // the recorder writes what is left on close
-    const rows = await database.handle.db
+    const rows = await withPriceRecord(database.handle.db)
       .selectFrom('price_ticks')
       .selectAll()
       .where('symbol', '=', 'BTC')

@@ -26,6 +26,7 @@ import {
   totpCode,
   withOperators,
 } from '../../server/domains/operators';
+import { withLedger } from '../../server/ledger';
 import { parseCommandLine } from '../../server/platform/ops/commands';
 import {
   DATABASES,
@@ -358,7 +359,7 @@ describe.each(DATABASES)('support console on %s', (kind) => {
     expect(web).toMatchObject({ state: 'passed', reason: null, reviewed_at: t.clock.now() });
     expect(web.entry_id).not.toBeNull();
     expect({ ...cli, entry_id: 0, reviewed_at: 0 }).toEqual({ ...web, entry_id: 0, reviewed_at: 0 });
-    const balance = await t.db
+    const balance = await withLedger(t.db)
       .selectFrom('ledger_accounts')
       .select('balance')
       .where('user_id', '=', user.user.id)

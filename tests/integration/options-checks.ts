@@ -3,8 +3,10 @@ import { OPTION_CONTRACT_EVENT, type OptionState } from '../../protocol/options'
 import { type OptionTick, optionExpiryTs, optionPayout, optionResult } from '../../protocol/rules/options';
 import { toUnits } from '../../protocol/rules/spot';
 import { withOptions } from '../../server/domains/options';
+import { withLedger } from '../../server/ledger';
 import { currencyScale } from '../../server/ledger/amounts';
 import { Ledger } from '../../server/ledger/ledger';
+import { withPriceRecord } from '../../server/market';
 import { instrumentBySymbol } from '../../server/market/instruments';
 import type { DatabaseHandle } from '../../server/platform/db/connect';
 import type { Database } from '../../server/platform/db/schema';
@@ -55,7 +57,7 @@ export async function checkOptionContracts(
   const states: Record<string, number> = {};
   for (const c of rows) states[c.state] = (states[c.state] ?? 0) + 1;
 
-  const entries = await db
+  const entries = await withLedger(db)
     .selectFrom('ledger_entries')
     .select(['user_id', 'request_id'])
     .where('request_id', 'like', 'option%')
@@ -66,10 +68,10 @@ export async function checkOptionContracts(
     entryCount.set(key, (entryCount.get(key) ?? 0) + 1);
   }
   const holds = new Map(
-    (await db.selectFrom('ledger_holds').select(['id', 'state', 'amount']).execute()).map((h) => [h.id, h]),
+    (await withLedger(db).selectFrom('ledger_holds').select(['id', 'state', 'amount']).execute()).map((h) => [h.id, h]),
   );
   const pins = new Set(
-    (await db.selectFrom('price_pins').select(['symbol', 'seq', 'owner']).execute()).map(
+    (await withPriceRecord(db).selectFrom('price_pins').select(['symbol', 'seq', 'owner']).execute()).map(
       (p) => `${p.owner}/${p.symbol}/${p.seq}`,
     ),
   );
@@ -90,7 +92,7 @@ export async function checkOptionContracts(
   for (const symbol of symbols) {
     ticksOf.set(
       symbol,
-      await db
+      await withPriceRecord(db)
         .selectFrom('price_ticks')
         .select(['seq', 'ts', 'price'])
         .where('symbol', '=', symbol)

@@ -7,6 +7,7 @@ import { approveVerification } from '../../server/domains/identity';
 import { parseAmount } from '../../server/ledger/amounts';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';
+import { withPriceRecord } from '../../server/market';
 import { MarketFeed } from '../../server/market/feed';
 import { instrumentBySymbol } from '../../server/market/instruments';
 import { verifyPriceChain } from '../../server/market/price-chain';
@@ -129,7 +130,7 @@ describe.each(DATABASES)('options on %s', (kind) => {
   async function recompute(contract: OptionContract) {
     const instrument = instrumentBySymbol(contract.symbol);
     if (!instrument || !contract.entry || contract.expiry_ts === null) throw new Error('not settled');
-    const ticks = await t.db
+    const ticks = await withPriceRecord(t.db)
       .selectFrom('price_ticks')
       .select(['seq', 'ts', 'price'])
       .where('symbol', '=', contract.symbol)

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CallData, type CallPath, calls, okEnvelope } from '../../protocol';
 import { MAX_CHAIN_LINKS } from '../../protocol/price-record';
 import { batchDigest, chainHash, GENESIS_HASH, symbolDigest, verifyLinks } from '../../protocol/rules/price-record';
+import { withPriceRecord } from '../../server/market';
 import { MarketFeed } from '../../server/market/feed';
 import { MarketSimulator } from '../../server/market/simulator';
 import { runOps } from '../../server/ops/cli';
@@ -141,14 +142,14 @@ describe.each(DATABASES)('price record hash chain over HTTP on %s', (kind) => {
     const lines: string[] = [];
     expect(await runOps(['market', 'verify'], t.db, (line) => lines.push(line))).toBe(0);
     expect(lines.join('\n')).toMatch(/matches its hash chain/);
-    const victim = await t.db
+    const victim = await withPriceRecord(t.db)
       .selectFrom('price_ticks')
       .select(['id', 'batch_id'])
       .where('batch_id', 'is not', null)
       .orderBy('id', 'desc')
       .limit(1)
       .executeTakeFirstOrThrow();
-    await t.db.updateTable('price_ticks').set({ price: '1.00' }).where('id', '=', victim.id).execute();
+    await withPriceRecord(t.db).updateTable('price_ticks').set({ price: '1.00' }).where('id', '=', victim.id).execute();
     lines.length = 0;
     expect(await runOps(['market', 'verify'], t.db, (line) => lines.push(line))).toBe(1);
     expect(lines.join('\n')).toContain(`DIFFERENCE: batch ${victim.batch_id}: its ticks do not match its digest`);

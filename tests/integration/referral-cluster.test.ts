@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rebateSplit } from '../../protocol/rules/referral';
 import { leverLedgerIds } from '../../server/domains/lever/submit';
 import { grantPartner, payRebates, setBonus } from '../../server/domains/referral';
+import { withLedger } from '../../server/ledger';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';
 import { LocalLeases } from '../../server/platform/jobs/leases';
@@ -68,7 +69,7 @@ describe.each(DATABASES)('referral rebate job in two apps on %s', (kind) => {
       .where('payer_id', 'in', payers)
       .execute();
     expect(rows).toHaveLength(fees.length);
-    const entries = await database.handle.db
+    const entries = await withLedger(database.handle.db)
       .selectFrom('ledger_entries')
       .select(['user_id', 'request_id'])
       .where('kind', '=', 'rebate')

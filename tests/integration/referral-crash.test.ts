@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { rebateSplit } from '../../protocol/rules/referral';
 import { leverLedgerIds } from '../../server/domains/lever/submit';
 import { grantPartner, payRebates, setBonus } from '../../server/domains/referral';
+import { withLedger } from '../../server/ledger';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';
 import { migrateToLatest } from '../../server/migrations';
@@ -102,7 +103,7 @@ describe('referral rebates killed mid-round', () => {
 
     const counts = async () => {
       const rows = await handle.db.selectFrom('referral_rebates').selectAll().execute();
-      const entries = await handle.db
+      const entries = await withLedger(handle.db)
         .selectFrom('ledger_entries')
         .select(['user_id', 'request_id'])
         .where('kind', '=', 'rebate')

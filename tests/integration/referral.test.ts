@@ -13,6 +13,7 @@ import {
   TRADING_FEE_ENTRIES,
 } from '../../server/domains/referral';
 import { ledgerIds as spotLedgerIds } from '../../server/domains/spot/place';
+import { withLedger } from '../../server/ledger';
 import { formatAmount, parseAmount } from '../../server/ledger/amounts';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';
@@ -115,7 +116,7 @@ describe.each(DATABASES)('referral on %s', (kind) => {
   }
 
   async function feePostingOf(entryId: number): Promise<number> {
-    const row = await t.db
+    const row = await withLedger(t.db)
       .selectFrom('ledger_postings as p')
       .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
       .select('p.id')
@@ -297,7 +298,7 @@ describe.each(DATABASES)('referral on %s', (kind) => {
     expect(
       rows.map((r) => [r.source, r.referrer_id, Number(r.fee), r.ratio_bp, r.bonus_bp, Number(r.invitee_amount)]),
     ).toEqual(units.map((f) => ['spot', a.id, Number(f), 2000, 0, 0]));
-    const entries = await t.db
+    const entries = await withLedger(t.db)
       .selectFrom('ledger_entries')
       .select(['user_id', 'request_id', 'kind'])
       .where(
@@ -396,7 +397,7 @@ describe.each(DATABASES)('referral on %s', (kind) => {
     // Every rebate entry moved exactly its row's amounts out of the fee account.
     const rows = await t.db.selectFrom('referral_rebates').selectAll().execute();
     const paid = rows.reduce((sum, r) => sum + Number(r.referrer_amount) + Number(r.invitee_amount), 0);
-    const credited = await t.db
+    const credited = await withLedger(t.db)
       .selectFrom('ledger_postings as p')
       .innerJoin('ledger_entries as e', 'e.id', 'p.entry_id')
       .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')

@@ -14,6 +14,7 @@ import { setDepositAddress } from '../../server/domains/funding';
 import { approveVerification } from '../../server/domains/identity';
 import { runIeoCommand, withIeo } from '../../server/domains/ieo';
 import { withWalletAddresses } from '../../server/domains/wallet-addresses';
+import { withLedger } from '../../server/ledger';
 import { parseAmount } from '../../server/ledger/amounts';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';
@@ -142,7 +143,7 @@ describe.each(DATABASES)('request ids on %s', (kind) => {
   /** Every balance of the user in both books, and the number of ledger entries (any money moved makes a new one). */
   async function money(userId: number) {
     const balances = [...(await ledger.balances(userId, 'real')), ...(await ledger.balances(userId, 'simulator'))];
-    const entries = await t.db
+    const entries = await withLedger(t.db)
       .selectFrom('ledger_entries')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();

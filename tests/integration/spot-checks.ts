@@ -1,9 +1,11 @@
 import type { Kysely } from 'kysely';
 import { fromUnits, toUnits } from '../../protocol/rules/spot';
 import { withSpot } from '../../server/domains/spot';
+import { withLedger } from '../../server/ledger';
 import { currencyScale } from '../../server/ledger/amounts';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';
+import { withPriceRecord } from '../../server/market';
 import { instrumentBySymbol } from '../../server/market/instruments';
 import { verifyPriceChain } from '../../server/market/price-chain';
 import type { DatabaseHandle } from '../../server/platform/db/connect';
@@ -35,7 +37,7 @@ export async function checkSpotOrders(handle: DatabaseHandle, funding: readonly 
   for (const o of orders) states[o.state] = (states[o.state] ?? 0) + 1;
 
   // Ledger entries of spot by user and request id, and the holds by id.
-  const entries = await db
+  const entries = await withLedger(db)
     .selectFrom('ledger_entries')
     .select(['user_id', 'request_id'])
     .where('request_id', 'like', 'spot%')
@@ -46,10 +48,10 @@ export async function checkSpotOrders(handle: DatabaseHandle, funding: readonly 
     entryCount.set(key, (entryCount.get(key) ?? 0) + 1);
   }
   const holds = new Map(
-    (await db.selectFrom('ledger_holds').select(['id', 'state', 'amount']).execute()).map((h) => [h.id, h]),
+    (await withLedger(db).selectFrom('ledger_holds').select(['id', 'state', 'amount']).execute()).map((h) => [h.id, h]),
   );
   const pins = new Set(
-    (await db.selectFrom('price_pins').select(['symbol', 'seq', 'owner']).execute()).map(
+    (await withPriceRecord(db).selectFrom('price_pins').select(['symbol', 'seq', 'owner']).execute()).map(
       (p) => `${p.owner}/${p.symbol}/${p.seq}`,
     ),
   );
@@ -89,7 +91,7 @@ export async function checkSpotOrders(handle: DatabaseHandle, funding: readonly 
       }
       if (o.fill_ts <= o.accepted_at) problems.push(`${name}: fill tick at ${o.fill_ts} not after ${o.accepted_at}`);
       if (!pins.has(`spot:${o.id}/${o.symbol}/${o.fill_seq}`)) problems.push(`${name}: fill tick not pinned`);
-      const recorded = await db
+      const recorded = await withPriceRecord(db)
         .selectFrom('price_ticks')
         .select(['ts', 'price'])
         .where('symbol', '=', o.symbol)

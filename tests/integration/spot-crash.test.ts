@@ -3,6 +3,7 @@ import { ENTRY_TICK_WAIT_MS } from '../../protocol/spot';
 import { withSpot } from '../../server/domains/spot';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';
+import { withPriceRecord } from '../../server/market';
 import { MarketFeed } from '../../server/market/feed';
 import { INSTRUMENTS, instrumentBySymbol } from '../../server/market/instruments';
 import { MarketSimulator } from '../../server/market/simulator';
@@ -166,7 +167,7 @@ async function noTickProblems(handle: DatabaseHandle): Promise<string[]> {
     .execute();
   for (const o of cancelled) {
     if (o.cancel_reason !== 'no_tick') problems.push(`order ${o.id}: cancelled for ${o.cancel_reason}`);
-    const inWindow = await handle.db
+    const inWindow = await withPriceRecord(handle.db)
       .selectFrom('price_ticks')
       .select('seq')
       .where('symbol', '=', o.symbol)
@@ -191,7 +192,7 @@ async function entryTickProblems(handle: DatabaseHandle): Promise<string[]> {
     .where('state', '=', 'completed')
     .execute();
   for (const o of filled) {
-    const entry = await handle.db
+    const entry = await withPriceRecord(handle.db)
       .selectFrom('price_ticks')
       .select(['seq', 'ts'])
       .where('symbol', '=', o.symbol)
@@ -257,7 +258,7 @@ describe.each(DATABASES)('an order waiting across a restart on %s', (kind) => {
         ts: order.created_at + 500,
         price: beforeFeed.quote('BTC')?.last ?? '',
       };
-      await database.handle.db
+      await withPriceRecord(database.handle.db)
         .insertInto('price_ticks')
         .values({ ...entry, instrument_id: instrumentBySymbol('BTC')?.id ?? 0, batch_id: null })
         .execute();

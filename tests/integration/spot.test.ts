@@ -6,6 +6,7 @@ import { withSpot } from '../../server/domains/spot';
 import { parseAmount } from '../../server/ledger/amounts';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';
+import { withPriceRecord } from '../../server/market';
 import { MarketFeed } from '../../server/market/feed';
 import { instrumentBySymbol } from '../../server/market/instruments';
 import { MarketSimulator } from '../../server/market/simulator';
@@ -343,7 +344,7 @@ describe.each(DATABASES)('spot trading on %s', (kind) => {
       const instrument = instrumentBySymbol(order.symbol);
       if (!instrument || order.fill_seq === null) throw new Error(`order ${order.id} has no fill tick`);
       // The tick the fill names is in the record (pinned), with the time and price the fill used.
-      const tick = await t.db
+      const tick = await withPriceRecord(t.db)
         .selectFrom('price_ticks')
         .select(['ts', 'price'])
         .where('symbol', '=', order.symbol)

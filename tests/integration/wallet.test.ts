@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type CallData, type CallPath, calls, okEnvelope } from '../../protocol';
 import { formatValue, valueAt } from '../../server/domains/wallet/valuation';
+import { withLedger } from '../../server/ledger';
 import { parseAmount } from '../../server/ledger/amounts';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';
@@ -65,7 +66,11 @@ describe.each(DATABASES)('wallet calls on %s', (kind) => {
   async function snapshot(userId: number) {
     // A refused request may leave an empty account behind (the ledger creates accounts outside the transaction).
     const balances = (await ledger.balances(userId)).filter((b) => b.balance !== 0 || b.held !== 0);
-    const entries = await t.db.selectFrom('ledger_entries').select('id').where('user_id', '=', userId).execute();
+    const entries = await withLedger(t.db)
+      .selectFrom('ledger_entries')
+      .select('id')
+      .where('user_id', '=', userId)
+      .execute();
     return { balances, entries: entries.length };
   }
 

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { withLedger } from '../../ledger';
 import type { DialectKind } from '../../platform/db/connect';
 import type { Database } from '../../platform/db/schema';
 
@@ -11,7 +12,7 @@ import type { Database } from '../../platform/db/schema';
  */
 export async function lockFinanceBooks(trx: Kysely<Database>, kind: DialectKind, currency: string): Promise<void> {
   if (kind !== 'postgres') return;
-  await trx
+  await withLedger(trx)
     .selectFrom('ledger_accounts')
     .select('id')
     .where('user_id', 'is', null)

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { FINANCE_FAMILIES, type FinanceFamily } from '../../../protocol/finance';
 import { DEFAULT_PENALTY, type PenaltyRule } from '../../../protocol/rules/finance';
-import { formatAmount, isCurrency, Ledger, parseAmount, platformPrincipalId } from '../../ledger';
+import { formatAmount, isCurrency, Ledger, parseAmount, platformPrincipalId, withLedger } from '../../ledger';
 import { recordAudit } from '../../platform/audit';
 import { handleOf } from '../../platform/db/connect';
 import type { Database } from '../../platform/db/schema';
@@ -140,7 +140,7 @@ async function fundReserve(db: Kysely<Database>, rawCurrency: string, amount: st
  * the unpaid yield of every running order (exit 1 when it does not).
  */
 async function showReserve(db: Kysely<Database>, out: Out): Promise<number> {
-  const accounts = await db
+  const accounts = await withLedger(db)
     .selectFrom('ledger_accounts')
     .select(['type', 'currency', 'balance'])
     .where('user_id', 'is', null)

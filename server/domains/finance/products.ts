@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { FinanceFamily, FinanceProduct } from '../../../protocol/finance';
 import { coveredPrincipal, type FinanceTerms, simpleApr } from '../../../protocol/rules/finance';
-import { currencyScale, formatAmount } from '../../ledger';
+import { currencyScale, formatAmount, withLedger } from '../../ledger';
 import type { Database } from '../../platform/db/schema';
 import type { FinanceProductsTable } from './tables';
 import { withFinance } from './tables';
@@ -20,7 +20,7 @@ export const productTerms = (row: FinanceProductRow): FinanceTerms => ({
  * ledger account itself (the one source of truth), zero before the operator first funds it.
  */
 export async function freeReserve(db: Kysely<Database>, currency: string): Promise<bigint> {
-  const row = await db
+  const row = await withLedger(db)
     .selectFrom('ledger_accounts')
     .select('balance')
     .where('user_id', 'is', null)

@@ -4,7 +4,7 @@ import type { leverAddMarginRequest, leverSetStopRequest } from '../../../protoc
 import { LEVER_POSITION_EVENT } from '../../../protocol/lever';
 import { isolatedLiquidationPrice, stopProblem } from '../../../protocol/rules/lever';
 import { fromUnits, toUnits } from '../../../protocol/rules/spot';
-import { ledgerEdge, parseAmount } from '../../ledger';
+import { ledgerEdge, parseAmount, withLedger } from '../../ledger';
 import type { Database } from '../../platform/db/schema';
 import { writeTransaction } from '../../platform/db/transaction';
 import { BusinessError } from '../../platform/errors';
@@ -133,7 +133,7 @@ type AddMarginInput = z.output<typeof leverAddMarginRequest>;
 
 /** Locks a hold row (PostgreSQL; SQLite's write transaction holds its one lock already). */
 async function lockHold(trx: Kysely<Database>, s: LeverServices, holdId: number): Promise<void> {
-  await trx
+  await withLedger(trx)
     .selectFrom('ledger_holds')
     .select('id')
     .where('id', '=', holdId)
@@ -154,7 +154,7 @@ export async function addMargin(s: LeverServices, userId: number, input: AddMarg
   const delta = parsed.units;
   for (let attempt = 0; attempt < 3; attempt++) {
     const row = await owned(s, userId, input.id);
-    const replay = await s.database.db
+    const replay = await withLedger(s.database.db)
       .selectFrom('ledger_entries')
       .select('id')
       .where('user_id', '=', userId)

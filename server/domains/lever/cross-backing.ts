@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { type CrossBackedPosition, crossMarginBacked, crossMarginFree } from '../../../protocol/rules/lever';
-import { currencyScale, type LedgerBook } from '../../ledger';
+import { currencyScale, type LedgerBook, withLedger } from '../../ledger';
 import type { DialectKind } from '../../platform/db/connect';
 import type { Database } from '../../platform/db/schema';
 import { BusinessError } from '../../platform/errors';
@@ -53,7 +53,7 @@ async function readCrossBacking(
   book: LedgerBook,
   markOf: MarkOf,
 ): Promise<CrossBacking> {
-  const account = await trx
+  const account = await withLedger(trx)
     .selectFrom('ledger_accounts')
     .select(['balance', 'held'])
     .where('user_id', '=', userId)

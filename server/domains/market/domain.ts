@@ -1,9 +1,16 @@
-import { ListingWatcher, migration0002, migration0009, migration0014, PriceRecorder } from '../../market';
+import {
+  ListingWatcher,
+  migration0002,
+  migration0009,
+  migration0014,
+  PriceRecorder,
+  type PriceRecordTables,
+} from '../../market';
 import type { Job } from '../../platform/jobs/runner';
 import { defineDomain } from '../contract';
 import { marketHandlers } from './calls';
 import { marketOps } from './ops';
-import { withMarket } from './tables';
+import type { MarketTables } from './tables';
 import { marketRealtime } from './topics';
 
 /**
@@ -13,7 +20,8 @@ import { marketRealtime } from './topics';
 export const marketDomain = defineDomain({
   name: 'market',
   migrations: [migration0002, migration0009, migration0014],
-  tables: withMarket,
+  // Favourites are the domain's; the price record and listed coins are the market module's, migrated here.
+  tables: (db) => db.withTables<MarketTables & PriceRecordTables>(),
   ops: marketOps,
   start: async (ctx) => {
     const handlers = marketHandlers({ feed: ctx.feed, database: ctx.database, now: ctx.now });

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { OPTION_ENTRY_WAIT_MS } from '../../../protocol/options';
-import { instrumentBySymbol } from '../../market';
+import { instrumentBySymbol, withPriceRecord } from '../../market';
 import type { Database } from '../../platform/db/schema';
 import { EngineLoop, type EngineOptions, type EngineTick, EntryWaits, firstRecordedTickAfter } from '../../trading';
 import type { OptionContractRow } from './contracts';
@@ -109,7 +109,7 @@ export class OptionsEngine extends EngineLoop {
     // (symbol, ts) index, so the scan stops at the first sealed tick.
     const recordedUpTo = new Map<string, number>();
     for (const symbol of symbols) {
-      const latest = await this.db
+      const latest = await withPriceRecord(this.db)
         .selectFrom('price_ticks')
         .select('ts')
         .where('symbol', '=', symbol)
@@ -130,7 +130,7 @@ export class OptionsEngine extends EngineLoop {
       let ticks = exits.get(key);
       if (!ticks) {
         // The last recorded tick after the entry and at or before E: the only candidate the rule can pick.
-        ticks = await this.db
+        ticks = await withPriceRecord(this.db)
           .selectFrom('price_ticks')
           .select(['seq', 'ts', 'price'])
           .where('symbol', '=', row.symbol)

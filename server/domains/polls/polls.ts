@@ -12,7 +12,7 @@ import {
   pollEndedAt,
   pollStatusAt,
 } from '../../../protocol/polls';
-import { INSTRUMENTS } from '../../market';
+import { INSTRUMENTS, withPriceRecord } from '../../market';
 import { recordAudit } from '../../platform/audit';
 import { handleOf } from '../../platform/db/connect';
 import type { Database } from '../../platform/db/schema';
@@ -73,7 +73,7 @@ async function checkOptions(db: Kysely<Database>, options: readonly PollOptionIn
     seen.add(o.symbol);
   }
   // A poll about the next listing offers coins the market does not have yet (static or listed since).
-  const listed = await db
+  const listed = await withPriceRecord(db)
     .selectFrom('listed_coins')
     .select('symbol')
     .where('symbol', 'in', [...seen])

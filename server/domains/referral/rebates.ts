@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { RebateSource } from '../../../protocol/referral';
 import { rebateSplit } from '../../../protocol/rules/referral';
 import type { BatchRequest, Ledger } from '../../ledger';
+import { withLedger } from '../../ledger';
 import type { DatabaseHandle } from '../../platform/db/connect';
 import type { Database } from '../../platform/db/schema';
 import { writeTransaction } from '../../platform/db/transaction';
@@ -74,7 +75,7 @@ interface FeeRow {
 
 /** The real book's fee accounts (one per currency). */
 async function feeAccounts(db: Kysely<Database>): Promise<number[]> {
-  const rows = await db
+  const rows = await withLedger(db)
     .selectFrom('ledger_accounts')
     .select('id')
     .where('user_id', 'is', null)
@@ -94,7 +95,7 @@ async function rebatesAfterPosting(db: Kysely<Database>): Promise<number> {
 
 /** Trading fees of referred users without a rebate row, oldest first, after `afterId`. */
 async function unrebated(db: Kysely<Database>, accounts: number[], afterId: number, limit: number): Promise<FeeRow[]> {
-  const rows = await db
+  const rows = await withLedger(db)
     .selectFrom('ledger_postings as p')
     .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
     .innerJoin('ledger_entries as e', 'e.id', 'p.entry_id')

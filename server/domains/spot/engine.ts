@@ -1,5 +1,6 @@
 import { crosses, toUnits } from '../../../protocol/rules/spot';
 import { ENTRY_TICK_WAIT_MS } from '../../../protocol/spot';
+import { withPriceRecord } from '../../market';
 import type { writeTransaction } from '../../platform/db/transaction';
 import { EngineLoop, type EngineOptions, type EngineTick, EntryWaits, TriggerBook } from '../../trading';
 import { OPEN_STATES, type SpotOrderRow } from './orders';
@@ -208,7 +209,7 @@ export class SpotEngine extends EngineLoop {
     if (this.window.covers(row.symbol, row.accepted_at)) return undefined;
     const instrument = spotInstrument(row.symbol);
     if (!instrument) return undefined;
-    const tick = await this.options.database.db
+    const tick = await withPriceRecord(this.options.database.db)
       .selectFrom('price_ticks')
       .select(['seq', 'ts', 'price'])
       .where('symbol', '=', row.symbol)

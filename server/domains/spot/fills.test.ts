@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { withLedger } from '../../ledger';
 import { checkLedger, describeProblems } from '../../ledger/consistency';
 import { Ledger } from '../../ledger/ledger';
+import { withPriceRecord } from '../../market';
 import { migrateToLatest } from '../../migrations';
 import type { DatabaseHandle } from '../../platform/db/connect';
 import { writeTransaction } from '../../platform/db/transaction';
@@ -51,9 +53,9 @@ const sorted = <T>(list: T[]) => list.sort((x, y) => JSON.stringify(x).localeCom
 
 async function snapshot(handle: DatabaseHandle) {
   const db = handle.db;
-  const accounts = await db.selectFrom('ledger_accounts').selectAll().execute();
+  const accounts = await withLedger(db).selectFrom('ledger_accounts').selectAll().execute();
   const keyOf = new Map(accounts.map((a) => [a.id, `${a.user_id ?? 'platform'}/${a.book}/${a.type}/${a.currency}`]));
-  const entries = await db.selectFrom('ledger_entries').selectAll().orderBy('id').execute();
+  const entries = await withLedger(db).selectFrom('ledger_entries').selectAll().orderBy('id').execute();
   const entryKey = new Map(entries.map((e) => [e.id, `${e.user_id}:${e.request_id}`]));
   return {
     accounts: accounts
@@ -62,21 +64,21 @@ async function snapshot(handle: DatabaseHandle) {
       .sort((x, y) => String(x.key).localeCompare(String(y.key))),
     entries: sorted(entries.map((e) => [entryKey.get(e.id), e.kind, e.request_digest, e.created_at])),
     postings: sorted(
-      (await db.selectFrom('ledger_postings').selectAll().orderBy('id').execute()).map((p, i, all) => [
+      (await withLedger(db).selectFrom('ledger_postings').selectAll().orderBy('id').execute()).map((p, i, all) => [
         entryKey.get(p.entry_id),
         all.slice(0, i).filter((q) => q.entry_id === p.entry_id).length,
         keyOf.get(p.account_id),
         p.amount,
       ]),
     ),
-    holds: (await db.selectFrom('ledger_holds').selectAll().orderBy('id').execute()).map((h) => [
+    holds: (await withLedger(db).selectFrom('ledger_holds').selectAll().orderBy('id').execute()).map((h) => [
       h.id,
       h.state,
       h.resolved_entry_id === null ? null : entryKey.get(h.resolved_entry_id),
     ]),
     orders: await withSpot(db).selectFrom('spot_orders').selectAll().orderBy('id').execute(),
-    pins: await db.selectFrom('price_pins').selectAll().orderBy('owner').execute(),
-    ticks: await db.selectFrom('price_ticks').select(['symbol', 'seq', 'ts', 'price']).execute(),
+    pins: await withPriceRecord(db).selectFrom('price_pins').selectAll().orderBy('owner').execute(),
+    ticks: await withPriceRecord(db).selectFrom('price_ticks').select(['symbol', 'seq', 'ts', 'price']).execute(),
     events: sorted(
       (await db.selectFrom('user_events').selectAll().orderBy('id').execute()).map((e) => [
         e.user_id,

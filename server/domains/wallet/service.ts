@@ -21,6 +21,7 @@ import {
   type LedgerFields,
   ledgerEdge,
   parseAmount,
+  withLedger,
 } from '../../ledger';
 import type { MarketFeed } from '../../market';
 import type { DatabaseHandle } from '../../platform/db/connect';
@@ -302,7 +303,7 @@ function transferBetween(s: WalletServices, request: TransferRequest): Promise<R
 async function transferOutOfContract(s: WalletServices, request: TransferRequest): Promise<Receipt> {
   const { userId, book, currency } = request;
   return writeTransaction(s.database, async (trx) => {
-    await trx
+    await withLedger(trx)
       .selectFrom('ledger_accounts')
       .select('id')
       .where('user_id', '=', userId)
@@ -312,7 +313,7 @@ async function transferOutOfContract(s: WalletServices, request: TransferRequest
       .orderBy('id')
       .$if(s.database.kind === 'postgres', (qb) => qb.forUpdate())
       .execute();
-    const applied = await trx
+    const applied = await withLedger(trx)
       .selectFrom('ledger_entries')
       .select('id')
       .where('user_id', '=', userId)
@@ -334,7 +335,7 @@ export async function transferHistory(
   userId: number,
   page: { limit: number; beforeId?: number | undefined },
 ): Promise<{ items: TransferRecord[]; next_before_id: number | null }> {
-  const rows = await s.database.db
+  const rows = await withLedger(s.database.db)
     .selectFrom('ledger_entries as e')
     .innerJoin('ledger_postings as po', 'po.entry_id', 'e.id')
     .innerJoin('ledger_accounts as fa', 'fa.id', 'po.account_id')

@@ -5,6 +5,7 @@ import { openPostgresSchema } from '../../testing';
 import { MarketFeed } from '../feed';
 import { allInstruments, INSTRUMENTS, instrumentBySymbol, listings } from '../instruments';
 import { MarketSimulator } from '../simulator';
+import { withPriceRecord } from '../tables';
 import { LISTED_ID_BASE, listCoin, loadListedCoins } from './coins';
 import { listingParameters } from './parameters';
 import { InstrumentListings } from './registry';
@@ -99,7 +100,11 @@ describe.each(targets)('listCoin on %s', (kind, open) => {
     expect(instrumentBySymbol(sym('ONE'))).toEqual(instrument);
     expect(listings.get(sym('ONE'))?.listedAt).toBe(listedAt);
     expect(allInstruments().at(-1)).toEqual(instrument);
-    const row = await db.selectFrom('listed_coins').selectAll().where('symbol', '=', sym('ONE')).executeTakeFirst();
+    const row = await withPriceRecord(db)
+      .selectFrom('listed_coins')
+      .selectAll()
+      .where('symbol', '=', sym('ONE'))
+      .executeTakeFirst();
     expect(row).toMatchObject({ id: instrument.id, start_price: '0.50000', listed_at: listedAt, trade_size: '1000' });
 
     // Again (another price, another time): the coin as listed.
@@ -108,7 +113,7 @@ describe.each(targets)('listCoin on %s', (kind, open) => {
     const two = await listCoin(db, { symbol: sym('TWO'), name: 'Two', startPrice: '12.5', listedAt });
     expect(two.id).toBe(instrument.id + 1);
     await expect(listCoin(db, { symbol: 'BTC', name: 'x', startPrice: '1', listedAt })).rejects.toThrow(/static/);
-    const rows = await db.selectFrom('listed_coins').select('symbol').execute();
+    const rows = await withPriceRecord(db).selectFrom('listed_coins').select('symbol').execute();
     expect(rows.map((r) => r.symbol).sort()).toEqual([sym('ONE'), sym('TWO')]);
   });
 

@@ -1,6 +1,8 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, ListedCoinsTable } from '../../platform/db/schema';
+import type { Database } from '../../platform/db/schema';
 import { type Instrument, listings } from '../instruments';
+import type { ListedCoinsTable } from '../tables';
+import { withPriceRecord } from '../tables';
 import { listingParameters, type NewListedCoin } from './parameters';
 import type { InstrumentListings, ListedInstrument } from './registry';
 
@@ -32,7 +34,7 @@ export async function listCoin(db: Kysely<Database>, coin: NewListedCoin): Promi
   const known = listings.get(params.symbol)?.instrument;
   for (let attempt = 0; attempt < 20; attempt++) {
     const id = known?.id ?? (await nextId(db));
-    await db
+    await withPriceRecord(db)
       .insertInto('listed_coins')
       .values({
         id,
@@ -64,7 +66,7 @@ export async function loadListedCoins(
   db: Kysely<Database>,
   registry: InstrumentListings = listings,
 ): Promise<ListedInstrument[]> {
-  const rows = await db.selectFrom('listed_coins').selectAll().orderBy('id').execute();
+  const rows = await withPriceRecord(db).selectFrom('listed_coins').selectAll().orderBy('id').execute();
   const added: ListedInstrument[] = [];
   for (const row of rows) {
     if (registry.get(row.symbol)) continue;
@@ -100,7 +102,7 @@ function registerRow(row: ListedCoinRow, registry: InstrumentListings): Instrume
 }
 
 function rowOf(db: Kysely<Database>, symbol: string): Promise<ListedCoinRow | undefined> {
-  return db.selectFrom('listed_coins').selectAll().where('symbol', '=', symbol).executeTakeFirst();
+  return withPriceRecord(db).selectFrom('listed_coins').selectAll().where('symbol', '=', symbol).executeTakeFirst();
 }
 
 /**
@@ -108,7 +110,7 @@ function rowOf(db: Kysely<Database>, symbol: string): Promise<ListedCoinRow | un
  * process that has seen another database (a test running SQLite and then PostgreSQL) must not give one id twice.
  */
 async function nextId(db: Kysely<Database>): Promise<number> {
-  const row = await db
+  const row = await withPriceRecord(db)
     .selectFrom('listed_coins')
     .select((eb) => eb.fn.max('id').as('id'))
     .executeTakeFirst();

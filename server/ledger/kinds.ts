@@ -1,6 +1,6 @@
 /*
- * The ledger's account types and books: the columns of the shared ledger tables (schema.ts) are typed with them, so
- * they live beside the schema and import nothing; the ledger re-exports them (server/ledger/accounts.ts).
+ * The ledger's account types and books: the columns of its tables (tables.ts) are typed with them, so they import
+ * nothing; the ledger re-exports them (server/ledger/accounts.ts).
  */
 
 /** The four account types a user holds per currency (SPEC 3). */
