@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rebateSplit } from '../../protocol/rules/referral';
 import { leverLedgerIds } from '../../server/domains/lever/submit';
-import { grantPartner, payRebates, setBonus } from '../../server/domains/referral';
+import { grantPartner, payRebates, setBonus, withReferral } from '../../server/domains/referral';
 import { withLedger } from '../../server/ledger';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';
@@ -63,7 +63,7 @@ describe.each(DATABASES)('referral rebate job in two apps on %s', (kind) => {
   ) {
     const ledger = new Ledger(database.handle);
     const payers = [...new Set(fees.map((f) => f.payer))];
-    const rows = await database.handle.db
+    const rows = await withReferral(database.handle.db)
       .selectFrom('referral_rebates')
       .selectAll()
       .where('payer_id', 'in', payers)
@@ -104,7 +104,7 @@ describe.each(DATABASES)('referral rebate job in two apps on %s', (kind) => {
   const rowCount = async (referrer: number) =>
     Number(
       (
-        await database.handle.db
+        await withReferral(database.handle.db)
           .selectFrom('referral_rebates')
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .where('referrer_id', '=', referrer)

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rebateSplit } from '../../protocol/rules/referral';
 import { leverLedgerIds } from '../../server/domains/lever/submit';
-import { grantPartner, payRebates, setBonus } from '../../server/domains/referral';
+import { grantPartner, payRebates, setBonus, withReferral } from '../../server/domains/referral';
 import { withLedger } from '../../server/ledger';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';
 import { Ledger } from '../../server/ledger/ledger';
@@ -102,7 +102,7 @@ describe('referral rebates killed mid-round', () => {
     expect(await killed.exited).toBe('SIGKILL');
 
     const counts = async () => {
-      const rows = await handle.db.selectFrom('referral_rebates').selectAll().execute();
+      const rows = await withReferral(handle.db).selectFrom('referral_rebates').selectAll().execute();
       const entries = await withLedger(handle.db)
         .selectFrom('ledger_entries')
         .select(['user_id', 'request_id'])

@@ -11,6 +11,7 @@ import {
   REBATES_AFTER_KEY,
   referralLedgerIds,
   TRADING_FEE_ENTRIES,
+  withReferral,
 } from '../../server/domains/referral';
 import { ledgerIds as spotLedgerIds } from '../../server/domains/spot/place';
 import { withLedger } from '../../server/ledger';
@@ -127,7 +128,11 @@ describe.each(DATABASES)('referral on %s', (kind) => {
   }
 
   async function rebateRow(postingId: number) {
-    return t.db.selectFrom('referral_rebates').selectAll().where('fee_posting_id', '=', postingId).executeTakeFirst();
+    return withReferral(t.db)
+      .selectFrom('referral_rebates')
+      .selectAll()
+      .where('fee_posting_id', '=', postingId)
+      .executeTakeFirst();
   }
 
   async function auditActions() {
@@ -289,7 +294,7 @@ describe.each(DATABASES)('referral on %s', (kind) => {
     await rebate();
     expect(await usdt(a.id)).toBe(before + Number(expected));
 
-    const rows = await t.db
+    const rows = await withReferral(t.db)
       .selectFrom('referral_rebates')
       .selectAll()
       .where('payer_id', '=', b.id)
@@ -395,7 +400,7 @@ describe.each(DATABASES)('referral on %s', (kind) => {
       ).toBe(true);
     }
     // Every rebate entry moved exactly its row's amounts out of the fee account.
-    const rows = await t.db.selectFrom('referral_rebates').selectAll().execute();
+    const rows = await withReferral(t.db).selectFrom('referral_rebates').selectAll().execute();
     const paid = rows.reduce((sum, r) => sum + Number(r.referrer_amount) + Number(r.invitee_amount), 0);
     const credited = await withLedger(t.db)
       .selectFrom('ledger_postings as p')

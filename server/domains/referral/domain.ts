@@ -3,11 +3,13 @@ import { referralHandlers } from './calls';
 import { migration0020 } from './migrations/0020_referral';
 import { referralOps } from './ops';
 import { referralRebatesJob } from './rebates';
+import { withReferral } from './tables';
 
 /** Referral rebates: a share of each referred user's trading fees, paid from the fee account by a cluster job. */
 export const referralDomain = defineDomain({
   name: 'referral',
   migrations: [migration0020],
+  tables: withReferral,
   ops: referralOps,
   start: (ctx) => {
     const referral = { database: ctx.database, ledger: ctx.ledger, now: ctx.now };

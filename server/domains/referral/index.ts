@@ -26,4 +26,4 @@ export {
   sourceOf,
   TRADING_FEE_ENTRIES,
 } from './rebates';
-export type { ReferralPartnerRow, ReferralRebateRow } from './tables';
+export { type ReferralPartnerRow, type ReferralRebateRow, type ReferralTables, withReferral } from './tables';

@@ -14,6 +14,7 @@ import { formatAmount } from '../../ledger';
 import type { Database } from '../../platform/db/schema';
 import { SessionRequiredError } from '../../platform/errors';
 import { defaultShare, partnerOf, partnerWire } from './partners';
+import { withReferral } from './tables';
 
 /**
  * What a user sees of their referrals: their own code and link, their invitees (masked), the leaderboard (masked)
@@ -126,7 +127,7 @@ export async function myRebates(
   const limit = page.limit ?? PAGE;
   // As referrer, or as the invitee a partner passed a bonus to; rows of the other side's part alone are not the user's.
   const mine = sql<boolean>`((x.referrer_id = ${userId} and x.referrer_amount > 0) or (x.payer_id = ${userId} and x.invitee_amount > 0))`;
-  const rows = await db
+  const rows = await withReferral(db)
     .selectFrom('referral_rebates as x')
     .innerJoin('users as p', 'p.id', 'x.payer_id')
     .select([
@@ -158,7 +159,7 @@ export async function myRebates(
       fee_posting_id: Number(r.fee_posting_id),
     };
   });
-  const sums = await db
+  const sums = await withReferral(db)
     .selectFrom('referral_rebates as x')
     .select((eb) => [
       'x.currency',

@@ -10,6 +10,7 @@ import { randomString } from '../../platform/security/digest';
 import { readSetting, writeSetting } from '../../platform/settings';
 import { findUser } from '../account';
 import type { ReferralPartnerRow } from './tables';
+import { withReferral } from './tables';
 
 /**
  * The terms a referrer earns under (RULES "Referral and partners"): the platform's default share (published, 20%
@@ -79,7 +80,7 @@ export const partnerWire = (row: ReferralPartnerRow): PartnerInfo => ({
 });
 
 export async function partnerOf(db: Kysely<Database>, userId: number): Promise<ReferralPartnerRow | undefined> {
-  return db.selectFrom('referral_partners').selectAll().where('user_id', '=', userId).executeTakeFirst();
+  return withReferral(db).selectFrom('referral_partners').selectAll().where('user_id', '=', userId).executeTakeFirst();
 }
 
 /** What a referrer earns on an invitee's fee now: its partner terms when active, else the default share. */
@@ -131,9 +132,10 @@ export async function grantPartner(
           granted_at: at,
           updated_at: at,
         };
-        if (before) await trx.updateTable('referral_partners').set(values).where('user_id', '=', user.id).execute();
+        if (before)
+          await withReferral(trx).updateTable('referral_partners').set(values).where('user_id', '=', user.id).execute();
         else
-          await trx
+          await withReferral(trx)
             .insertInto('referral_partners')
             .values({ user_id: user.id, ...values })
             .execute();
@@ -190,7 +192,7 @@ async function changePartner(
   return writeTransaction(handleOf(db), async (trx) => {
     const before = await lockedPartner(trx, user.id);
     if (before?.status !== 'active') return { ok: false, problem: 'not a partner' } as const;
-    await trx
+    await withReferral(trx)
       .updateTable('referral_partners')
       .set({ ...change(before), updated_at: at })
       .where('user_id', '=', user.id)
@@ -212,7 +214,7 @@ async function changePartner(
 /** The partner row, locked on PostgreSQL until the transaction ends (SQLite's write transaction is exclusive). */
 function lockedPartner(trx: Kysely<Database>, userId: number) {
   const kind = handleOf(trx).kind;
-  return trx
+  return withReferral(trx)
     .selectFrom('referral_partners')
     .selectAll()
     .where('user_id', '=', userId)
@@ -239,7 +241,7 @@ export async function setBonus(
       });
     }
     const at = now();
-    await trx
+    await withReferral(trx)
       .updateTable('referral_partners')
       .set({ bonus_bp: Number(bonus), updated_at: at })
       .where('user_id', '=', userId)
@@ -250,7 +252,7 @@ export async function setBonus(
 
 /** Every partner, active first, newest grant first. */
 export async function listPartners(db: Kysely<Database>) {
-  return db
+  return withReferral(db)
     .selectFrom('referral_partners as p')
     .innerJoin('users as u', 'u.id', 'p.user_id')
     .select(['p.user_id', 'u.username', 'p.auth_code', 'p.status', 'p.ratio_bp', 'p.bonus_bp', 'p.granted_at'])

@@ -2,13 +2,14 @@ import { type Kysely, sql } from 'kysely';
 import type { RebateSource } from '../../../protocol/referral';
 import { rebateSplit } from '../../../protocol/rules/referral';
 import type { BatchRequest, Ledger } from '../../ledger';
-import { withLedger } from '../../ledger';
+import { type LedgerTables, withLedger } from '../../ledger';
 import type { DatabaseHandle } from '../../platform/db/connect';
 import type { Database } from '../../platform/db/schema';
 import { writeTransaction } from '../../platform/db/transaction';
 import type { Job } from '../../platform/jobs/runner';
 import { readSetting } from '../../platform/settings';
 import { defaultShare, type ReferralTerms, termsOf } from './partners';
+import { type ReferralTables, withReferral } from './tables';
 
 /**
  * Referral rebates (RULES "Referral and partners"): every trading fee a referred user pays into the real book's fee
@@ -95,7 +96,8 @@ async function rebatesAfterPosting(db: Kysely<Database>): Promise<number> {
 
 /** Trading fees of referred users without a rebate row, oldest first, after `afterId`. */
 async function unrebated(db: Kysely<Database>, accounts: number[], afterId: number, limit: number): Promise<FeeRow[]> {
-  const rows = await withLedger(db)
+  const rows = await db
+    .withTables<LedgerTables & ReferralTables>()
     .selectFrom('ledger_postings as p')
     .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
     .innerJoin('ledger_entries as e', 'e.id', 'p.entry_id')
@@ -191,7 +193,7 @@ async function payBatch(
       if (source === null || t === undefined) continue;
       const split = rebateSplit(BigInt(fee.amount), t.ratio, t.bonus);
       // The row first: a fee another round rebated meanwhile conflicts here and is left alone.
-      const claimed = await trx
+      const claimed = await withReferral(trx)
         .insertInto('referral_rebates')
         .values({
           fee_posting_id: fee.posting_id,

@@ -1,10 +1,8 @@
-import type { Generated, Selectable } from 'kysely';
+import type { Generated, Kysely, Selectable } from 'kysely';
 import type { PartnerStatus, RebateSource } from '../../../protocol/referral';
+import type { Database } from '../../platform/db/schema';
 
-/**
- * This module's tables (migration 0020). They join the app's `Database` type by declaration merging, so the shared
- * schema file stays as it is while the module owns its tables.
- */
+/** A referral partner's terms (migration 0020). */
 export interface ReferralPartnersTable {
   user_id: number;
   /** Created at random by the grant; shown to the partner. */
@@ -38,9 +36,13 @@ export interface ReferralRebatesTable {
 export type ReferralPartnerRow = Selectable<ReferralPartnersTable>;
 export type ReferralRebateRow = Selectable<ReferralRebatesTable>;
 
-declare module '../../platform/db/schema' {
-  interface Database {
-    referral_partners: ReferralPartnersTable;
-    referral_rebates: ReferralRebatesTable;
-  }
-}
+// A type alias, not an interface: withTables wants a record type (an interface has no index signature).
+export type ReferralTables = {
+  referral_partners: ReferralPartnersTable;
+  referral_rebates: ReferralRebatesTable;
+};
+
+export type ReferralDb = Kysely<Database & ReferralTables>;
+
+/** The app's database (or a transaction) seen with this domain's tables, typed here beside the code that owns them. */
+export const withReferral = (db: Kysely<Database>): ReferralDb => db.withTables<ReferralTables>();
