@@ -6,7 +6,8 @@ import ts from 'typescript';
 /**
  * How far each product reaches outside its own folders: for every domain of server/domains/, the files elsewhere
  * that import one of its own modules (server/domains/<x>/, src/features/<x>/, machines/<x>/, streams/<x>/,
- * protocol/<x>.ts, protocol/rules/<x>.ts) or name one of their paths or its locale namespace (locales/<lang>/<x>.json).
+ * protocol/<x>.ts, protocol/rules/<x>.ts) or name one of their paths, its locale namespace (locales/<lang>/<x>.json)
+ * or its server messages (locales/<lang>/errors/<x>.json).
  * DESIGN: a new product touches its own folders and one line in each composition point; this prints how far each
  * one is from that. `npx tsx scripts/product-reach.ts [--files] [domain...]`; tests are counted apart.
  */
@@ -52,7 +53,7 @@ function owned(domain: string, p: string): boolean {
     inFolder(`streams/${domain}`) ||
     p === `protocol/${domain}` ||
     p === `protocol/rules/${domain}` ||
-    new RegExp(`^locales/[^/]+/${domain}\\.json$`).test(p)
+    new RegExp(`^locales/[^/]+/(errors/)?${domain}\\.json$`).test(p)
   );
 }
 

@@ -1,6 +1,7 @@
 import { type CallPath, calls } from '../../protocol';
 import type { DomainMigration } from '../platform/db/migration-kit';
 import type { CallHandlers } from '../platform/http/calls';
+import { addMessages } from '../platform/i18n/messages';
 import type { OpsCommand } from '../platform/ops/commands';
 import type { Domain, DomainContext, DomainParts } from './contract';
 
@@ -33,6 +34,10 @@ export function callHandlers(parts: readonly DomainParts[]): CallHandlers {
   // Checked just above, path by path; the domain list's type check (domains/index.ts) says the same at compile time.
   return merged as unknown as CallHandlers;
 }
+
+/** Adds every domain's messages to the server's tables (translate, the API documents' list of reasons). */
+export const composeMessages = (domains: readonly AnyDomain[]): void =>
+  addMessages(domains.flatMap((d) => (d.errors ? [d.errors] : [])));
 
 /** Every domain's migrations (the migrator runs them in name order, whatever this order). */
 export const migrationsOf = (domains: readonly AnyDomain[]): DomainMigration[] =>

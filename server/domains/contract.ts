@@ -6,6 +6,7 @@ import type { DatabaseHandle } from '../platform/db/connect';
 import type { DomainMigration } from '../platform/db/migration-kit';
 import type { Database } from '../platform/db/schema';
 import type { CallHandlers } from '../platform/http/calls';
+import type { DomainMessages } from '../platform/i18n/messages';
 import type { Job } from '../platform/jobs/runner';
 import type { OpsCommand } from '../platform/ops/commands';
 import type { RealtimeModule } from '../platform/realtime/gateway';
@@ -125,6 +126,8 @@ export interface Domain<
    * same instance or transaction, seen with them.
    */
   tables?: (db: Kysely<Database>) => Kysely<Database & T>;
+  /** Its own refusal messages (locales/<lang>/errors/<name>.json); keys more than one side uses stay shared. */
+  errors?: DomainMessages;
   /** Its operator commands (`npm run ops -- <command>`), in help order; a function when they need other domains'. */
   ops?: readonly OpsEntry[] | ((composed: ComposedOps) => readonly OpsEntry[]);
   /** Values it keeps sealed under the data key: `data-key rotate` moves them, `data-key check` opens them. */

@@ -3,6 +3,7 @@ import { accountDomain } from './account';
 import { bankCardsDomain } from './bank-cards';
 import { c2cDomain } from './c2c';
 import { chatDomain } from './chat';
+import { composeMessages } from './compose';
 import type { HandledPaths } from './contract';
 import { financeDomain } from './finance';
 import { fundingDomain } from './funding';
@@ -55,6 +56,9 @@ export const DOMAINS = [
   uploadsDomain,
   operatorsDomain,
 ] as const;
+
+// The server's messages are the shared table and every domain's: whatever imports the list translates them all.
+composeMessages(DOMAINS);
 
 // Every call of the protocol has a domain that handles it, checked when the list is compiled.
 type Unhandled = Exclude<CallPath, HandledPaths<(typeof DOMAINS)[number]>>;

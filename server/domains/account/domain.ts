@@ -1,5 +1,6 @@
 import { defineDomain } from '../contract';
 import { accountHandlers } from './calls';
+import { accountErrors } from './errors';
 import { migration0001 } from './migrations/0001_accounts';
 import { accountOps } from './ops';
 import { withAccount } from './tables';
@@ -7,6 +8,7 @@ import { withAccount } from './tables';
 /** Registration, login, codes, passwords and profile; its services (ctx.account) are built by the app. */
 export const accountDomain = defineDomain({
   name: 'account',
+  errors: accountErrors,
   migrations: [migration0001],
   tables: withAccount,
   ops: accountOps,

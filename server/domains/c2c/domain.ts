@@ -1,6 +1,7 @@
 import { defineDomain } from '../contract';
 import { c2cHandlers, c2cServices } from './calls';
 import { appealsConsoleSection } from './console';
+import { c2cErrors } from './errors';
 import { c2cExpiryJob } from './expiry';
 import { migration0017 } from './migrations/0017_c2c';
 import { c2cOps } from './ops';
@@ -11,6 +12,7 @@ import { c2cTopic } from './topic';
 /** C2C: escrow per order; unpaid orders expire by the job (payment details sealed with the data key). */
 export const c2cDomain = defineDomain({
   name: 'c2c',
+  errors: c2cErrors,
   migrations: [migration0017],
   tables: withC2c,
   ops: c2cOps,

@@ -1,6 +1,7 @@
 import { defineDomain } from '../contract';
 import { accrualJob } from './accrual';
 import { financeHandlers } from './calls';
+import { financeErrors } from './errors';
 import { migration0013 } from './migrations/0013_finance';
 import { financeOps } from './ops';
 import { withFinance } from './tables';
@@ -8,6 +9,7 @@ import { withFinance } from './tables';
 /** Finance products need no market: their yield is a fixed rate, paid by the accrual job. */
 export const financeDomain = defineDomain({
   name: 'finance',
+  errors: financeErrors,
   migrations: [migration0013],
   tables: withFinance,
   ops: financeOps,

@@ -1,5 +1,6 @@
 import { defineDomain } from '../contract';
 import { fundingHandlers } from './calls';
+import { fundingErrors } from './errors';
 import { migration0007 } from './migrations/0007_deposits_withdrawals';
 import { fundingOps } from './ops';
 import { withFunding } from './tables';
@@ -7,6 +8,7 @@ import { withFunding } from './tables';
 /** Deposits and withdrawals, reviewed by operators. */
 export const fundingDomain = defineDomain({
   name: 'funding',
+  errors: fundingErrors,
   migrations: [migration0007],
   tables: withFunding,
   ops: fundingOps,

@@ -1,6 +1,7 @@
 import { defineDomain } from '../contract';
 import { helpHandlers } from './calls';
 import { helpConsoleSection } from './console';
+import { helpErrors } from './errors';
 import { migration0018 } from './migrations/0018_help';
 import { helpOps } from './ops';
 import { withHelp } from './tables';
@@ -8,6 +9,7 @@ import { withHelp } from './tables';
 /** The help centre: published articles for readers, drafts and edits in the console. */
 export const helpDomain = defineDomain({
   name: 'help',
+  errors: helpErrors,
   migrations: [migration0018],
   tables: withHelp,
   ops: helpOps,

@@ -1,5 +1,6 @@
 import { defineDomain } from '../contract';
 import { ieoHandlers } from './calls';
+import { ieoErrors } from './errors';
 import { migration0015 } from './migrations/0015_ieo';
 import { ieoOps } from './ops';
 import { ieoStepsJob } from './steps';
@@ -9,6 +10,7 @@ import { ieoTopic } from './topic';
 /** IEO steps (allotment, lapse, listing, unlock) run at each project's times; a listing adds its coin to the market. */
 export const ieoDomain = defineDomain({
   name: 'ieo',
+  errors: ieoErrors,
   migrations: [migration0015],
   tables: withIeo,
   ops: ieoOps,

@@ -2,6 +2,7 @@ import { startProductEngine } from '../../trading/product-engine';
 import { defineDomain } from '../contract';
 import { leverHandlers } from './calls';
 import { LeverEngine } from './engine';
+import { leverErrors } from './errors';
 import { migration0012 } from './migrations/0012_lever';
 import { leverOps } from './ops';
 import { withLever } from './tables';
@@ -10,6 +11,7 @@ import { positionsTopic } from './topic';
 /** Lever positions: opens, triggers and liquidations by the engine, which also reads the feed's last price. */
 export const leverDomain = defineDomain({
   name: 'lever',
+  errors: leverErrors,
   migrations: [migration0012],
   tables: withLever,
   ops: leverOps,

@@ -1,4 +1,5 @@
 import { defineDomain } from '../contract';
+import { operatorsErrors } from './errors';
 import { migration0019 } from './migrations/0019_operators';
 import { operatorOps } from './ops';
 import { registerOpsConsole } from './register';
@@ -11,6 +12,7 @@ import { withOperators } from './tables';
  */
 export const operatorsDomain = defineDomain({
   name: 'operators',
+  errors: operatorsErrors,
   migrations: [migration0019],
   tables: withOperators,
   ops: operatorOps,

@@ -2,6 +2,7 @@ import { startProductEngine } from '../../trading/product-engine';
 import { defineDomain } from '../contract';
 import { optionHandlers } from './calls';
 import { OptionsEngine } from './engine';
+import { optionsErrors } from './errors';
 import { migration0011 } from './migrations/0011_options';
 import { optionOps } from './ops';
 import { withOptions } from './tables';
@@ -10,6 +11,7 @@ import { optionsTopic } from './topic';
 /** Options contracts: entry tick and settlement by the engine where the job runner gives it its lease. */
 export const optionsDomain = defineDomain({
   name: 'options',
+  errors: optionsErrors,
   migrations: [migration0011],
   tables: withOptions,
   ops: optionOps,

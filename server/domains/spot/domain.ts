@@ -2,6 +2,7 @@ import { startProductEngine } from '../../trading/product-engine';
 import { defineDomain } from '../contract';
 import { spotHandlers } from './calls';
 import { SpotEngine } from './engine';
+import { spotErrors } from './errors';
 import { migration0010 } from './migrations/0010_spot';
 import { spotFeesOps } from './ops';
 import { withSpot } from './tables';
@@ -10,6 +11,7 @@ import { ordersTopic } from './topic';
 /** Spot orders: accepted by every process, filled by the engine where the job runner gives it its lease. */
 export const spotDomain = defineDomain({
   name: 'spot',
+  errors: spotErrors,
   migrations: [migration0010],
   tables: withSpot,
   ops: [{ under: 'fees', word: 'spot', command: spotFeesOps }],

@@ -2,12 +2,24 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ALL_LANGS } from '../../../protocol';
-import { isMessageKey, langFromHeader, translate } from './messages';
+import { ALL_LANGS, type Lang } from '../../../protocol';
+import { addMessages, isMessageKey, langFromHeader, translate } from './messages';
 
 const LOCALES = fileURLToPath(new URL('../../../locales', import.meta.url));
-const read = (lang: string): Record<string, string> =>
-  JSON.parse(fs.readFileSync(path.join(LOCALES, lang, 'errors.json'), 'utf8'));
+const readFile = (file: string): Record<string, string> => JSON.parse(fs.readFileSync(file, 'utf8'));
+/** One language's messages: the shared table and every domain's (locales/<lang>/errors/<domain>.json). */
+const read = (lang: string): Record<string, string> => {
+  const dir = path.join(LOCALES, lang, 'errors');
+  const domains = fs.readdirSync(dir).map((name) => readFile(path.join(dir, name)));
+  return Object.assign(readFile(path.join(LOCALES, lang, 'errors.json')), ...domains);
+};
+/** A domain's table as its errors.ts hands it over, read from the files (platform code imports no domain). */
+const domainTable = (name: string) =>
+  Object.fromEntries(
+    ALL_LANGS.map((lang) => [lang, readFile(path.join(LOCALES, lang, 'errors', `${name}.json`))]),
+  ) as Record<Lang, Record<string, string>>;
+
+const account = domainTable('account');
 
 describe('server messages', () => {
   it('every language has exactly the German keys, none empty, placeholders kept', () => {
@@ -34,7 +46,15 @@ describe('server messages', () => {
     }
   });
 
+  it('translates the keys of a domain once its table is added, and refuses a key defined twice', () => {
+    expect(translate('en', 'loginFailed')).toBe('Invalid input');
+    addMessages([account]);
+    expect(isMessageKey('loginFailed')).toBe(true);
+    expect(() => addMessages([{ ...account }])).toThrow(/is defined twice/);
+  });
+
   it('translates, falls back to invalidInput for unknown keys and fills placeholders', () => {
+    addMessages([account]);
     expect(translate('en', 'loginFailed')).toBe('Wrong account or password');
     expect(translate('de', 'loginFailed')).toBe('Konto oder Passwort ist falsch');
     expect(translate('en', 'Invalid input: expected string')).toBe('Invalid input');

@@ -7,16 +7,50 @@ import th from '../../../locales/th/errors.json';
 import zh from '../../../locales/zh/errors.json';
 import { DEFAULT_LANG, isLang, type Lang } from '../../../protocol';
 
-/** Every server message is a key of the `errors` locale files; German is the reference set of keys. */
-export type MessageKey = keyof typeof de;
-type Table = Record<MessageKey, string>;
+/**
+ * The keys domains add with their own tables (locales/<lang>/errors/<domain>.json): each domain's errors.ts merges
+ * its keys in here, so a BusinessError of any domain's key type-checks while platform code imports no domain.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging, one domain at a time.
+export interface DomainMessageKeys {}
 
-const tables: Record<Lang, Table> = { de, en, es, ja, ko, th, zh };
+/**
+ * Every server message is a key of the `errors` locale files: the shared ones (locales/<lang>/errors.json) and each
+ * domain's; German is the reference set of keys.
+ */
+export type MessageKey = keyof typeof de | keyof DomainMessageKeys;
+type Table = Record<string, string>;
 
-export const isMessageKey = (key: string): key is MessageKey => Object.hasOwn(de, key);
+/** A domain's messages in every language (its defineDomain names them, domains/compose.ts adds them). */
+export type DomainMessages = Readonly<Record<Lang, Readonly<Record<string, string>>>>;
 
-/** Every message key, in the reference table's order (the published API documents list them). */
-export const messageKeys = (): MessageKey[] => Object.keys(de).filter(isMessageKey);
+const tables: Record<Lang, Table> = {
+  de: { ...de },
+  en: { ...en },
+  es: { ...es },
+  ja: { ...ja },
+  ko: { ...ko },
+  th: { ...th },
+  zh: { ...zh },
+};
+const added = new Set<DomainMessages>();
+
+/** Adds domains' messages to the shared ones, once each; a key that two tables define stops the start. */
+export function addMessages(list: readonly DomainMessages[]): void {
+  for (const messages of list) {
+    if (added.has(messages)) continue;
+    for (const key of Object.keys(messages.de)) {
+      if (Object.hasOwn(tables.de, key)) throw new Error(`message ${key} is defined twice`);
+    }
+    for (const lang of Object.keys(tables) as Lang[]) Object.assign(tables[lang], messages[lang]);
+    added.add(messages);
+  }
+}
+
+export const isMessageKey = (key: string): key is MessageKey => Object.hasOwn(tables.de, key);
+
+/** Every message key, in the reference table's order (shared first, then each domain's in list order). */
+export const messageKeys = (): MessageKey[] => Object.keys(tables.de).filter(isMessageKey);
 
 /**
  * The message for `key` in `lang`. Unknown keys (e.g. a zod default message) become `invalidInput`;
@@ -24,7 +58,7 @@ export const messageKeys = (): MessageKey[] => Object.keys(de).filter(isMessageK
  */
 export function translate(lang: Lang, key: string, values: Record<string, string | number> = {}): string {
   const table = tables[lang];
-  const text = isMessageKey(key) ? table[key] : table.invalidInput;
+  const text = (isMessageKey(key) ? table[key] : undefined) ?? table.invalidInput ?? key;
   return text.replace(/\{\{(\w+)\}\}/g, (whole, name: string) =>
     Object.hasOwn(values, name) ? String(values[name]) : whole,
   );
