@@ -3,7 +3,7 @@ import type { DomainMigration } from '../platform/db/migration-kit';
 import type { CallHandlers } from '../platform/http/calls';
 import { addMessages } from '../platform/i18n/messages';
 import type { OpsCommand } from '../platform/ops/commands';
-import type { Domain, DomainContext, DomainParts } from './contract';
+import type { AccountGuard, Domain, DomainContext, DomainParts } from './contract';
 
 /*
  * The loops that compose domains (contract.ts) into the app, the migrator and the operator CLI: each is written once,
@@ -38,6 +38,10 @@ export function callHandlers(parts: readonly DomainParts[]): CallHandlers {
 /** Adds every domain's messages to the server's tables (translate, the API documents' list of reasons). */
 export const composeMessages = (domains: readonly AnyDomain[]): void =>
   addMessages(domains.flatMap((d) => (d.errors ? [d.errors] : [])));
+
+/** Every domain's account guards, for the context every domain starts with (the wallet asks them). */
+export const accountGuardsOf = (domains: readonly AnyDomain[]): AccountGuard[] =>
+  domains.flatMap((d) => d.accountGuards ?? []);
 
 /** Every domain's migrations (the migrator runs them in name order, whatever this order). */
 export const migrationsOf = (domains: readonly AnyDomain[]): DomainMigration[] =>

@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Ledger } from '../ledger';
+import type { Ledger, LedgerBook, UserAccountType } from '../ledger';
 import type { MarketFeed, RecorderOptions } from '../market';
-import type { DatabaseHandle } from '../platform/db/connect';
+import type { DatabaseHandle, DialectKind } from '../platform/db/connect';
 import type { DomainMigration } from '../platform/db/migration-kit';
 import type { Database } from '../platform/db/schema';
 import type { CallHandlers } from '../platform/http/calls';
@@ -60,6 +60,30 @@ export interface DomainSettings {
   publicOrigins?: readonly string[] | undefined;
 }
 
+/** The last price of an instrument as the feed quotes it; undefined without one. */
+export type MarkOf = (symbol: string) => string | undefined;
+
+/**
+ * What a domain holds against the money of one account type and currency (lever: the contract account's USDT backs
+ * cross positions). The wallet asks every guard before money leaves such an account and shows what may leave, so it
+ * names no product.
+ */
+export interface AccountGuard {
+  type: UserAccountType;
+  currency: string;
+  /** The most that may leave now (minor units), read without a lock: what the transfer page offers. */
+  transferable: (db: Kysely<Database>, userId: number, book: LedgerBook, markOf: MarkOf) => Promise<bigint>;
+  /** Refuses (a BusinessError) `amount` leaving, in the transfer's transaction once its accounts are locked. */
+  refuseTransfer: (
+    trx: Kysely<Database>,
+    kind: DialectKind,
+    userId: number,
+    book: LedgerBook,
+    amount: bigint,
+    markOf: MarkOf,
+  ) => Promise<void>;
+}
+
 /** What the app gives every domain at start: the platform's services, the one ledger, the feed and the settings. */
 export interface DomainContext {
   database: DatabaseHandle;
@@ -78,6 +102,8 @@ export interface DomainContext {
   /** The upload store: chat shares its images through it, the console shows them. */
   uploads: UploadStore;
   settings: DomainSettings;
+  /** Every domain's account guards (compose.ts), for the wallet's transfers. */
+  accountGuards: readonly AccountGuard[];
 }
 
 /** What the app composes once every domain has started (the console serves every domain's sections). */
@@ -130,6 +156,8 @@ export interface Domain<
   errors?: DomainMessages;
   /** Its operator commands (`npm run ops -- <command>`), in help order; a function when they need other domains'. */
   ops?: readonly OpsEntry[] | ((composed: ComposedOps) => readonly OpsEntry[]);
+  /** What it holds against money in users' accounts (see AccountGuard). */
+  accountGuards?: readonly AccountGuard[];
   /** Values it keeps sealed under the data key: `data-key rotate` moves them, `data-key check` opens them. */
   sealed?: readonly SealedData[];
   /** Starts its running parts; a domain with no calls or jobs (only tables and commands) has none. */

@@ -1,11 +1,13 @@
 import { startProductEngine } from '../../trading/product-engine';
 import { defineDomain } from '../contract';
 import { leverHandlers } from './calls';
+import { contractTransferable, refuseBackedCrossMargin } from './cross-backing';
 import { LeverEngine } from './engine';
 import { leverErrors } from './errors';
 import { migration0012 } from './migrations/0012_lever';
 import { leverOps } from './ops';
 import { withLever } from './tables';
+import { LEVER_QUOTE } from './terms';
 import { positionsTopic } from './topic';
 
 /** Lever positions: opens, triggers and liquidations by the engine, which also reads the feed's last price. */
@@ -15,6 +17,15 @@ export const leverDomain = defineDomain({
   migrations: [migration0012],
   tables: withLever,
   ops: leverOps,
+  // The contract account's quote money that backs cross positions stays (RULES "Cross margin").
+  accountGuards: [
+    {
+      type: 'contract',
+      currency: LEVER_QUOTE,
+      transferable: contractTransferable,
+      refuseTransfer: refuseBackedCrossMargin,
+    },
+  ],
   start: (ctx) => {
     const started = startProductEngine(
       ctx,

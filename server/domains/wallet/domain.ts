@@ -4,5 +4,7 @@ import { walletHandlers } from './calls';
 /** The assets pages: balances of every account type, valued at the feed's last prices. */
 export const walletDomain = defineDomain({
   name: 'wallet',
-  start: (ctx) => ({ handlers: walletHandlers({ ledger: ctx.ledger, feed: ctx.feed, database: ctx.database }) }),
+  start: (ctx) => ({
+    handlers: walletHandlers({ ledger: ctx.ledger, feed: ctx.feed, database: ctx.database, guards: ctx.accountGuards }),
+  }),
 });

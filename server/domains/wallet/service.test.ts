@@ -61,7 +61,7 @@ describe('wallet service', () => {
   beforeEach(async () => {
     handle = await openMemoryDatabase();
     ledger = new Ledger(handle);
-    s = { ledger, database: handle, feed: { quote: (symbol: string) => quotes.get(symbol) } };
+    s = { ledger, database: handle, feed: { quote: (symbol: string) => quotes.get(symbol) }, guards: [] };
     user = await insertUser(handle);
   });
   afterEach(async () => {

@@ -28,7 +28,7 @@ import type { DatabaseHandle } from '../../platform/db/connect';
 import { writeTransaction } from '../../platform/db/transaction';
 import { BusinessError } from '../../platform/errors';
 import { confirmClaimedRequest } from '../../platform/request-ids';
-import { contractTransferable, LEVER_QUOTE, refuseBackedCrossMargin } from '../lever';
+import type { AccountGuard } from '../contract';
 import { formatValue, valueAt } from './valuation';
 
 export interface WalletServices {
@@ -36,6 +36,8 @@ export interface WalletServices {
   /** The market feed whose last prices value the balances; without one only USDT has a value. */
   feed: Pick<MarketFeed, 'quote'> | undefined;
   database: DatabaseHandle;
+  /** What other domains hold against money in an account (lever: cross margin in the contract account). */
+  guards: readonly AccountGuard[];
 }
 
 /** Everything on the assets pages is the real book; the simulators' practice money has its own pages. */
@@ -105,10 +107,13 @@ class Basis {
 /** wallet/list: per account type every ledger currency (zeros included), valued at last prices, with totals. */
 export async function listAssets(s: WalletServices, userId: number, only?: AccountType): Promise<WalletList> {
   const balances = await heldBalances(s, userId);
-  const contractFree =
-    only && only !== 'contract'
-      ? 0n
-      : await contractTransferable(s.database.db, userId, BOOK, (symbol) => s.feed?.quote(symbol)?.last);
+  // What may leave each guarded account, at the same rule and marks as a transfer out of it.
+  const free = new Map<string, bigint>();
+  for (const guard of s.guards) {
+    if (only && only !== guard.type) continue;
+    const markOf = (symbol: string) => s.feed?.quote(symbol)?.last;
+    free.set(`${guard.type}/${guard.currency}`, await guard.transferable(s.database.db, userId, BOOK, markOf));
+  }
   const prices = new Map([...CURRENCY_SCALES.keys()].map((c) => [c, priceOf(s, c)]));
   const basis = new Basis();
   let grand = 0n;
@@ -132,6 +137,7 @@ export async function listAssets(s: WalletServices, userId: number, only?: Accou
       }
       sum += value;
       const balance = amounts(currency, held);
+      const guarded = free.get(`${type}/${currency}`);
       rows.push({
         currency,
         scale,
@@ -140,9 +146,8 @@ export async function listAssets(s: WalletServices, userId: number, only?: Accou
         price_ts: price.ts,
         price_source: price.source,
         valuation: formatValue(value),
-        // The same rule and marks as a transfer out of the contract account: the page can offer exactly this.
-        transferable:
-          type === 'contract' && currency === LEVER_QUOTE ? formatAmount(currency, contractFree) : balance.available,
+        // The page can offer exactly what a transfer out of the account would let leave.
+        transferable: guarded === undefined ? balance.available : formatAmount(currency, guarded),
       });
     }
     grand += sum;
@@ -265,10 +270,11 @@ export async function transfer(s: WalletServices, userId: number, input: Transfe
     from,
     to,
   } as const;
+  const guard = s.guards.find((g) => g.type === from && g.currency === currency);
   const receipt = await ledgerEdge(
     () =>
-      // Out of the contract account: checked and moved in one transaction, under the lock the ledger takes.
-      from === 'contract' ? transferOutOfContract(s, request) : transferBetween(s, request),
+      // Out of a guarded account: checked and moved in one transaction, under the lock the ledger takes.
+      guard ? transferOutOfGuarded(s, guard, request) : transferBetween(s, request),
     TRANSFER_FIELDS,
   );
   const balances = await heldBalances(s, userId);
@@ -294,13 +300,17 @@ function transferBetween(s: WalletServices, request: TransferRequest): Promise<R
 }
 
 /**
- * A transfer out of the contract account (RULES "Cross margin": money that backs cross positions stays). Both
- * accounts are locked first, in id order as the ledger locks them (so a transfer the other way cannot deadlock with
- * this one); then the cross wallet is judged at the current marks and the ledger moves the money in the same
- * transaction. A cross open locks the same contract account row, so each sees what the other left. A retry of an
- * applied request is not judged again: the ledger answers it with its first receipt.
+ * A transfer out of an account another domain guards (lever: RULES "Cross margin", money that backs cross positions
+ * stays). Both accounts are locked first, in id order as the ledger locks them (so a transfer the other way cannot
+ * deadlock with this one); then the guard judges (lever: the cross wallet at the current marks) and the ledger moves
+ * the money in the same transaction. A cross open locks the same contract account row, so each sees what the other
+ * left. A retry of an applied request is not judged again: the ledger answers it with its first receipt.
  */
-async function transferOutOfContract(s: WalletServices, request: TransferRequest): Promise<Receipt> {
+async function transferOutOfGuarded(
+  s: WalletServices,
+  guard: AccountGuard,
+  request: TransferRequest,
+): Promise<Receipt> {
   const { userId, book, currency } = request;
   return writeTransaction(s.database, async (trx) => {
     await withLedger(trx)
@@ -319,9 +329,9 @@ async function transferOutOfContract(s: WalletServices, request: TransferRequest
       .where('user_id', '=', userId)
       .where('request_id', '=', request.requestId)
       .executeTakeFirst();
-    if (!applied && currency === LEVER_QUOTE) {
+    if (!applied) {
       const markOf = (symbol: string) => s.feed?.quote(symbol)?.last;
-      await refuseBackedCrossMargin(trx, s.database.kind, userId, book ?? BOOK, BigInt(request.amount), markOf);
+      await guard.refuseTransfer(trx, s.database.kind, userId, book ?? BOOK, BigInt(request.amount), markOf);
     }
     const receipt = await s.ledger.within(trx).transfer(request);
     await confirmClaimedRequest(trx, userId);
