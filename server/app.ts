@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { MAX_UPLOAD_BYTES } from '../protocol/identity';
 import { DOMAINS } from './domains';
 import { type AccountLimits, accountServices, type CodeSender, type HashCost } from './domains/account';
-import { accountGuardsOf, callHandlers, startDomains } from './domains/compose';
+import { accountGuardsOf, callHandlers, startDomains, tracedOrdersOf } from './domains/compose';
 import type { DomainContext, DomainSettings } from './domains/contract';
 import { UploadStore } from './domains/uploads';
 import { Ledger } from './ledger';
@@ -106,6 +106,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }),
     settings: options,
     accountGuards: accountGuardsOf(DOMAINS),
+    tracedOrders: tracedOrdersOf(DOMAINS),
   };
 
   const parts = await startDomains(DOMAINS, ctx);

@@ -3,7 +3,7 @@ import type { DomainMigration } from '../platform/db/migration-kit';
 import type { CallHandlers } from '../platform/http/calls';
 import { addMessages } from '../platform/i18n/messages';
 import type { OpsCommand } from '../platform/ops/commands';
-import type { AccountGuard, Domain, DomainContext, DomainParts } from './contract';
+import type { AccountGuard, Domain, DomainContext, DomainParts, OrderOwnership, TracedOrderOwners } from './contract';
 
 /*
  * The loops that compose domains (contract.ts) into the app, the migrator and the operator CLI: each is written once,
@@ -42,6 +42,21 @@ export const composeMessages = (domains: readonly AnyDomain[]): void =>
 /** Every domain's account guards, for the context every domain starts with (the wallet asks them). */
 export const accountGuardsOf = (domains: readonly AnyDomain[]): AccountGuard[] =>
   domains.flatMap((d) => d.accountGuards ?? []);
+
+/** Every domain's traced orders' owners; a machine two domains claim stops the start. */
+export function tracedOrdersOf(domains: readonly AnyDomain[]): TracedOrderOwners {
+  const owners: TracedOrderOwners = {};
+  for (const domain of domains) {
+    for (const [machine, owns] of Object.entries(domain.tracedOrders ?? {}) as [
+      keyof TracedOrderOwners,
+      OrderOwnership,
+    ][]) {
+      if (owners[machine]) throw new Error(`traced machine ${machine} is claimed by two domains`);
+      owners[machine] = owns;
+    }
+  }
+  return owners;
+}
 
 /** Every domain's migrations (the migrator runs them in name order, whatever this order). */
 export const migrationsOf = (domains: readonly AnyDomain[]): DomainMigration[] =>

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { TracedMachine } from '../../protocol/inspection';
 import type { Ledger, LedgerBook, UserAccountType } from '../ledger';
 import type { MarketFeed, RecorderOptions } from '../market';
 import type { DatabaseHandle, DialectKind } from '../platform/db/connect';
@@ -84,6 +85,13 @@ export interface AccountGuard {
   ) => Promise<void>;
 }
 
+/**
+ * Whether an order that clients trace for QA (protocol/inspection.ts TracedMachine) is the user's own: its buyer,
+ * merchant or owner. The product that keeps the order answers, so inspection names no product.
+ */
+export type OrderOwnership = (db: Kysely<Database>, userId: number, orderId: number) => Promise<boolean>;
+export type TracedOrderOwners = Partial<Record<TracedMachine, OrderOwnership>>;
+
 /** What the app gives every domain at start: the platform's services, the one ledger, the feed and the settings. */
 export interface DomainContext {
   database: DatabaseHandle;
@@ -104,6 +112,8 @@ export interface DomainContext {
   settings: DomainSettings;
   /** Every domain's account guards (compose.ts), for the wallet's transfers. */
   accountGuards: readonly AccountGuard[];
+  /** Every domain's traced orders' owners (compose.ts), for inspection. */
+  tracedOrders: TracedOrderOwners;
 }
 
 /** What the app composes once every domain has started (the console serves every domain's sections). */
@@ -158,6 +168,8 @@ export interface Domain<
   ops?: readonly OpsEntry[] | ((composed: ComposedOps) => readonly OpsEntry[]);
   /** What it holds against money in users' accounts (see AccountGuard). */
   accountGuards?: readonly AccountGuard[];
+  /** Who owns the orders of its traced machines (see OrderOwnership). */
+  tracedOrders?: TracedOrderOwners;
   /** Values it keeps sealed under the data key: `data-key rotate` moves them, `data-key check` opens them. */
   sealed?: readonly SealedData[];
   /** Starts its running parts; a domain with no calls or jobs (only tables and commands) has none. */

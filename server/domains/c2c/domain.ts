@@ -15,6 +15,16 @@ export const c2cDomain = defineDomain({
   errors: c2cErrors,
   migrations: [migration0017],
   tables: withC2c,
+  // QA traces of its orders: recorded only for the order's buyer or merchant.
+  tracedOrders: {
+    'c2c-order': async (db, userId, id) =>
+      (await withC2c(db)
+        .selectFrom('c2c_orders')
+        .select('id')
+        .where('id', '=', id)
+        .where((eb) => eb.or([eb('buyer_id', '=', userId), eb('merchant_id', '=', userId)]))
+        .executeTakeFirst()) !== undefined,
+  },
   ops: c2cOps,
   sealed: [c2cSealedData],
   start: (ctx) => {

@@ -13,6 +13,16 @@ export const ieoDomain = defineDomain({
   errors: ieoErrors,
   migrations: [migration0015],
   tables: withIeo,
+  // QA traces of its orders: recorded only for the order's owner.
+  tracedOrders: {
+    'ieo-subscription': async (db, userId, id) =>
+      (await withIeo(db)
+        .selectFrom('ieo_subscriptions')
+        .select('id')
+        .where('id', '=', id)
+        .where('user_id', '=', userId)
+        .executeTakeFirst()) !== undefined,
+  },
   ops: ieoOps,
   start: (ctx) => {
     const ieo = { database: ctx.database, ledger: ctx.ledger, now: ctx.now };

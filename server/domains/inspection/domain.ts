@@ -11,7 +11,7 @@ export const inspectionDomain = defineDomain({
   migrations: [migration0024],
   tables: withInspection,
   start: (ctx) => {
-    const inspection = { database: ctx.database, now: ctx.now };
+    const inspection = { database: ctx.database, now: ctx.now, owners: ctx.tracedOrders };
     return {
       handlers: inspectionHandlers(inspection),
       jobs: [pruneTracesJob(inspection)],

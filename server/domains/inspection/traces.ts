@@ -1,73 +1,17 @@
-import type { Kysely } from 'kysely';
 import { TRACE_ACTOR_MAX, TRACE_KEEP_MS, type TracedMachine, type TraceStep } from '../../../protocol/inspection';
 import type { TracedActor, TracedOrder } from '../../../protocol/ops-inspection';
 import type { DatabaseHandle } from '../../platform/db/connect';
-import type { Database } from '../../platform/db/schema';
 import { BusinessError } from '../../platform/errors';
 import type { Job } from '../../platform/jobs/runner';
 import { findUser } from '../account';
-import { withC2c } from '../c2c';
-import { withIeo } from '../ieo';
-import { withLever } from '../lever';
-import { withOptions } from '../options';
-import { withSpot } from '../spot';
+import type { TracedOrderOwners } from '../contract';
 import { withInspection } from './tables';
 
 export interface InspectionServices {
   database: DatabaseHandle;
   now: () => number;
-}
-
-/** Whether `orderId` of `machine` is the user's own: its owner, or for a C2C order its buyer or merchant. */
-async function ownsOrder(db: Kysely<Database>, userId: number, machine: TracedMachine, orderId: number) {
-  const one = <T>(q: Promise<T | undefined>) => q.then((row) => row !== undefined);
-  switch (machine) {
-    case 'spot-order':
-      return one(
-        withSpot(db)
-          .selectFrom('spot_orders')
-          .select('id')
-          .where('id', '=', orderId)
-          .where('user_id', '=', userId)
-          .executeTakeFirst(),
-      );
-    case 'option-contract':
-      return one(
-        withOptions(db)
-          .selectFrom('option_contracts')
-          .select('id')
-          .where('id', '=', orderId)
-          .where('user_id', '=', userId)
-          .executeTakeFirst(),
-      );
-    case 'lever-order':
-      return one(
-        withLever(db)
-          .selectFrom('lever_positions')
-          .select('id')
-          .where('id', '=', orderId)
-          .where('user_id', '=', userId)
-          .executeTakeFirst(),
-      );
-    case 'c2c-order':
-      return one(
-        withC2c(db)
-          .selectFrom('c2c_orders')
-          .select('id')
-          .where('id', '=', orderId)
-          .where((eb) => eb.or([eb('buyer_id', '=', userId), eb('merchant_id', '=', userId)]))
-          .executeTakeFirst(),
-      );
-    case 'ieo-subscription':
-      return one(
-        withIeo(db)
-          .selectFrom('ieo_subscriptions')
-          .select('id')
-          .where('id', '=', orderId)
-          .where('user_id', '=', userId)
-          .executeTakeFirst(),
-      );
-  }
+  /** Who owns each traced machine's orders: the product that keeps them answers (the domain contract). */
+  owners: TracedOrderOwners;
 }
 
 export interface TraceInput {
@@ -84,7 +28,8 @@ export interface TraceInput {
  */
 export async function recordTrace(s: InspectionServices, userId: number, input: TraceInput): Promise<void> {
   const db = withInspection(s.database.db);
-  if (!(await ownsOrder(s.database.db, userId, input.machine, input.order))) {
+  const owns = s.owners[input.machine];
+  if (!owns || !(await owns(s.database.db, userId, input.order))) {
     throw new BusinessError('notFound', { field: 'order' });
   }
   const earlier = await db
@@ -217,7 +162,7 @@ export async function orderTrace(
 }
 
 /** Drops steps older than TRACE_KEEP_MS; returns how many went. */
-export async function pruneTraces(s: InspectionServices): Promise<number> {
+export async function pruneTraces(s: Pick<InspectionServices, 'database' | 'now'>): Promise<number> {
   const result = await withInspection(s.database.db)
     .deleteFrom('actor_traces')
     .where('received_at', '<', s.now() - TRACE_KEEP_MS)

@@ -16,6 +16,16 @@ export const leverDomain = defineDomain({
   errors: leverErrors,
   migrations: [migration0012],
   tables: withLever,
+  // QA traces of its orders: recorded only for the order's owner.
+  tracedOrders: {
+    'lever-order': async (db, userId, id) =>
+      (await withLever(db)
+        .selectFrom('lever_positions')
+        .select('id')
+        .where('id', '=', id)
+        .where('user_id', '=', userId)
+        .executeTakeFirst()) !== undefined,
+  },
   ops: leverOps,
   // The contract account's quote money that backs cross positions stays (RULES "Cross margin").
   accountGuards: [

@@ -14,6 +14,16 @@ export const optionsDomain = defineDomain({
   errors: optionsErrors,
   migrations: [migration0011],
   tables: withOptions,
+  // QA traces of its orders: recorded only for the order's owner.
+  tracedOrders: {
+    'option-contract': async (db, userId, id) =>
+      (await withOptions(db)
+        .selectFrom('option_contracts')
+        .select('id')
+        .where('id', '=', id)
+        .where('user_id', '=', userId)
+        .executeTakeFirst()) !== undefined,
+  },
   ops: optionOps,
   start: (ctx) => {
     const started = startProductEngine(ctx, 'options engine', (options) => new OptionsEngine(options));

@@ -14,6 +14,16 @@ export const spotDomain = defineDomain({
   errors: spotErrors,
   migrations: [migration0010],
   tables: withSpot,
+  // QA traces of its orders: recorded only for the order's owner.
+  tracedOrders: {
+    'spot-order': async (db, userId, id) =>
+      (await withSpot(db)
+        .selectFrom('spot_orders')
+        .select('id')
+        .where('id', '=', id)
+        .where('user_id', '=', userId)
+        .executeTakeFirst()) !== undefined,
+  },
   ops: [{ under: 'fees', word: 'spot', command: spotFeesOps }],
   start: (ctx) => {
     const started = startProductEngine(ctx, 'spot engine', (options) => new SpotEngine(options));
