@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { SIMULATOR_CURRENCY, SIMULATOR_FUNDS, type SimulatorBalance } from '../../protocol/options';
+import { SIMULATOR_CURRENCY, SIMULATOR_FUNDS, type SimulatorBalance } from '../../protocol/simulator';
 import { formatAmount, type Ledger, parseAmount, withLedger } from '../ledger';
 import type { DatabaseHandle } from '../platform/db/connect';
 import { writeTransaction } from '../platform/db/transaction';
