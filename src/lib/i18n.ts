@@ -34,15 +34,8 @@ declare module 'i18next' {
   }
 }
 
-/**
- * Every table is its own chunk; none ships in the main bundle. A server domain's own messages
- * (locales/<lang>/errors/<domain>.json) join the `errors` namespace with the feature namespace of the same name: the
- * shared table that loads at start holds every key the client names, these only keys its feature may be sent.
- */
-const tables = import.meta.glob<{ default: Record<string, unknown> }>([
-  '../../locales/*/*.json',
-  '../../locales/*/errors/*.json',
-]);
+/** Every table is its own chunk; none ships in the main bundle. */
+const tables = import.meta.glob<{ default: Record<string, unknown> }>('../../locales/*/*.json');
 
 export const i18n: I18n = i18next.createInstance();
 
@@ -57,11 +50,9 @@ function loadTable(lang: Lang, ns: Namespace): Promise<void> {
   if (!pending) {
     const load = tables[`../../locales/${id}.json`];
     if (!load) return Promise.reject(new Error(`no table ${id}`));
-    const loadErrors = tables[`../../locales/${lang}/errors/${ns}.json`];
-    pending = Promise.all([load(), loadErrors?.()]).then(
-      ([mod, errors]) => {
+    pending = load().then(
+      (mod) => {
         i18n.addResourceBundle(lang, ns, mod.default, true, true);
-        if (errors) i18n.addResourceBundle(lang, 'errors', errors.default, true, true);
       },
       (err: unknown) => {
         loading.delete(id);

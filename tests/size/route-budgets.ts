@@ -100,8 +100,7 @@ export const CONSOLE_BUDGET = 223 * KB;
 const CONSOLE_CODE = /src\/console\//;
 
 const PAGE_RE = /^src\/features\/([^/]+)\/pages\/(.+)\.tsx$/;
-/** A table of a language: a namespace's (`app`) or a server domain's messages (`errors/chat`). */
-const LOCALE_RE = /^locales\/([^/]+)\/(.+)\.json$/;
+const LOCALE_RE = /^locales\/([^/]+)\/([^/]+)\.json$/;
 
 export interface RouteSize {
   route: string;
@@ -206,8 +205,7 @@ export function routeSizes(dist: string, namespaces: readonly string[] = SHELL_N
     const feature = page[1] ?? '';
     const pageKeys = [...staticClosure(manifest, key)].filter((k) => !shellKeys.has(k));
     const tableKeys = new Set<string>();
-    // A feature's namespace brings the messages of the server domain of the same name (src/lib/i18n.ts).
-    for (const ns of [...namespaces, feature, `errors/${feature}`, ...(borrowed.get(chunk.src ?? key) ?? [])]) {
+    for (const ns of [...namespaces, feature, ...(borrowed.get(chunk.src ?? key) ?? [])]) {
       const locale = localeChunk(DEFAULT_LANG, ns);
       if (locale) staticClosure(manifest, locale, tableKeys);
     }

@@ -2,7 +2,6 @@ import { defineDomain } from '../contract';
 import { chatHandlers } from './calls';
 import { chatReadCommand, chatSendCommand } from './commands';
 import { supportConsoleSection } from './console';
-import { chatErrors } from './errors';
 import { chatUploadReaders } from './messages';
 import { migration0016 } from './migrations/0016_chat';
 import { chatOps } from './ops';
@@ -12,7 +11,6 @@ import { chatTopic } from './topic';
 /** Chat (customer service, C2C order chats): members read a conversation's images too. */
 export const chatDomain = defineDomain({
   name: 'chat',
-  errors: chatErrors,
   migrations: [migration0016],
   tables: withChat,
   ops: chatOps,
