@@ -66,4 +66,18 @@ describe('tick window', () => {
     expect(window.firstAfter('BTC', 0)?.seq).toBe(3);
     expect(window.firstAfter('BTC', 20_000)).toBeUndefined();
   });
+
+  it('shows a span as tick-free only once it reaches back to its start and has seen past its end', () => {
+    const window = new TickWindow(15_000);
+    // A restarted leader sends again the steps before an acceptance at 1 000; the tick at 4 000 is still to come.
+    window.push(tick('BTC', 1, 500));
+    expect(window.holdsSpan('BTC', 1_000, 11_000)).toBe(false);
+    window.push(tick('BTC', 2, 4_000));
+    expect(window.holdsSpan('BTC', 1_000, 11_000)).toBe(false);
+    window.push(tick('BTC', 3, 12_000));
+    expect(window.holdsSpan('BTC', 1_000, 11_000)).toBe(true);
+    // A window that starts after the span's start cannot show it.
+    expect(window.holdsSpan('BTC', 100, 11_000)).toBe(false);
+    expect(window.holdsSpan('ETH', 1_000, 11_000)).toBe(false);
+  });
 });

@@ -73,6 +73,15 @@ export class TickWindow {
     return first !== undefined && first.ts <= ts;
   }
 
+  /**
+   * Whether the window alone shows every tick of `symbol` in (`from`, `to`]: it reaches back to `from` and has a tick
+   * after `to`, and ticks arrive in sequence per instrument. A window that has not seen past `to` may yet receive
+   * one of them (a restarted leader generating again the steps the dead one published, or a slow delivery).
+   */
+  holdsSpan(symbol: string, from: number, to: number): boolean {
+    return this.covers(symbol, from) && (this.last(symbol)?.ts ?? from) > to;
+  }
+
   clear(): void {
     this.bySymbol.clear();
   }

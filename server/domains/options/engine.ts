@@ -83,9 +83,9 @@ export class OptionsEngine extends EngineLoop {
     await this.apply(steps);
   }
 
-  /** The entry tick from the record when the window does not reach back to the acceptance. */
+  /** The entry tick from the record unless the window alone shows every tick of the wait (see holdsSpan). */
   private async recordedEntry(row: OptionContractRow): Promise<EngineTick | undefined> {
-    if (this.window.covers(row.symbol, row.accepted_at)) return undefined;
+    if (this.window.holdsSpan(row.symbol, row.accepted_at, row.accepted_at + OPTION_ENTRY_WAIT_MS)) return undefined;
     const instrument = instrumentBySymbol(row.symbol);
     if (!instrument) return undefined;
     return firstRecordedTickAfter(this.db, row.symbol, row.accepted_at, instrument.priceScale);

@@ -206,7 +206,8 @@ export class SpotEngine extends EngineLoop {
   }
 
   private async recordedEntry(row: SpotOrderRow): Promise<EngineTick | undefined> {
-    if (this.window.covers(row.symbol, row.accepted_at)) return undefined;
+    // Only a window that has seen past the wait proves there was no tick in it; else the record decides.
+    if (this.window.holdsSpan(row.symbol, row.accepted_at, row.accepted_at + ENTRY_TICK_WAIT_MS)) return undefined;
     const instrument = spotInstrument(row.symbol);
     if (!instrument) return undefined;
     const tick = await withPriceRecord(this.options.database.db)
