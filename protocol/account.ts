@@ -146,7 +146,7 @@ export const fundPasswordRequest = z
   )
   .superRefine(matching);
 
-/** The account calls (see `calls.ts`). */
+/** The account calls (its domain names them in its contract; server/domains/compose.ts joins every table). */
 export const accountCalls = {
   email_send: call('POST', false, emailSendRequest, codeSentResponse),
   sms_send: call('POST', false, smsSendRequest, codeSentResponse),

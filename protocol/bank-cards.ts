@@ -108,7 +108,7 @@ export const cashInfoResponse = z.array(bankCard);
 export const cashSaveResponse = bankCard;
 export const cashDeleteRequest = z.object({ id: recordIdField });
 
-/** The bank card calls (see `calls.ts`). */
+/** The bank card calls (its domain names them in its contract; server/domains/compose.ts joins every table). */
 export const bankCardCalls = {
   'user/cash_save': call('POST', true, cashSaveRequest, cashSaveResponse),
   'user/cash_info': call('POST', true, none, cashInfoResponse),

@@ -262,7 +262,7 @@ export const withdrawalLogResponse = z.object({
   next_before_id: z.number().int().nullable(),
 });
 
-/** The deposit and withdrawal calls (see `calls.ts`). */
+/** The deposit and withdrawal calls (its domain names them in its contract; server/domains/compose.ts joins every table). */
 export const fundingCalls = {
   'wallet/deposit_currency': call('POST', true, none, depositCurrencyResponse),
   'wallet/deposit_address': call('POST', true, depositAddressRequest, depositAddressResponse),

@@ -110,7 +110,7 @@ export type RealNameInfo = z.infer<typeof realNameInfoResponse>;
 
 export const verificationSubmittedResponse = z.object({ id: z.number(), state: verificationState });
 
-/** The verification calls (see `calls.ts`). */
+/** The verification calls (its domain names them in its contract; server/domains/compose.ts joins every table). */
 export const identityCalls = {
   'user/real_name': call('POST', true, basicVerificationRequest, verificationSubmittedResponse),
   'user/real_name2': call('POST', true, advancedVerificationRequest, verificationSubmittedResponse),

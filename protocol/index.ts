@@ -1,5 +1,5 @@
 export * from './account';
-export * from './calls';
+export * from './call-spec';
 export * from './envelope';
 export * from './fields';
 export * from './identity';

@@ -151,7 +151,7 @@ export const marketMessage = z.object({
 });
 export type MarketMessage = z.infer<typeof marketMessage>;
 
-/** The market calls (see `calls.ts`). */
+/** The market calls (its domain names them in its contract; server/domains/compose.ts joins every table). */
 export const marketCalls = {
   'currency/quotation_new': call('GET', false, none, quotesResponse),
   'currency/new_timeshar': call('GET', false, klineRequest, candlesResponse),

@@ -157,7 +157,7 @@ export type ShareInfo = z.infer<typeof shareResponse>;
 export const setBonusRequest = z.object({ bonus: referralRatioField });
 export type SetBonusRequest = z.input<typeof setBonusRequest>;
 
-/** The referral calls (see `calls.ts`). */
+/** The referral calls (its domain names them in its contract; server/domains/compose.ts joins every table). */
 export const referralCalls = {
   'user/invite': call('GET', true, none, inviteInfoResponse),
   'user/my_invite_list': call('POST', true, myInviteListRequest, myInviteListResponse),

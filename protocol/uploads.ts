@@ -10,7 +10,7 @@ export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
 export const UPLOAD_MIMES = ['image/jpeg', 'image/png', 'image/webp'] as const;
 export type UploadMime = (typeof UPLOAD_MIMES)[number];
 
-/** The multipart route (not in calls.ts: calls are form or JSON). Field name of the file: `file`. */
+/** The multipart route (not in a call table: calls are form or JSON). Field name of the file: `file`. */
 export const UPLOAD_IMAGE_PATH = 'upload/image';
 /** GET with `?id=`: the image's bytes, for its owner only. */
 export const UPLOAD_FILE_PATH = 'upload/file';
@@ -32,7 +32,7 @@ export const uploadIdField = (key: string) =>
 
 export const uploadDeleteRequest = z.object({ id: uploadIdField('uploadNotFound') });
 
-/** The upload calls (see `calls.ts`; the upload itself is multipart, not a call). */
+/** The upload calls (its domain names them in its contract; the upload itself is multipart, not a call). */
 export const uploadCalls = {
   'upload/delete': call('POST', true, uploadDeleteRequest, emptyResponse),
 } as const;

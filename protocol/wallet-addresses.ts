@@ -73,7 +73,7 @@ export const apvAddressRequest = z
   });
 export const apvAddressResponse = z.object({ valid: z.boolean(), saved: z.boolean() });
 
-/** The withdrawal address calls (see `calls.ts`). */
+/** The withdrawal address calls (its domain names them in its contract; server/domains/compose.ts joins every table). */
 export const addressCalls = {
   'wallet/get_address': call('POST', true, getAddressRequest, addressListResponse),
   'wallet/addaddress': call('POST', true, addAddressRequest, withdrawAddress),

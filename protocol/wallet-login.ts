@@ -336,7 +336,7 @@ export type WalletList = z.infer<typeof walletListResponse>;
 /** Same shape as user/login's answer. */
 export const walletSessionResponse = z.object({ token: z.string(), user });
 
-/** The wallet login calls (see `calls.ts`). */
+/** The wallet login calls (its domain names them in its contract; server/domains/compose.ts joins every table). */
 export const walletLoginCalls = {
   'user/wallet_nonce': call('POST', false, walletNonceRequest, walletNonceResponse),
   'user/wallet_login': call('POST', false, walletLoginRequest, walletSessionResponse),

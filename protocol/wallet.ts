@@ -267,7 +267,7 @@ export const transferHistoryResponse = z.object({
   next_before_id: z.number().int().nullable(),
 });
 
-/** The asset and transfer calls (see `calls.ts`). */
+/** The asset and transfer calls (its domain names them in its contract; server/domains/compose.ts joins every table). */
 export const walletCalls = {
   'wallet/list': call('POST', true, walletListRequest, walletListResponse),
   'wallet/detail': call('POST', true, walletDetailRequest, walletDetailResponse),

@@ -2,9 +2,9 @@ import { fileURLToPath } from 'node:url';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { MAX_UPLOAD_BYTES } from '../protocol/identity';
-import { DOMAINS } from './domains';
+import { calls, DOMAINS } from './domains';
 import { type AccountLimits, accountServices, type CodeSender, type HashCost } from './domains/account';
-import { accountGuardsOf, callHandlers, startDomains, tracedOrdersOf } from './domains/compose';
+import { accountGuardsOf, callRoutes, startDomains, tracedOrdersOf } from './domains/compose';
 import type { DomainContext, DomainSettings } from './domains/contract';
 import { UploadStore } from './domains/uploads';
 import { Ledger } from './ledger';
@@ -115,8 +115,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const { close } = part;
     if (close) app.addHook('onClose', async () => await close());
   }
-  registerCalls(app, callHandlers(parts), sessions, { db, now });
-  registerApiDocs(app);
+  registerCalls(app, callRoutes(DOMAINS, parts), sessions, { db, now });
   const composed = { console: parts.flatMap((p) => p.console ?? []) };
   for (const part of parts) await part.routes?.(app, composed);
 
@@ -131,6 +130,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     for (const command of part.commands ?? []) channels.command(command);
   }
   const realtimeModules = [channels.module(), ...parts.flatMap((p) => p.realtime ?? [])];
+  // The documents describe what was registered just above, read when first asked for.
+  registerApiDocs(app, calls, () => ({
+    market: Object.assign({}, ...realtimeModules.map((m) => m.documented ?? {})),
+    ...channels.surface(),
+  }));
   app.decorate('io', await attachRealtime(app, { sessions, redisUrl: options.redisUrl, modules: realtimeModules }));
   app.decorate('channels', channels);
   // Private per-user events (verification reviewed, ...), also those written by the ops CLI in another process:

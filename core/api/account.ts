@@ -1,5 +1,5 @@
 import { type AreaCode, accountCalls, type CodeScene } from '../../protocol/account';
-import type { CallRequest } from '../../protocol/calls';
+import type { CallRequest } from '../../protocol/call-spec';
 import { areaApi, type CallOptions } from './client';
 
 const { callApi, callApiResult } = areaApi(accountCalls);
@@ -32,16 +32,16 @@ export async function sendOwnCode(scene: 'fund' | 'address') {
 }
 
 /** Logs in; the app starts the session from the answer (src/features/account/session.ts). */
-export function login(body: CallRequest<'user/login'>, opts?: CallOptions) {
+export function login(body: CallRequest<typeof accountCalls, 'user/login'>, opts?: CallOptions) {
   return callApiResult('user/login', body, opts);
 }
 
 /** Registers and logs in; the app starts the session from the answer. */
-export function register(body: CallRequest<'user/register'>) {
+export function register(body: CallRequest<typeof accountCalls, 'user/register'>) {
   return callApiResult('user/register', body);
 }
 
-export function resetPassword(body: CallRequest<'user/forget'>) {
+export function resetPassword(body: CallRequest<typeof accountCalls, 'user/forget'>) {
   return callApiResult('user/forget', body);
 }
 
@@ -50,7 +50,7 @@ export async function logout(): Promise<void> {
   await callApi('user/logout', {}, { quiet: true });
 }
 
-export function setServerLang(lang: CallRequest<'set/lang'>['lang']) {
+export function setServerLang(lang: CallRequest<typeof accountCalls, 'set/lang'>['lang']) {
   return callApi('set/lang', { lang }, { loading: false, quiet: true });
 }
 
@@ -59,7 +59,7 @@ export function fetchAccount() {
   return callApi('user/center2', {});
 }
 
-export function changePassword(body: CallRequest<'safe/update_password'>) {
+export function changePassword(body: CallRequest<typeof accountCalls, 'safe/update_password'>) {
   return callApiResult('safe/update_password', body);
 }
 
@@ -68,6 +68,6 @@ export async function hasFundPassword(): Promise<boolean | null> {
   return r === false ? null : r.has_password;
 }
 
-export function setFundPassword(body: CallRequest<'user/e_pwd'>) {
+export function setFundPassword(body: CallRequest<typeof accountCalls, 'user/e_pwd'>) {
   return callApiResult('user/e_pwd', body);
 }

@@ -1,4 +1,4 @@
-import type { CallRequest } from '../../protocol/calls';
+import type { CallRequest } from '../../protocol/call-spec';
 import type { ChainCoin } from '../../protocol/chains';
 import { addressCalls } from '../../protocol/wallet-addresses';
 import { areaApi, type CallOptions } from './client';
@@ -10,7 +10,7 @@ export function fetchAddresses(coin?: ChainCoin, opts?: CallOptions) {
   return callApi('wallet/get_address', coin ? { coin } : {}, opts);
 }
 
-export function addAddress(body: CallRequest<'wallet/addaddress'>) {
+export function addAddress(body: CallRequest<typeof addressCalls, 'wallet/addaddress'>) {
   return callApiResult('wallet/addaddress', body);
 }
 
@@ -22,7 +22,7 @@ export function deleteAddress(id: number) {
  * The server's word on an address while it is typed (wallet/apv_address): valid on the chain, already saved.
  * Quiet and without the loading bar; null when the call failed or was cancelled.
  */
-export async function checkAddress(body: CallRequest<'wallet/apv_address'>, signal?: AbortSignal) {
+export async function checkAddress(body: CallRequest<typeof addressCalls, 'wallet/apv_address'>, signal?: AbortSignal) {
   const r = await callApiResult('wallet/apv_address', body, {
     quiet: true,
     loading: false,

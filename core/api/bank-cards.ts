@@ -1,5 +1,5 @@
 import { bankCardCalls } from '../../protocol/bank-cards';
-import type { CallRequest } from '../../protocol/calls';
+import type { CallRequest } from '../../protocol/call-spec';
 import { areaApi, type CallOptions } from './client';
 
 const { callApi, callApiResult } = areaApi(bankCardCalls);
@@ -10,7 +10,7 @@ export function fetchBankCards(opts?: CallOptions) {
 }
 
 /** Binds a card, or with `id` replaces the fields of one of the user's cards. */
-export function saveBankCard(body: CallRequest<'user/cash_save'>) {
+export function saveBankCard(body: CallRequest<typeof bankCardCalls, 'user/cash_save'>) {
   return callApiResult('user/cash_save', body);
 }
 

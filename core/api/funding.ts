@@ -1,4 +1,4 @@
-import type { CallRequest } from '../../protocol/calls';
+import type { CallRequest } from '../../protocol/call-spec';
 import type { ChainCoin } from '../../protocol/chains';
 import { type FundingState, fundingCalls } from '../../protocol/funding';
 import { areaApi, type CallOptions } from './client';
@@ -21,7 +21,10 @@ export function fetchDepositAddress(coin: ChainCoin, chain: string) {
 }
 
 /** The charge form's live hint: is the hash well formed for the chain, and already used? Null when the call failed. */
-export async function checkDepositHash(body: CallRequest<'wallet/check_address'>, signal?: AbortSignal) {
+export async function checkDepositHash(
+  body: CallRequest<typeof fundingCalls, 'wallet/check_address'>,
+  signal?: AbortSignal,
+) {
   const r = await callApiResult('wallet/check_address', body, {
     quiet: true,
     loading: false,
@@ -30,7 +33,7 @@ export async function checkDepositHash(body: CallRequest<'wallet/check_address'>
   return r.ok ? r.data : null;
 }
 
-export function submitDeposit(body: CallRequest<'wallet/charge_req'>) {
+export function submitDeposit(body: CallRequest<typeof fundingCalls, 'wallet/charge_req'>) {
   return callApiResult('wallet/charge_req', body);
 }
 
@@ -42,7 +45,7 @@ export function fetchWithdrawInfo(coin: ChainCoin, opts: CallOptions = read) {
   return callApi('wallet/get_info', { coin }, opts);
 }
 
-export function submitWithdrawal(body: CallRequest<'wallet/out'>) {
+export function submitWithdrawal(body: CallRequest<typeof fundingCalls, 'wallet/out'>) {
   return callApiResult('wallet/out', body);
 }
 

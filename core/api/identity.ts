@@ -1,4 +1,4 @@
-import type { CallRequest } from '../../protocol/calls';
+import type { CallRequest } from '../../protocol/call-spec';
 import { identityCalls } from '../../protocol/identity';
 import { areaApi, type CallOptions } from './client';
 
@@ -10,10 +10,10 @@ export function fetchRealNameInfo(opts?: CallOptions) {
   return callApi('user/real_name_info', {}, opts);
 }
 
-export function submitBasicVerification(body: CallRequest<'user/real_name'>) {
+export function submitBasicVerification(body: CallRequest<typeof identityCalls, 'user/real_name'>) {
   return callApiResult('user/real_name', body);
 }
 
-export function submitAdvancedVerification(body: CallRequest<'user/real_name2'>) {
+export function submitAdvancedVerification(body: CallRequest<typeof identityCalls, 'user/real_name2'>) {
   return callApiResult('user/real_name2', body);
 }

@@ -1,4 +1,4 @@
-import type { CallRequest } from '../../protocol/calls';
+import type { CallRequest } from '../../protocol/call-spec';
 import { walletLoginCalls } from '../../protocol/wallet-login';
 import { areaApi } from './client';
 
@@ -11,20 +11,20 @@ const { callApi, callApiResult } = areaApi(walletLoginCalls);
  */
 const quietLoad = { loading: false } as const;
 
-export function fetchWalletMessage(body: CallRequest<'user/wallet_nonce'>) {
+export function fetchWalletMessage(body: CallRequest<typeof walletLoginCalls, 'user/wallet_nonce'>) {
   return callApiResult('user/wallet_nonce', body, { ...quietLoad, quiet: true });
 }
 
 /** Logs in with a signature; the app starts the session from the answer (src/features/account/session.ts). */
-export function walletLogin(body: CallRequest<'user/wallet_login'>) {
+export function walletLogin(body: CallRequest<typeof walletLoginCalls, 'user/wallet_login'>) {
   return callApiResult('user/wallet_login', body, { quiet: true });
 }
 
-export function bindWallet(body: CallRequest<'user/wallet_bind'>) {
+export function bindWallet(body: CallRequest<typeof walletLoginCalls, 'user/wallet_bind'>) {
   return callApiResult('user/wallet_bind', body);
 }
 
-export function unbindWallet(body: CallRequest<'user/wallet_unbind'>) {
+export function unbindWallet(body: CallRequest<typeof walletLoginCalls, 'user/wallet_unbind'>) {
   return callApiResult('user/wallet_unbind', body);
 }
 

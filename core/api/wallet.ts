@@ -1,4 +1,4 @@
-import type { CallRequest } from '../../protocol/calls';
+import type { CallRequest } from '../../protocol/call-spec';
 import { type AccountType, walletCalls } from '../../protocol/wallet';
 import { areaApi, type CallOptions } from './client';
 
@@ -51,6 +51,6 @@ export function fetchTransfers(beforeId: number | null, limit = 20) {
  * Moves money between two of the user's account types; send the same request_id again to retry the same transfer
  * (src/data/submission.ts makes and keeps it).
  */
-export function transferBetweenAccounts(body: CallRequest<'wallet/change'>) {
+export function transferBetweenAccounts(body: CallRequest<typeof walletCalls, 'wallet/change'>) {
   return callApiResult('wallet/change', body);
 }

@@ -1,38 +1,78 @@
-import { type CallPath, calls } from '../../protocol';
+import type { CallTable } from '../../protocol/call-spec';
 import type { DomainMigration } from '../platform/db/migration-kit';
-import type { CallHandlers } from '../platform/http/calls';
+import type { CallContext, CallRoute } from '../platform/http/calls';
 import { addMessages } from '../platform/i18n/messages';
 import type { OpsCommand } from '../platform/ops/commands';
-import type { AccountGuard, Domain, DomainContext, DomainParts, OrderOwnership, TracedOrderOwners } from './contract';
+import type {
+  AccountGuard,
+  CallsOf,
+  Domain,
+  DomainContext,
+  OrderOwnership,
+  RunningParts,
+  TracedOrderOwners,
+} from './contract';
 
 /*
  * The loops that compose domains (contract.ts) into the app, the migrator and the operator CLI: each is written once,
  * here, whatever the list holds.
  */
 
-/** A domain of any name and calls as the loops see it: they never touch its tables (typed per domain). */
-export type AnyDomain = Omit<Domain, 'tables'>;
+/**
+ * A handler as the loops hold it: of some call's input, unknown to them. `never` takes any domain's handler; the
+ * router hands each the input its own call's schema parsed.
+ */
+type AnyHandler = (input: never, ctx: CallContext) => Promise<unknown>;
 
-/** Starts each domain in list order (a later one may use what an earlier one set up, like the upload store's readers). */
-export async function startDomains(domains: readonly AnyDomain[], ctx: DomainContext): Promise<DomainParts[]> {
-  const started: DomainParts[] = [];
-  for (const domain of domains) if (domain.start) started.push(await domain.start(ctx));
+/** A domain's running parts as the loops see them. */
+export type AnyParts = RunningParts & { handlers?: Readonly<Record<string, AnyHandler>> | undefined };
+
+/** A domain of any name and calls as the loops see it: they never touch its tables (typed per domain). */
+export interface AnyDomain extends Omit<Domain, 'tables' | 'calls' | 'start'> {
+  calls?: CallTable;
+  start?: (ctx: DomainContext) => AnyParts | Promise<AnyParts>;
+}
+
+/**
+ * Starts each domain in list order (a later one may use what an earlier one set up, like the upload store's readers):
+ * one entry per domain, in the list's order (empty for a domain with nothing to start).
+ */
+export async function startDomains(domains: readonly AnyDomain[], ctx: DomainContext): Promise<AnyParts[]> {
+  const started: AnyParts[] = [];
+  for (const domain of domains) started.push(domain.start ? await domain.start(ctx) : {});
   return started;
 }
 
-/** The handlers of every call, one per path: a path handled twice or not at all stops the build. */
-export function callHandlers(parts: readonly DomainParts[]): CallHandlers {
-  const merged: Record<string, unknown> = {};
-  for (const handlers of parts.map((p) => p.handlers ?? {})) {
-    for (const [path, handler] of Object.entries(handlers)) {
-      if (Object.hasOwn(merged, path)) throw new Error(`call ${path} is handled by two domains`);
-      merged[path] = handler;
+/** Every domain's calls as one table, typed path by path; a path two domains both name stops the build. */
+export function callTable<const D extends readonly AnyDomain[]>(domains: D): CallsOf<D[number]> {
+  const table: Record<string, CallTable[string]> = {};
+  for (const domain of domains) {
+    for (const [path, spec] of Object.entries(domain.calls ?? {})) {
+      if (Object.hasOwn(table, path)) throw new Error(`call ${path} is named by two domains`);
+      table[path] = spec;
     }
   }
-  const missing = (Object.keys(calls) as CallPath[]).filter((path) => !Object.hasOwn(merged, path));
-  if (missing.length > 0) throw new Error(`calls without a handler: ${missing.join(', ')}`);
-  // Checked just above, path by path; the domain list's type check (domains/index.ts) says the same at compile time.
-  return merged as unknown as CallHandlers;
+  // Each path above came from exactly one domain's own table, which is what CallsOf intersects.
+  return table as CallsOf<D[number]>;
+}
+
+/**
+ * The routes of every call: each domain's table with the handlers its start returned (`parts`, as startDomains gave
+ * them). A call without a handler, or a handler without a call, stops the start; the contract's types say the same.
+ */
+export function callRoutes(domains: readonly AnyDomain[], parts: readonly AnyParts[]): CallRoute[] {
+  return domains.flatMap((domain, i) => {
+    const calls = domain.calls ?? {};
+    const handlers = parts[i]?.handlers ?? {};
+    const stray = Object.keys(handlers).filter((path) => !Object.hasOwn(calls, path));
+    if (stray.length > 0) throw new Error(`${domain.name} handles calls it does not name: ${stray.join(', ')}`);
+    return Object.entries(calls).map(([path, spec]) => {
+      const handler = handlers[path];
+      if (!handler) throw new Error(`${domain.name} names ${path} but has no handler for it`);
+      // The router hands over only what this call's own request schema parsed: the input this handler was typed for.
+      return { path, spec, handle: handler as (input: unknown, ctx: CallContext) => Promise<unknown> };
+    });
+  });
 }
 
 /** Adds every domain's messages to the server's tables (translate, the API documents' list of reasons). */

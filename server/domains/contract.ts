@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { CallTable } from '../../protocol/call-spec';
 import type { TracedMachine } from '../../protocol/inspection';
 import type { Ledger, LedgerBook, UserAccountType } from '../ledger';
 import type { MarketFeed, RecorderOptions } from '../market';
@@ -121,10 +122,15 @@ export interface Composed {
   console: readonly OpsSection[];
 }
 
-/** A domain's running parts, made at start from the context. */
-export interface DomainParts<H extends Partial<CallHandlers> = Partial<CallHandlers>> {
-  /** Handlers of its calls in the protocol's call table (protocol/<area>.ts). */
-  handlers?: H;
+/** A handler for every call of the table a domain names (none when it names none). */
+export type HandlersOf<C extends CallTable> = [keyof C] extends [never]
+  ? { handlers?: undefined }
+  : { handlers: CallHandlers<C> };
+
+/** A domain's running parts, made at start from the context; `handlers` serve every call of its table. */
+export type DomainParts<C extends CallTable = CallTable> = HandlersOf<C> & RunningParts;
+
+export interface RunningParts {
   /** Its background work (platform/jobs/runner.ts). */
   jobs?: readonly Job[];
   /** Its private socket topics (me:<name>) and socket commands. */
@@ -151,10 +157,12 @@ export interface ComposedOps {
 
 export interface Domain<
   Name extends string = string,
-  H extends Partial<CallHandlers> = Partial<CallHandlers>,
+  C extends CallTable = CallTable,
   T extends Record<string, object> = Record<never, never>,
 > {
   name: Name;
+  /** Its /api calls (protocol/<area>.ts): the app serves them, and the API documents list them, from here. */
+  calls?: C;
   /** The migrations that create and change its tables (run by the migrator in name order with everyone's). */
   migrations?: readonly DomainMigration[];
   /**
@@ -173,18 +181,19 @@ export interface Domain<
   /** Values it keeps sealed under the data key: `data-key rotate` moves them, `data-key check` opens them. */
   sealed?: readonly SealedData[];
   /** Starts its running parts; a domain with no calls or jobs (only tables and commands) has none. */
-  start?: (ctx: DomainContext) => DomainParts<H> | Promise<DomainParts<H>>;
+  start?: (ctx: DomainContext) => DomainParts<C> | Promise<DomainParts<C>>;
 }
 
-/** Names a domain's contract; the type keeps which calls it handles, so the composed table is checked whole. */
+/** Names a domain's contract; the type keeps its call table, so its start must handle every call of it. */
 export const defineDomain = <
   Name extends string,
-  // No calls unless its start returns handlers: the default must not claim every path.
-  H extends Partial<CallHandlers> = Record<never, never>,
+  // No calls unless it names a table: the default must not claim any path.
+  C extends CallTable = Record<never, never>,
   T extends Record<string, object> = Record<never, never>,
 >(
-  domain: Domain<Name, H, T>,
-): Domain<Name, H, T> => domain;
+  domain: Domain<Name, C, T>,
+): Domain<Name, C, T> => domain;
 
-/** The call paths a list of domains handles. */
-export type HandledPaths<D> = D extends Domain<string, infer H, infer _T> ? keyof H : never;
+/** The calls of a list of domains, as one table type (each path is one domain's: compose.ts refuses a second). */
+export type CallsOf<D> = UnionToIntersection<D extends Domain<string, infer C, infer _T> ? C : never>;
+type UnionToIntersection<U> = (U extends unknown ? (k: U) => void : never) extends (k: infer I) => void ? I : never;

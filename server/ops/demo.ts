@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { type CallPath, calls } from '../../protocol';
 import { buildApp } from '../app';
 import type { Config } from '../config';
+import { type CallPath, calls } from '../domains';
 import { ensurePlatformInviteCode, withAccount } from '../domains/account';
 import { loadDataKey } from '../domains/bank-cards';
 import { addMerchant, withC2c } from '../domains/c2c';

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { CallPath } from '../../protocol';
+import type { CallPath } from '../../server/domains';
 import { type ApiReply, type CrashServer, call } from '../integration/crash-kit';
 
 /**

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CallPath, calls } from '../../protocol';
+import { type CallPath, calls } from '../../server/domains';
 import { PAGES } from '../../src/app/pages';
 import { describeFindings, runAxe } from './a11y';
 import { type Browser, INVITE_CODE, openBrowser, type RunningServer, startServer, withDb } from './harness';

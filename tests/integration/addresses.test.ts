@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { calls, okEnvelope } from '../../protocol';
+import { okEnvelope } from '../../protocol';
 import { addressListResponse, MAX_WITHDRAW_ADDRESSES, withdrawAddress } from '../../protocol/wallet-addresses';
+import { calls } from '../../server/domains';
 import { withWalletAddresses } from '../../server/domains/wallet-addresses';
 import { appPerSuite, DATABASES, type TestApp, uniqueEmail, uniqueMobile } from './harness';
 

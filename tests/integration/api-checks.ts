@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
-import { type CallData, type CallPath, calls, okEnvelope } from '../../protocol';
+import { okEnvelope } from '../../protocol';
+import { type CallData, type CallPath, calls } from '../../server/domains';
 import { translate } from '../../server/platform/i18n/messages';
 import type { TestApp } from './harness';
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect } from 'vitest';
-import { type CallPath, calls } from '../../protocol';
+import { type CallPath, calls } from '../../server/domains';
 import { withAccount } from '../../server/domains/account';
 import { approveVerification } from '../../server/domains/identity';
 import type { UserAccountType } from '../../server/ledger/accounts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { calls, codeSentResponse, okEnvelope } from '../../protocol';
+import { codeSentResponse, okEnvelope } from '../../protocol';
+import { calls } from '../../server/domains';
 import { appPerSuite, DATABASES, type TestApp, uniqueEmail, uniqueMobile } from './harness';
 
 describe.each(DATABASES)('fund password on %s', (kind) => {

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, expect, vi } from 'vitest';
-import { type CallData, type CallPath, calls, okEnvelope } from '../../protocol';
+import { okEnvelope } from '../../protocol';
 import type { LeverPhase, LeverPosition } from '../../protocol/lever';
 import type { LeverTerms } from '../../protocol/rules/lever';
 import { fromUnits, toUnits } from '../../protocol/rules/spot';
+import { type CallData, type CallPath, calls } from '../../server/domains';
 import { approveVerification } from '../../server/domains/identity';
 import { DEFAULT_LEVER_SETTINGS, termsFor } from '../../server/domains/lever/terms';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type CallData, type CallPath, calls, okEnvelope } from '../../protocol';
+import { okEnvelope } from '../../protocol';
 import type { LeverPhase, LeverPosition } from '../../protocol/lever';
+import { type CallData, type CallPath, calls } from '../../server/domains';
 import { approveVerification } from '../../server/domains/identity';
 import { parseAmount } from '../../server/ledger/amounts';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';

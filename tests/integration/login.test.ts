@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { calls, okEnvelope } from '../../protocol';
+import { okEnvelope } from '../../protocol';
+import { calls } from '../../server/domains';
 import { appPerSuite, DATABASES, startTestApp, type TestApp, uniqueEmail, uniqueMobile } from './harness';
 
 describe.each(DATABASES)('login on %s', (kind) => {

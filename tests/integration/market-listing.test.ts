@@ -1,15 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type CallData,
-  type CallPath,
-  calls,
-  type MarketMessage,
-  marketMessage,
-  okEnvelope,
-  trade,
-} from '../../protocol';
+import { type MarketMessage, marketMessage, okEnvelope, trade } from '../../protocol';
+import { type CallData, type CallPath, calls } from '../../server/domains';
 import { Ledger, parseAmount } from '../../server/ledger';
 import { INSTRUMENTS, listCoin, MarketFeed, MarketSimulator, parseUnits, withPriceRecord } from '../../server/market';
 import { writeTransaction } from '../../server/platform/db/transaction';

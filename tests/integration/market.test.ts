@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CallData, type CallPath, calls, okEnvelope, PERIODS, TIMEFRAMES } from '../../protocol';
+import { okEnvelope, PERIODS, TIMEFRAMES } from '../../protocol';
+import { type CallData, type CallPath, calls } from '../../server/domains';
 import { withPriceRecord } from '../../server/market';
 import { MarketFeed } from '../../server/market/feed';
 import { MarketSimulator } from '../../server/market/simulator';

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type CallData, type CallPath, calls, okEnvelope } from '../../protocol';
+import { okEnvelope } from '../../protocol';
 import type { OptionContract } from '../../protocol/options';
 import { optionPayout, optionResult } from '../../protocol/rules/options';
 import { fromUnits, toUnits } from '../../protocol/rules/spot';
+import { type CallData, type CallPath, calls } from '../../server/domains';
 import { approveVerification } from '../../server/domains/identity';
 import { parseAmount } from '../../server/ledger/amounts';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';

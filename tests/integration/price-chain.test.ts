@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CallData, type CallPath, calls, okEnvelope } from '../../protocol';
+import { okEnvelope } from '../../protocol';
 import { MAX_CHAIN_LINKS } from '../../protocol/price-record';
 import { batchDigest, chainHash, GENESIS_HASH, symbolDigest, verifyLinks } from '../../protocol/rules/price-record';
+import { type CallData, type CallPath, calls } from '../../server/domains';
 import { withPriceRecord } from '../../server/market';
 import { MarketFeed } from '../../server/market/feed';
 import { MarketSimulator } from '../../server/market/simulator';

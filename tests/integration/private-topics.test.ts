@@ -25,6 +25,8 @@ describe.each(DATABASES)('private topics and commands over socket.io on %s', (ki
     t.app.channels.command({
       name: 'test.echo',
       args: z.object({ text: z.string().min(1, 'invalidInput') }),
+      summary: 'Echoes the text.',
+      answer: z.object({ echo: z.string(), userId: z.number() }),
       run: async (userId, args) => {
         ran.set(userId, (ran.get(userId) ?? 0) + 1);
         return { echo: args.text, userId };
@@ -34,6 +36,8 @@ describe.each(DATABASES)('private topics and commands over socket.io on %s', (ki
     t.app.channels.command({
       name: 'test.flaky',
       args: z.object({}),
+      summary: 'Fails on its first run.',
+      answer: z.object({ runs: z.number() }),
       run: async () => {
         flaky += 1;
         if (flaky === 1) throw new Error('database blip');
@@ -43,6 +47,7 @@ describe.each(DATABASES)('private topics and commands over socket.io on %s', (ki
     t.app.channels.topic({
       name: 'broken',
       schema: z.array(z.string()),
+      summary: 'Cannot read its snapshot.',
       events: [],
       snapshot: async () => {
         throw new Error('cannot read');

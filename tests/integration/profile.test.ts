@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { calls, okEnvelope } from '../../protocol';
+import { okEnvelope } from '../../protocol';
+import { calls } from '../../server/domains';
 import { appPerSuite, DATABASES, type TestApp, uniqueEmail } from './harness';
 
 describe.each(DATABASES)('language, profile and area codes on %s', (kind) => {

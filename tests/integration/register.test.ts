@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { availableResponse, calls, codeSentResponse, errorEnvelope, okEnvelope } from '../../protocol';
+import { availableResponse, codeSentResponse, errorEnvelope, okEnvelope } from '../../protocol';
+import { calls } from '../../server/domains';
 import { withAccount } from '../../server/domains/account';
 import { appPerSuite, DATABASES, PLATFORM_INVITE, type TestApp, uniqueEmail, uniqueMobile } from './harness';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type CallPath, calls, okEnvelope, sessionExpiredEnvelope } from '../../protocol';
+import { okEnvelope, sessionExpiredEnvelope } from '../../protocol';
+import { type CallPath, calls } from '../../server/domains';
 import { appPerSuite, DATABASES, type TestApp, uniqueEmail, uniqueMobile } from './harness';
 
 const PROTECTED = (Object.keys(calls) as CallPath[]).filter((path) => calls[path].auth);

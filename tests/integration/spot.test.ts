@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type CallData, type CallPath, calls, okEnvelope } from '../../protocol';
+import { okEnvelope } from '../../protocol';
 import { buyCost, fromUnits, sellProceeds, spotFillOf, toUnits } from '../../protocol/rules/spot';
 import type { SpotOrder } from '../../protocol/spot';
+import { type CallData, type CallPath, calls } from '../../server/domains';
 import { withSpot } from '../../server/domains/spot';
 import { parseAmount } from '../../server/ledger/amounts';
 import { checkLedger, describeProblems } from '../../server/ledger/consistency';

@@ -1,8 +1,9 @@
 import type { Hex } from 'viem';
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
-import { calls, okEnvelope } from '../../protocol';
+import { okEnvelope } from '../../protocol';
 import { tronAddressOf, tronMessageHash, type WalletChain } from '../../protocol/wallet-login';
+import { calls } from '../../server/domains';
 import { translate } from '../../server/platform/i18n/messages';
 import { appPerSuite, DATABASES, type Envelope, PLATFORM_INVITE, type TestApp, uniqueEmail } from './harness';
 

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type CallData, type CallPath, calls, okEnvelope } from '../../protocol';
+import { okEnvelope } from '../../protocol';
+import { type CallData, type CallPath, calls } from '../../server/domains';
 import { formatValue, valueAt } from '../../server/domains/wallet/valuation';
 import { withLedger } from '../../server/ledger';
 import { parseAmount } from '../../server/ledger/amounts';

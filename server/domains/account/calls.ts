@@ -1,3 +1,4 @@
+import type { accountCalls } from '../../../protocol/account';
 import { type CallHandlers, requireSession } from '../../platform/http/calls';
 import { AREA_CODES } from './area-codes';
 import { requestCode, requestOwnCode } from './code-requests';
@@ -10,27 +11,8 @@ import { register } from './registration';
 import type { AccountServices } from './services';
 import { assertContactFree } from './users';
 
-type AccountPath =
-  | 'email_send'
-  | 'sms_send'
-  | 'sms_other_mail'
-  | 'area_code'
-  | 'user/check_mobile'
-  | 'user/check_email'
-  | 'user/register'
-  | 'user/login'
-  | 'user/logout'
-  | 'user/forget'
-  | 'set/lang'
-  | 'get/lang'
-  | 'user/center'
-  | 'user/center2'
-  | 'safe/update_password'
-  | 'user/has_password'
-  | 'user/e_pwd';
-
 /** The account area's calls: codes, registration, login, sessions, passwords, fund password, language. */
-export function accountHandlers(s: AccountServices): Pick<CallHandlers, AccountPath> {
+export function accountHandlers(s: AccountServices): CallHandlers<typeof accountCalls> {
   return {
     email_send: (input, ctx) => requestCode(s, emailContact(input.email), input.scene, ctx),
     sms_send: (input, ctx) => requestCode(s, mobileContact(input.area_code, input.mobile), input.scene, ctx),

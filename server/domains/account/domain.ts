@@ -1,3 +1,4 @@
+import { accountCalls } from '../../../protocol/account';
 import { defineDomain } from '../contract';
 import { accountHandlers } from './calls';
 import { accountErrors } from './errors';
@@ -8,6 +9,7 @@ import { withAccount } from './tables';
 /** Registration, login, codes, passwords and profile; its services (ctx.account) are built by the app. */
 export const accountDomain = defineDomain({
   name: 'account',
+  calls: accountCalls,
   errors: accountErrors,
   migrations: [migration0001],
   tables: withAccount,

@@ -1,10 +1,9 @@
+import type { bankCardCalls } from '../../../protocol/bank-cards';
 import type { DatabaseHandle } from '../../platform/db/connect';
 import { type CallHandlers, requireSession } from '../../platform/http/calls';
 import { type BankCardServices, deleteCard, listCards, saveCard } from './cards';
 import { ephemeralDataKey } from './data-key';
 import { CardVault } from './vault';
-
-type BankCardPath = 'user/cash_save' | 'user/cash_info' | 'user/cash_delete';
 
 export interface BankCardOptions {
   database: DatabaseHandle;
@@ -14,7 +13,7 @@ export interface BankCardOptions {
 }
 
 /** Bound bank cards: bind or edit, list (masked), unbind. */
-export function bankCardHandlers(options: BankCardOptions): Pick<CallHandlers, BankCardPath> {
+export function bankCardHandlers(options: BankCardOptions): CallHandlers<typeof bankCardCalls> {
   const s: BankCardServices = {
     database: options.database,
     now: options.now,

@@ -1,3 +1,4 @@
+import { bankCardCalls } from '../../../protocol/bank-cards';
 import { defineDomain } from '../contract';
 import { bankCardHandlers } from './calls';
 import { bankCardsErrors } from './errors';
@@ -9,6 +10,7 @@ import { withBankCards } from './tables';
 /** Bound bank cards, sealed under the data key; its `data-key` commands move every domain's sealed values. */
 export const bankCardsDomain = defineDomain({
   name: 'bank-cards',
+  calls: bankCardCalls,
   errors: bankCardsErrors,
   migrations: [migration0005, migration0008],
   tables: withBankCards,

@@ -1,3 +1,4 @@
+import type { c2cCalls } from '../../../protocol/c2c';
 import type { Ledger } from '../../ledger';
 import type { DatabaseHandle } from '../../platform/db/connect';
 import { type CallHandlers, requireSession } from '../../platform/http/calls';
@@ -8,23 +9,6 @@ import { addOrder, listOrders, orderInfo } from './orders';
 import { otcUrl } from './otc-url';
 import type { C2cServices } from './services';
 import { appealOrder, cancelOrder, payOrder, releaseOrder } from './transitions';
-
-type C2cPath =
-  | 'ctc/product/all'
-  | 'ctc/product/list'
-  | 'ctc/product/info'
-  | 'ctc/order/add'
-  | 'ctc/order/list'
-  | 'ctc/order/info'
-  | 'ctc/order/cancel'
-  | 'ctc/order/pay'
-  | 'ctc/order/release'
-  | 'ctc/order/appeal'
-  | 'ctc/merchant/me'
-  | 'ctc/merchant/ads'
-  | 'ctc/merchant/ad/save'
-  | 'ctc/merchant/ad/close'
-  | 'set/get_otc_url';
 
 export interface C2cOptions {
   database: DatabaseHandle;
@@ -48,7 +32,7 @@ export function c2cServices(options: C2cOptions): C2cServices {
  * C2C calls (RULES "C2C"). Ads are public; an order exists only for its buyer and its merchant, and each change is
  * made by the side the rule names (protocol/rules/c2c.ts). Merchants are marked by operators (`c2c merchant add`).
  */
-export function c2cHandlers(s: C2cServices): Pick<CallHandlers, C2cPath> {
+export function c2cHandlers(s: C2cServices): CallHandlers<typeof c2cCalls> {
   const db = s.database.db;
   return {
     'ctc/product/all': () => markets(db),

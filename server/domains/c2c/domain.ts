@@ -1,3 +1,4 @@
+import { c2cCalls } from '../../../protocol/c2c';
 import { defineDomain } from '../contract';
 import { c2cHandlers, c2cServices } from './calls';
 import { appealsConsoleSection } from './console';
@@ -12,6 +13,7 @@ import { c2cTopic } from './topic';
 /** C2C: escrow per order; unpaid orders expire by the job (payment details sealed with the data key). */
 export const c2cDomain = defineDomain({
   name: 'c2c',
+  calls: c2cCalls,
   errors: c2cErrors,
   migrations: [migration0017],
   tables: withC2c,

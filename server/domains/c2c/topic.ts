@@ -11,6 +11,7 @@ export function c2cTopic(s: C2cServices): PrivateTopic<C2cTopicMessage> {
   return {
     name: C2C_TOPIC,
     schema: c2cTopicMessage,
+    summary: "C2C orders on either side: the open ones, then every change of any of the user's orders.",
     snapshot: async (userId) => ({ kind: 'snapshot', orders: await openOrders(s, userId) }),
     events: [C2C_ORDER_EVENT],
     // An event that does not open (another data key) fails the schema and is skipped for this topic only.

@@ -1,12 +1,11 @@
+import type { chatCalls } from '../../../protocol/chat';
 import { type CallHandlers, requireSession } from '../../platform/http/calls';
 import { conversationWire, memberConversation } from './conversations';
 import { type ChatServices, messagesPage, openSupport, userConversations } from './messages';
 import { customerUrl } from './support';
 
-type ChatPath = 'chat/list' | 'chat/info' | 'chat/messages' | 'chat/support/open' | 'set/get_customer_url';
-
 /** Chat calls: a member reads their conversations; messages are sent over the socket (`chat.send`). */
-export function chatHandlers(s: ChatServices): Pick<CallHandlers, ChatPath> {
+export function chatHandlers(s: ChatServices): CallHandlers<typeof chatCalls> {
   const { db } = s.database;
   return {
     'chat/list': async (input, ctx) => ({

@@ -3,6 +3,8 @@ import {
   CHAT_SEND_COMMAND,
   type ChatConversation,
   type ChatMessage,
+  chatConversation,
+  chatMessage,
   chatReadArgs,
   chatSendArgs,
 } from '../../../protocol/chat';
@@ -14,11 +16,19 @@ export function chatSendCommand(s: ChatServices): Command<ReturnType<typeof chat
   return {
     name: CHAT_SEND_COMMAND,
     args: chatSendArgs,
+    summary: "Sends a text or an image (one of the user's uploads) to a conversation; `id` is the message's client id.",
+    answer: chatMessage,
     run: (userId, args, commandId) => sendAsUser(s, userId, commandId, args),
   };
 }
 
 /** `chat.read`: the member has read up to `seq`. */
 export function chatReadCommand(s: ChatServices): Command<ReturnType<typeof chatReadArgs.parse>, ChatConversation> {
-  return { name: CHAT_READ_COMMAND, args: chatReadArgs, run: (userId, args) => markReadAsUser(s, userId, args) };
+  return {
+    name: CHAT_READ_COMMAND,
+    args: chatReadArgs,
+    summary: 'Marks the messages of a conversation read up to `seq` (never past the newest).',
+    answer: chatConversation,
+    run: (userId, args) => markReadAsUser(s, userId, args),
+  };
 }

@@ -1,3 +1,4 @@
+import { chatCalls } from '../../../protocol/chat';
 import { defineDomain } from '../contract';
 import { chatHandlers } from './calls';
 import { chatReadCommand, chatSendCommand } from './commands';
@@ -11,6 +12,7 @@ import { chatTopic } from './topic';
 /** Chat (customer service, C2C order chats): members read a conversation's images too. */
 export const chatDomain = defineDomain({
   name: 'chat',
+  calls: chatCalls,
   migrations: [migration0016],
   tables: withChat,
   ops: chatOps,

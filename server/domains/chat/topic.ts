@@ -17,6 +17,7 @@ export function chatTopic(db: Kysely<Database>): PrivateTopic<ChatTopicMessage> 
   return {
     name: CHAT_TOPIC,
     schema: chatTopicMessage,
+    summary: 'Chat: the open conversations with their last numbers, then each new message and conversation change.',
     snapshot: async (userId) => ({ kind: 'snapshot', conversations: await userConversations(db, userId) }),
     events: [CHAT_MESSAGE_EVENT, CHAT_CONVERSATION_EVENT],
     fromEvent: (kind, data) =>

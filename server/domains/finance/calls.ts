@@ -1,3 +1,4 @@
+import type { financeCalls } from '../../../protocol/finance';
 import { DEFAULT_PENALTY } from '../../../protocol/rules/finance';
 import { formatAmount } from '../../ledger';
 import { BusinessError } from '../../platform/errors';
@@ -7,25 +8,12 @@ import { financeReport, listOrders } from './orders';
 import { freeReserve, listProducts, productById, productWire } from './products';
 import { redeemEarly } from './redeem';
 
-type FinancePath =
-  | 'lh/deposit/config'
-  | 'lh/deposit/product_info'
-  | 'lh/deposit/report'
-  | 'lh/deposit/order'
-  | 'lh/deposit'
-  | 'lh/deposit/order/cancel'
-  | 'lh/send/config'
-  | 'lh/send/product_info'
-  | 'lh/send/order_list'
-  | 'lh/send/get_recommend'
-  | 'lh/send/order';
-
 /**
  * Finance calls: lh/deposit/* for trust products, lh/send/* for hosting products, one rule for both. Every call that
  * reads or changes an order acts for the session user only. No call (and no operator command) pays anything but
  * what the rule says is due.
  */
-export function financeHandlers(s: FinanceServices): Pick<CallHandlers, FinancePath> {
+export function financeHandlers(s: FinanceServices): CallHandlers<typeof financeCalls> {
   const db = s.database.db;
   const config = async (family: 'trust' | 'hosting') => ({
     products: await listProducts(db, family),

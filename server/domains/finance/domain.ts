@@ -1,3 +1,4 @@
+import { financeCalls } from '../../../protocol/finance';
 import { defineDomain } from '../contract';
 import { accrualJob } from './accrual';
 import { financeHandlers } from './calls';
@@ -9,6 +10,7 @@ import { withFinance } from './tables';
 /** Finance products need no market: their yield is a fixed rate, paid by the accrual job. */
 export const financeDomain = defineDomain({
   name: 'finance',
+  calls: financeCalls,
   errors: financeErrors,
   migrations: [migration0013],
   tables: withFinance,

@@ -1,19 +1,9 @@
+import type { fundingCalls } from '../../../protocol/funding';
 import { type CallHandlers, requireSession } from '../../platform/http/calls';
 import { checkHash, depositAddress, depositCurrencies, submitDeposit } from './deposits';
 import { depositLog, withdrawalLog } from './records';
 import type { FundingServices } from './services';
 import { withdraw, withdrawalCurrencies, withdrawInfo } from './withdrawals';
-
-type FundingPath =
-  | 'wallet/deposit_currency'
-  | 'wallet/deposit_address'
-  | 'wallet/check_address'
-  | 'wallet/charge_req'
-  | 'wallet/withdrawal_currency'
-  | 'wallet/get_info'
-  | 'wallet/out'
-  | 'charge_mention/log2'
-  | 'charge_mention/log3';
 
 const DEFAULT_LIMIT = 20;
 
@@ -21,7 +11,7 @@ const DEFAULT_LIMIT = 20;
  * Deposits, withdrawals and their records. Every call acts for the session user only: no field names a user, and
  * record ids (a bank card, an address, an upload, a record) are looked up among the user's own rows.
  */
-export function fundingHandlers(s: FundingServices): Pick<CallHandlers, FundingPath> {
+export function fundingHandlers(s: FundingServices): CallHandlers<typeof fundingCalls> {
   return {
     'wallet/deposit_currency': () => depositCurrencies(s),
     'wallet/deposit_address': (input) => depositAddress(s, input.coin, input.chain),

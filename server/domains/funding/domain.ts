@@ -1,3 +1,4 @@
+import { fundingCalls } from '../../../protocol/funding';
 import { defineDomain } from '../contract';
 import { fundingHandlers } from './calls';
 import { fundingErrors } from './errors';
@@ -8,6 +9,7 @@ import { withFunding } from './tables';
 /** Deposits and withdrawals, reviewed by operators. */
 export const fundingDomain = defineDomain({
   name: 'funding',
+  calls: fundingCalls,
   errors: fundingErrors,
   migrations: [migration0007],
   tables: withFunding,

@@ -1,11 +1,10 @@
+import type { helpCalls } from '../../../protocol/help';
 import { HELP_LIST_MAX, HELP_TOPICS, helpExcerpt, helpTextLang } from '../../../protocol/help';
 import type { DatabaseHandle } from '../../platform/db/connect';
 import { BusinessError } from '../../platform/errors';
 import type { CallHandlers } from '../../platform/http/calls';
 import { withHelp } from './tables';
 import { likeLiteral, topicRank } from './text';
-
-type HelpPath = 'help/topics' | 'help/list' | 'help/detail';
 
 export interface HelpServices {
   database: DatabaseHandle;
@@ -16,7 +15,7 @@ export interface HelpServices {
  * (German for German and for a request without a known language, English for every other language). A draft does not
  * exist for readers.
  */
-export function helpHandlers(s: HelpServices): Pick<CallHandlers, HelpPath> {
+export function helpHandlers(s: HelpServices): CallHandlers<typeof helpCalls> {
   const db = s.database.db;
   return {
     'help/topics': async () => {

@@ -1,3 +1,4 @@
+import { helpCalls } from '../../../protocol/help';
 import { defineDomain } from '../contract';
 import { helpHandlers } from './calls';
 import { helpConsoleSection } from './console';
@@ -9,6 +10,7 @@ import { withHelp } from './tables';
 /** The help centre: published articles for readers, drafts and edits in the console. */
 export const helpDomain = defineDomain({
   name: 'help',
+  calls: helpCalls,
   errors: helpErrors,
   migrations: [migration0018],
   tables: withHelp,

@@ -1,10 +1,9 @@
+import type { identityCalls } from '../../../protocol/identity';
 import { type CallHandlers, requireSession } from '../../platform/http/calls';
 import { type IdentityServices, realNameInfo, submitAdvanced, submitBasic } from './service';
 
-type IdentityPath = 'user/real_name' | 'user/real_name2' | 'user/real_name_info';
-
 /** Identity verification: submit the basic and the advanced level, read the state of both. */
-export function identityHandlers(s: IdentityServices): Pick<CallHandlers, IdentityPath> {
+export function identityHandlers(s: IdentityServices): CallHandlers<typeof identityCalls> {
   return {
     'user/real_name': (input, ctx) => submitBasic(s, requireSession(ctx).userId, input),
     'user/real_name2': (input, ctx) => submitAdvanced(s, requireSession(ctx).userId, input),

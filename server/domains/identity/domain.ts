@@ -1,3 +1,4 @@
+import { identityCalls } from '../../../protocol/identity';
 import { defineDomain } from '../contract';
 import { identityHandlers } from './calls';
 import { identityErrors } from './errors';
@@ -8,6 +9,7 @@ import { withIdentity } from './tables';
 /** Identity verification (basic and advanced), reviewed by operators. */
 export const identityDomain = defineDomain({
   name: 'identity',
+  calls: identityCalls,
   errors: identityErrors,
   migrations: [migration0004],
   tables: withIdentity,

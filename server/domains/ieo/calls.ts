@@ -1,3 +1,4 @@
+import type { ieoCalls } from '../../../protocol/ieo';
 import { cursorPage } from '../../platform/db/paging';
 import { BusinessError } from '../../platform/errors';
 import { type CallHandlers, requireSession } from '../../platform/http/calls';
@@ -6,13 +7,11 @@ import { payIeo } from './pay';
 import { orderWire, ownOrders, projectById, projectWire, subscribedTotals } from './projects';
 import { withIeo } from './tables';
 
-type IeoPath = 'ieo/list' | 'ieo/detail' | 'ieo/apply' | 'ieo/myApply' | 'ieo/order' | 'ieo/pay';
-
 /**
  * IEO calls. Projects are public; a subscription exists only for its owner. No call (and no operator command) sets an
  * allotment: it comes from the subscriptions and the published rule only.
  */
-export function ieoHandlers(s: IeoServices): Pick<CallHandlers, IeoPath> {
+export function ieoHandlers(s: IeoServices): CallHandlers<typeof ieoCalls> {
   const db = s.database.db;
   return {
     'ieo/list': async (input) => {

@@ -1,3 +1,4 @@
+import { ieoCalls } from '../../../protocol/ieo';
 import { defineDomain } from '../contract';
 import { ieoHandlers } from './calls';
 import { ieoErrors } from './errors';
@@ -10,6 +11,7 @@ import { ieoTopic } from './topic';
 /** IEO steps (allotment, lapse, listing, unlock) run at each project's times; a listing adds its coin to the market. */
 export const ieoDomain = defineDomain({
   name: 'ieo',
+  calls: ieoCalls,
   errors: ieoErrors,
   migrations: [migration0015],
   tables: withIeo,

@@ -9,6 +9,7 @@ export function ieoTopic(db: Kysely<Database>): PrivateTopic<IeoTopicMessage> {
   return {
     name: IEO_TOPIC,
     schema: ieoTopicMessage,
+    summary: 'IEO subscriptions: all of them, then every change.',
     snapshot: async (userId) => ({ kind: 'snapshot', orders: await ownOrders(db, userId, { limit: 100 }) }),
     events: [IEO_ORDER_EVENT],
     fromEvent: (_kind, data) => ({ kind: 'order', order: ieoOrder.parse(data) }),

@@ -1,3 +1,4 @@
+import { inspectionCalls } from '../../../protocol/inspection';
 import { defineDomain } from '../contract';
 import { inspectionHandlers } from './calls';
 import { inspectionConsoleSection } from './console';
@@ -8,6 +9,7 @@ import { pruneTracesJob } from './traces';
 /** QA's order traces: recorded per order, shown in the console, pruned by a job. */
 export const inspectionDomain = defineDomain({
   name: 'inspection',
+  calls: inspectionCalls,
   migrations: [migration0024],
   tables: withInspection,
   start: (ctx) => {

@@ -1,4 +1,4 @@
-import type { LeverDeal } from '../../../protocol/lever';
+import type { LeverDeal, leverCalls } from '../../../protocol/lever';
 import { crossLiquidationPrice } from '../../../protocol/rules/lever';
 import { fromUnits } from '../../../protocol/rules/spot';
 import { currencyScale, formatAmount } from '../../ledger';
@@ -11,25 +11,13 @@ import { type LeverServices, submitLever } from './submit';
 import { withLever } from './tables';
 import { LEVER_QUOTE, offeredInstruments, readLeverSettings } from './terms';
 
-type LeverPath =
-  | 'lever/deal'
-  | 'lever/submit'
-  | 'lever/my_trade'
-  | 'lever/info'
-  | 'lever/close'
-  | 'lever/cancel'
-  | 'lever/setstop'
-  | 'lever/add_margin'
-  | 'lever/simulator'
-  | 'lever/simulator/reset';
-
 const DEFAULT_LIMIT = 20;
 
 /**
  * Lever calls. Every call acts for the session user only: a position id is looked up among the user's own rows, so
  * another user's position does not exist for them. No call (and no operator command) sets a close price or result.
  */
-export function leverHandlers(s: LeverServices): Pick<CallHandlers, LeverPath> {
+export function leverHandlers(s: LeverServices): CallHandlers<typeof leverCalls> {
   const db = s.database.db;
 
   /** The contract account of a book: available, and the cross wallet (available plus the cross margins held). */

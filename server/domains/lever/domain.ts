@@ -1,3 +1,4 @@
+import { leverCalls } from '../../../protocol/lever';
 import { startProductEngine } from '../../trading/product-engine';
 import { defineDomain } from '../contract';
 import { leverHandlers } from './calls';
@@ -13,6 +14,7 @@ import { positionsTopic } from './topic';
 /** Lever positions: opens, triggers and liquidations by the engine, which also reads the feed's last price. */
 export const leverDomain = defineDomain({
   name: 'lever',
+  calls: leverCalls,
   errors: leverErrors,
   migrations: [migration0012],
   tables: withLever,

@@ -15,6 +15,7 @@ export function positionsTopic(db: Kysely<Database>): PrivateTopic<PositionsTopi
   return {
     name: POSITIONS_TOPIC,
     schema: positionsTopicMessage,
+    summary: 'Lever orders and positions of both books: the open ones, then every change.',
     snapshot: async (userId) => ({
       kind: 'snapshot',
       positions: (await openPositions(db, userId)).map((row) => toWire(row)),

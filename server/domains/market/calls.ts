@@ -1,21 +1,16 @@
-import { MAX_TRADES } from '../../../protocol/market';
+import { MAX_TRADES, marketCalls } from '../../../protocol/market';
+import { priceRecordCalls } from '../../../protocol/price-record';
 import type { MarketFeed } from '../../market';
 import { type Instrument, instrumentInfo } from '../../market';
 import type { DatabaseHandle } from '../../platform/db/connect';
 import { BusinessError } from '../../platform/errors';
 import { type CallHandlers, requireSession } from '../../platform/http/calls';
-import { type PriceChainPath, priceChainHandlers } from './chain';
+import { priceChainHandlers } from './chain';
 import { withMarket } from './tables';
 
-type MarketPath =
-  | 'currency/quotation_new'
-  | 'currency/new_timeshar'
-  | 'currency/deal'
-  | 'currency/user_currency_list'
-  | 'coin/list'
-  | 'usstock/quotation'
-  | 'usstock/kline'
-  | 'usstock/getNewPrice';
+/** The market domain's calls: quotes and instruments, and the price record's public reads. */
+export const marketDomainCalls = { ...marketCalls, ...priceRecordCalls } as const;
+type MarketCalls = typeof marketDomainCalls;
 
 const DEFAULT_CANDLES = 300;
 const DEFAULT_TRADES = 50;
@@ -30,7 +25,7 @@ export interface MarketServices {
 }
 
 /** The market area's calls: quotes, candles, recent trades, instruments, US stocks, favourites and the price record. */
-export function marketHandlers(s: MarketServices): Pick<CallHandlers, MarketPath | PriceChainPath> {
+export function marketHandlers(s: MarketServices): CallHandlers<MarketCalls> {
   const feedOf = (): MarketFeed => {
     if (!s.feed) throw new BusinessError('notFound');
     return s.feed;
@@ -49,7 +44,7 @@ export function marketHandlers(s: MarketServices): Pick<CallHandlers, MarketPath
         period: input.period,
         candles: feedOf().candles(i.symbol, input.period, input.limit ?? DEFAULT_CANDLES),
       };
-    }) satisfies CallHandlers['usstock/kline'];
+    }) satisfies CallHandlers<MarketCalls>['usstock/kline'];
 
   return {
     ...priceChainHandlers(s.database),

@@ -1,16 +1,15 @@
+import type { priceRecordCalls } from '../../../protocol/price-record';
 import { chainHead, chainLinks, tickRecord } from '../../market';
 import type { DatabaseHandle } from '../../platform/db/connect';
 import { BusinessError } from '../../platform/errors';
 import type { CallHandlers } from '../../platform/http/calls';
-
-export type PriceChainPath = 'market/chain/head' | 'market/chain/record' | 'market/chain/links';
 
 /**
  * The price record's public calls (no session: anyone may check the record, RULES.md "Common ground"): the head
  * hash, the batch that seals a tick, and the links between two batches, so a client folds a fill's batch up to the
  * head with protocol/rules/price-record.ts.
  */
-export function priceChainHandlers(database: DatabaseHandle): Pick<CallHandlers, PriceChainPath> {
+export function priceChainHandlers(database: DatabaseHandle): CallHandlers<typeof priceRecordCalls> {
   const { db } = database;
   return {
     'market/chain/head': async () => chainHead(db),

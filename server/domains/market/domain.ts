@@ -8,7 +8,7 @@ import {
 } from '../../market';
 import type { Job } from '../../platform/jobs/runner';
 import { defineDomain } from '../contract';
-import { marketHandlers } from './calls';
+import { marketDomainCalls, marketHandlers } from './calls';
 import { marketOps } from './ops';
 import type { MarketTables } from './tables';
 import { marketRealtime } from './topics';
@@ -19,6 +19,7 @@ import { marketRealtime } from './topics';
  */
 export const marketDomain = defineDomain({
   name: 'market',
+  calls: marketDomainCalls,
   migrations: [migration0002, migration0009, migration0014],
   // Favourites are the domain's; the price record and listed coins are the market module's, migrated here.
   tables: (db) => db.withTables<MarketTables & PriceRecordTables>(),

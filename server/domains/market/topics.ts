@@ -7,6 +7,7 @@ import {
   parseTopic,
   type Trade,
 } from '../../../protocol/market';
+import { marketTopics } from '../../../protocol/market-topics';
 import { isPrivateTopic } from '../../../protocol/realtime';
 import type { MarketFeed, Tick } from '../../market';
 import type { RealtimeModule } from '../../platform/realtime/gateway';
@@ -250,6 +251,7 @@ export function marketRealtime(
 ): RealtimeModule {
   let topics: MarketTopics | undefined;
   return {
+    documented: marketTopics,
     start(io) {
       topics = new MarketTopics(io as unknown as TopicServer, feed, options);
       topics.start();

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Lang } from '../../../protocol/lang';
+import type { newsCalls } from '../../../protocol/news';
 import {
   NEWS_ANNOUNCEMENTS,
   NEWS_PAGE_DEFAULT,
@@ -16,8 +17,6 @@ import type { CallHandlers } from '../../platform/http/calls';
 import { pickText } from '../../platform/published-texts';
 import { newsTextsOf } from './articles';
 import { type NewsDb, withNews } from './tables';
-
-type NewsPath = 'news/list' | 'news/announcement' | 'news/detail';
 
 export interface NewsServices {
   database: DatabaseHandle;
@@ -108,7 +107,7 @@ async function publishedPage(
  * German). A draft or a removed article does not exist for readers. With a session, news/detail marks the article
  * read for that user (once; the first time counts) and the lists say which ones they opened.
  */
-export function newsHandlers(s: NewsServices): Pick<CallHandlers, NewsPath> {
+export function newsHandlers(s: NewsServices): CallHandlers<typeof newsCalls> {
   const base = s.database.db;
   const db = withNews(base);
   return {

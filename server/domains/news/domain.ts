@@ -1,3 +1,4 @@
+import { newsCalls } from '../../../protocol/news';
 import { defineDomain } from '../contract';
 import { newsHandlers } from './calls';
 import { newsConsoleSection } from './console';
@@ -9,6 +10,7 @@ import { withNews } from './tables';
 /** News and notices: published to readers, written in the console. */
 export const newsDomain = defineDomain({
   name: 'news',
+  calls: newsCalls,
   errors: newsErrors,
   migrations: [migration0021],
   tables: withNews,

@@ -1,3 +1,4 @@
+import type { optionCalls } from '../../../protocol/options';
 import { BusinessError } from '../../platform/errors';
 import { type CallHandlers, requireSession } from '../../platform/http/calls';
 import { practiceBalance, resetPractice } from '../../trading';
@@ -5,22 +6,13 @@ import { contractOf, listContracts, toWire } from './contracts';
 import { type OptionServices, submitOption } from './submit';
 import { optionSeconds, readOptionSettings } from './terms';
 
-type OptionPath =
-  | 'microtrade/payable_currencies'
-  | 'microtrade/seconds'
-  | 'microtrade/submit'
-  | 'microtrade/lists'
-  | 'microtrade/info'
-  | 'microtrade/simulator'
-  | 'microtrade/simulator/reset';
-
 const DEFAULT_LIMIT = 20;
 
 /**
  * Option calls. Every call acts for the session user only: a contract id is looked up among the user's own
  * contracts, so another user's contract does not exist for them. No call (and no operator command) sets a result.
  */
-export function optionHandlers(s: OptionServices): Pick<CallHandlers, OptionPath> {
+export function optionHandlers(s: OptionServices): CallHandlers<typeof optionCalls> {
   const db = s.database.db;
   return {
     'microtrade/payable_currencies': async () => ({

@@ -1,3 +1,4 @@
+import { optionCalls } from '../../../protocol/options';
 import { startProductEngine } from '../../trading/product-engine';
 import { defineDomain } from '../contract';
 import { optionHandlers } from './calls';
@@ -11,6 +12,7 @@ import { optionsTopic } from './topic';
 /** Options contracts: entry tick and settlement by the engine where the job runner gives it its lease. */
 export const optionsDomain = defineDomain({
   name: 'options',
+  calls: optionCalls,
   errors: optionsErrors,
   migrations: [migration0011],
   tables: withOptions,

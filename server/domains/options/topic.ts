@@ -15,6 +15,7 @@ export function optionsTopic(db: Kysely<Database>): PrivateTopic<OptionsTopicMes
   return {
     name: OPTIONS_TOPIC,
     schema: optionsTopicMessage,
+    summary: 'Option contracts of both books: the open ones, then every change.',
     snapshot: async (userId) => ({ kind: 'snapshot', contracts: await openContracts(db, userId) }),
     events: [OPTION_CONTRACT_EVENT],
     fromEvent: (_kind, data) => ({ kind: 'contract', contract: optionContract.parse(data) }),

@@ -1,15 +1,14 @@
+import type { pollCalls } from '../../../protocol/polls';
 import { type CallHandlers, requireSession } from '../../platform/http/calls';
 import { verificationState } from '../identity';
 import { readCurrentPolls } from './polls';
 import { castVote, type PollServices } from './vote';
 
-type PollPath = 'vote/list' | 'vote/set';
-
 /**
  * The listing polls' calls. vote/list needs no session (tallies are public); with a live one it also says whether the
  * caller may vote and which option they chose. vote/set needs a session.
  */
-export function pollHandlers(s: PollServices): Pick<CallHandlers, PollPath> {
+export function pollHandlers(s: PollServices): CallHandlers<typeof pollCalls> {
   const { db } = s.database;
   return {
     'vote/list': async (_input, ctx) => {

@@ -1,3 +1,4 @@
+import { pollCalls } from '../../../protocol/polls';
 import { defineDomain } from '../contract';
 import { pollHandlers } from './calls';
 import { migration0023 } from './migrations/0023_polls';
@@ -7,6 +8,7 @@ import { withPolls } from './tables';
 /** Listing polls: one vote per user and poll. */
 export const pollsDomain = defineDomain({
   name: 'polls',
+  calls: pollCalls,
   migrations: [migration0023],
   tables: withPolls,
   ops: pollOps,

@@ -1,16 +1,8 @@
+import type { referralCalls } from '../../../protocol/referral';
 import type { DatabaseHandle } from '../../platform/db/connect';
 import { type CallHandlers, requireSession } from '../../platform/http/calls';
 import { inviteInfo, inviteLeaderboard, myInvitees, myRebates, poster, shareInfo } from './invites';
 import { setBonus } from './partners';
-
-type ReferralPath =
-  | 'user/invite'
-  | 'user/my_invite_list'
-  | 'user/invite_list'
-  | 'user/my_account_return'
-  | 'user/my_poster'
-  | 'user/my_share'
-  | 'bonus/setBonus';
 
 export interface ReferralCallServices {
   database: DatabaseHandle;
@@ -18,7 +10,7 @@ export interface ReferralCallServices {
 }
 
 /** The promotion calls (SPEC 7): the session's own referral data, the public leaderboard, a partner's bonus. */
-export function referralHandlers(s: ReferralCallServices): Pick<CallHandlers, ReferralPath> {
+export function referralHandlers(s: ReferralCallServices): CallHandlers<typeof referralCalls> {
   const { db } = s.database;
   return {
     'user/invite': async (_input, ctx) => inviteInfo(db, requireSession(ctx).userId),

@@ -1,3 +1,4 @@
+import type { spotCalls } from '../../../protocol/spot';
 import { writeTransaction } from '../../platform/db/transaction';
 import { BusinessError } from '../../platform/errors';
 import { type CallHandlers, requireSession } from '../../platform/http/calls';
@@ -5,8 +6,6 @@ import { listOrders, orderOf, toWire } from './orders';
 import { placeOrder, type SpotServices } from './place';
 import { cancelOrder } from './settle';
 import { spotConfig } from './terms';
-
-type SpotPath = 'coin/trade/config' | 'coin/trade' | 'coin/trade/cancel' | 'coin/trade/list';
 
 const DEFAULT_LIMIT = 20;
 
@@ -27,7 +26,7 @@ async function cancelByOwner(s: SpotServices, userId: number, id: number) {
  * Spot trading calls. Every call acts for the session user only: order ids are looked up among the user's own
  * orders, so another user's order does not exist for them.
  */
-export function spotHandlers(s: SpotServices): Pick<CallHandlers, SpotPath> {
+export function spotHandlers(s: SpotServices): CallHandlers<typeof spotCalls> {
   return {
     'coin/trade/config': () => spotConfig(s.database.db),
     'coin/trade': (input, ctx) => placeOrder(s, requireSession(ctx).userId, input),

@@ -1,3 +1,4 @@
+import { spotCalls } from '../../../protocol/spot';
 import { startProductEngine } from '../../trading/product-engine';
 import { defineDomain } from '../contract';
 import { spotHandlers } from './calls';
@@ -11,6 +12,7 @@ import { ordersTopic } from './topic';
 /** Spot orders: accepted by every process, filled by the engine where the job runner gives it its lease. */
 export const spotDomain = defineDomain({
   name: 'spot',
+  calls: spotCalls,
   errors: spotErrors,
   migrations: [migration0010],
   tables: withSpot,

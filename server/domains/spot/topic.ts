@@ -15,6 +15,7 @@ export function ordersTopic(db: Kysely<Database>): PrivateTopic<OrdersTopicMessa
   return {
     name: ORDERS_TOPIC,
     schema: ordersTopicMessage,
+    summary: 'Spot orders: the open ones, then every change.',
     snapshot: async (userId) => ({ kind: 'snapshot', orders: await openOrders(db, userId) }),
     events: [SPOT_ORDER_EVENT],
     fromEvent: (_kind, data) => ({ kind: 'order', order: spotOrder.parse(data) }),

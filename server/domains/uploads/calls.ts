@@ -3,6 +3,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AUTH_HEADER } from '../../../protocol/envelope';
 import { UPLOAD_FILE_PATH, UPLOAD_IMAGE_PATH } from '../../../protocol/identity';
+import type { uploadCalls } from '../../../protocol/uploads';
 import { type CallHandlers, requireSession } from '../../platform/http/calls';
 import { errorBody, okBody, sessionExpiredBody } from '../../platform/http/envelope';
 import { requestLang } from '../../platform/http/errors';
@@ -102,7 +103,7 @@ export async function registerUploadRoutes(app: FastifyInstance, options: Upload
 }
 
 /** upload/delete: the owner removes an image not (yet) attached to a submission. */
-export function uploadHandlers(store: UploadStore): Pick<CallHandlers, 'upload/delete'> {
+export function uploadHandlers(store: UploadStore): CallHandlers<typeof uploadCalls> {
   return {
     'upload/delete': async (input, ctx) => {
       await store.remove(requireSession(ctx).userId, input.id);

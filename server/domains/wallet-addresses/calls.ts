@@ -1,10 +1,9 @@
+import type { addressCalls } from '../../../protocol/wallet-addresses';
 import { type CallHandlers, requireSession } from '../../platform/http/calls';
 import { type AddressServices, addAddress, deleteAddress, listAddresses, verifyAddress } from './addresses';
 
-type AddressPath = 'wallet/get_address' | 'wallet/addaddress' | 'wallet/deladdress' | 'wallet/apv_address';
-
 /** Withdrawal addresses: list, save (fund password + code), delete, and the create form's live check. */
-export function walletAddressHandlers(s: AddressServices): Pick<CallHandlers, AddressPath> {
+export function walletAddressHandlers(s: AddressServices): CallHandlers<typeof addressCalls> {
   return {
     'wallet/get_address': (input, ctx) => listAddresses(s.database.db, requireSession(ctx).userId, input.coin),
     'wallet/addaddress': (input, ctx) => addAddress(s, requireSession(ctx).userId, input),

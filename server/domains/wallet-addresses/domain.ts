@@ -1,3 +1,4 @@
+import { addressCalls } from '../../../protocol/wallet-addresses';
 import { defineDomain } from '../contract';
 import { walletAddressHandlers } from './calls';
 import { walletAddressesErrors } from './errors';
@@ -6,6 +7,7 @@ import { withWalletAddresses } from './tables';
 /** The user's withdrawal addresses (their table is created by bank-cards' migration 0005). */
 export const walletAddressesDomain = defineDomain({
   name: 'wallet-addresses',
+  calls: addressCalls,
   errors: walletAddressesErrors,
   tables: withWalletAddresses,
   start: (ctx) => ({ handlers: walletAddressHandlers({ account: ctx.account, database: ctx.database }) }),

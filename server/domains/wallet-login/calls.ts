@@ -1,16 +1,10 @@
+import type { walletLoginCalls } from '../../../protocol/wallet-login';
 import { type CallHandlers, requireSession } from '../../platform/http/calls';
 import { bindWallet, listWallets, unbindWallet, walletLogin } from './links';
 import { issueWalletNonce, type WalletLoginServices } from './nonces';
 
-type WalletLoginPath =
-  | 'user/wallet_nonce'
-  | 'user/wallet_login'
-  | 'user/wallet_bind'
-  | 'user/wallet_unbind'
-  | 'user/wallet_list';
-
 /** Wallet login (SPEC 1): messages to sign, login or registration by signature, and the account's linked wallets. */
-export function walletLoginHandlers(s: WalletLoginServices): Pick<CallHandlers, WalletLoginPath> {
+export function walletLoginHandlers(s: WalletLoginServices): CallHandlers<typeof walletLoginCalls> {
   return {
     'user/wallet_nonce': (input, ctx) => issueWalletNonce(s, input, ctx),
     'user/wallet_login': (input, ctx) => walletLogin(s, input, ctx),

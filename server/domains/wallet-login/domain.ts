@@ -1,3 +1,4 @@
+import { walletLoginCalls } from '../../../protocol/wallet-login';
 import { defineDomain } from '../contract';
 import { walletLoginHandlers } from './calls';
 import { walletLoginErrors } from './errors';
@@ -7,6 +8,7 @@ import { walletTables } from './tables';
 /** Login with a wallet signature. */
 export const walletLoginDomain = defineDomain({
   name: 'wallet-login',
+  calls: walletLoginCalls,
   errors: walletLoginErrors,
   migrations: [migration0022],
   tables: walletTables,

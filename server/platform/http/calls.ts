@@ -1,15 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
-import {
-  AUTH_HEADER,
-  type CallData,
-  type CallPath,
-  type CallSpec,
-  type Calls,
-  calls,
-  type Lang,
-} from '../../../protocol';
+import { AUTH_HEADER, type CallSpec, type CallTable, type Lang } from '../../../protocol';
 import type { Database } from '../db/schema';
 import { BusinessError, SessionRequiredError } from '../errors';
 import { claimRequestId, releaseRequestId, requestDigest, takesRequestId, withRequestClaim } from '../request-ids';
@@ -34,13 +26,24 @@ export function requireSession(ctx: CallContext): Session {
   return ctx.session;
 }
 
-export type CallHandler<P extends CallPath> = (
-  input: z.output<Calls[P]['request']>,
+export type CallHandler<S extends CallSpec> = (
+  input: z.output<S['request']>,
   ctx: CallContext,
-) => Promise<CallData<P>>;
+) => Promise<z.output<S['response']>>;
 
-/** One handler per protocol call: a call added to protocol/calls.ts without a handler fails the type check. */
-export type CallHandlers = { [P in CallPath]: CallHandler<P> };
+/**
+ * One handler per call of a table: the domain that names the table in its contract must handle all of it, so a call
+ * added to protocol/<area>.ts without a handler fails the type check.
+ */
+export type CallHandlers<T extends CallTable> = { [P in keyof T]: CallHandler<T[P]> };
+
+/** A call as the router serves it: its path, spec and handler (domains/compose.ts pairs them, path by path). */
+export interface CallRoute {
+  path: string;
+  spec: CallSpec;
+  /** Takes the input as the spec's request schema parsed it. */
+  handle: (input: unknown, ctx: CallContext) => Promise<unknown>;
+}
 
 /**
  * Why a body is no form: not an object at all, nested deeper than BODY_DEPTH_MAX, a JSON number somewhere in it, or
@@ -101,23 +104,20 @@ export interface RequestIdStore {
 }
 
 /**
- * Serves every call of the protocol table at /api/<path>: session check for `auth` calls (999 otherwise),
+ * Serves every call of the composed table at /api/<path>: session check for `auth` calls (999 otherwise),
  * validation with the call's request schema (error envelope with the first issue), the claim of its `request_id`
  * when the schema has one, then the handler, whose result goes out in the ok envelope.
  */
 export function registerCalls(
   app: FastifyInstance,
-  handlers: CallHandlers,
+  routes: readonly CallRoute[],
   sessions: Sessions,
   requestIds: RequestIdStore,
 ): void {
-  for (const path of Object.keys(calls) as CallPath[]) {
-    const spec: CallSpec = calls[path];
+  for (const { path, spec, handle } of routes) {
     const claimsRequestId = takesRequestId(spec.request);
     // A request id is unique per user: a call without a session would have nothing to key it on.
     if (claimsRequestId && !spec.auth) throw new Error(`${path} takes a request_id but no session`);
-    // Safe: the input handed over below was parsed by this same call's request schema.
-    const handle = handlers[path] as unknown as (input: unknown, ctx: CallContext) => Promise<unknown>;
     app.route({
       method: spec.method,
       url: `/api/${path}`,

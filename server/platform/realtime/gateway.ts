@@ -2,6 +2,7 @@ import { createAdapter } from '@socket.io/redis-adapter';
 import type { FastifyInstance } from 'fastify';
 import type { Socket } from 'socket.io';
 import { Server } from 'socket.io';
+import type { MarketTopicSpec } from '../../../protocol/socket-surface';
 import { type Sessions, tokenFromHeader } from '../security/sessions';
 import { connectRedisPair } from './redis';
 
@@ -25,6 +26,8 @@ export const userRoom = (userId: number) => `user:${userId}`;
  * owns (market topics, `me:` private topics), so modules never need to know of each other.
  */
 export interface RealtimeModule {
+  /** The public topics it serves, as the published AsyncAPI document describes them. */
+  documented?: Readonly<Record<string, MarketTopicSpec>>;
   start?(io: RealtimeServer): void;
   attach(socket: Socket<never, never, never, SocketData>): void;
   close?(): void;

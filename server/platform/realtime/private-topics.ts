@@ -39,6 +39,8 @@ export interface PrivateTopic<T> {
   /** Without the `me:` prefix: `account`, `orders`, ... */
   name: string;
   schema: z.ZodType<T>;
+  /** What the topic carries, as the published AsyncAPI document says it. */
+  summary: string;
   /** The user's state at subscription. */
   snapshot(userId: number): Promise<T>;
   /** The user event kinds this topic carries ('all': every kind); the update is the event as `fromEvent` makes it. */
@@ -49,6 +51,9 @@ export interface PrivateTopic<T> {
 export interface Command<A, R> {
   name: string;
   args: z.ZodType<A>;
+  /** What the command does, and the `data` of its acknowledgement, as the published AsyncAPI document says them. */
+  summary: string;
+  answer: z.ZodType<R>;
   /**
    * Runs the command for a logged-in user; throw a BusinessError-like `{ key }` to answer with an error key.
    * `commandId` is the client's id of this request (a command that writes keys its effect by it, so a retry that
@@ -124,6 +129,11 @@ export class PrivateChannels {
   /** The names of the registered private topics, without `me:` (the published socket documents must list them all). */
   topicNames(): string[] {
     return [...this.topics.keys()];
+  }
+
+  /** What the published socket documents are made of: every registered topic and command. */
+  surface(): { topics: readonly PrivateTopic<unknown>[]; commands: readonly Command<unknown, unknown>[] } {
+    return { topics: [...this.topics.values()], commands: [...this.commands.values()] };
   }
 
   /** Delivers one user event to this process's subscribers of the topics that carry it. */

@@ -272,6 +272,8 @@ export function accountTopic(db: Kysely<Database>): PrivateTopic<AccountEvent[]>
   return {
     name: ACCOUNT_TOPIC,
     schema: z.array(accountEvent),
+    summary:
+      'Account events (verification reviewed, deposit or withdrawal decided, ...): the latest, then each new one.',
     events: 'all',
     async snapshot(userId) {
       const rows = await db

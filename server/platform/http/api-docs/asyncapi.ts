@@ -2,14 +2,7 @@ import type { z } from 'zod';
 import { accountEvent } from '../../../../protocol/account-events';
 import { marketMessage } from '../../../../protocol/market';
 import { commandRequest, privateMessage, privateTopicName } from '../../../../protocol/realtime';
-import {
-  commandAnswer,
-  marketTopics,
-  privateTopics,
-  socketCommands,
-  socketEvents,
-  topicAck,
-} from '../../../../protocol/socket-catalogue';
+import { commandAnswer, type MarketTopicSpec, socketEvents, topicAck } from '../../../../protocol/socket-surface';
 import { type JsonObject, jsonSchemaOf } from './json-schema';
 import type { DocsInfo } from './openapi';
 
@@ -30,16 +23,25 @@ const message = (name: string, summary: string, schema: JsonObject) => ({
 const messageRef = (channel: string, name: string) => ({ $ref: `#/channels/${channel}/messages/${name}` });
 const channelRef = (channel: string) => ({ $ref: `#/channels/${channel}` });
 
+/** What the server registered on the socket, as each domain describes it. */
+export interface SocketSurface {
+  /** Public topics by kind (the market's realtime modules). */
+  market: Readonly<Record<string, MarketTopicSpec>>;
+  /** Private topics, by name without `me:`. */
+  topics: readonly { name: string; summary: string; schema: z.ZodType }[];
+  commands: readonly { name: string; summary: string; args: z.ZodType; answer: z.ZodType }[];
+}
+
 /**
  * AsyncAPI 3.0 of the socket, from the server's side: the topics it sends (market and private), the `subscribe` /
  * `unsubscribe` requests and the commands it answers by acknowledgement. Every message travels as a socket.io event
  * (`x-socketio-event`): a topic's messages as `market` or `private` with the topic's name in `topic`.
  */
-export function buildAsyncApi(info: DocsInfo): JsonObject {
+export function buildAsyncApi(info: DocsInfo, surface: SocketSurface): JsonObject {
   const channels: Record<string, JsonObject> = {};
   const operations: Record<string, JsonObject> = {};
 
-  for (const [name, spec] of Object.entries(marketTopics)) {
+  for (const [name, spec] of Object.entries(surface.market)) {
     const key = channelKey('market', name);
     const parameters = Object.fromEntries(
       Object.entries(spec.parameters).map(([param, p]) => [
@@ -68,10 +70,11 @@ export function buildAsyncApi(info: DocsInfo): JsonObject {
     };
   }
 
-  for (const [name, spec] of Object.entries(privateTopics)) {
+  for (const spec of surface.topics) {
+    const { name } = spec;
     const key = channelKey('private', name);
     const address = privateTopicName(name);
-    const schema = payload(privateMessage.extend({ data: spec.data }), 'output');
+    const schema = payload(privateMessage.extend({ data: spec.schema }), 'output');
     channels[key] = {
       address,
       title: address,
@@ -114,7 +117,8 @@ export function buildAsyncApi(info: DocsInfo): JsonObject {
     };
   }
 
-  for (const [name, spec] of Object.entries(socketCommands)) {
+  for (const spec of surface.commands) {
+    const { name } = spec;
     const key = channelKey('command', name);
     const request = commandRequest.extend({ args: spec.args });
     const requestSchema = payload(request, 'input');

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import pkg from '../../../../package.json';
+import type { CallTable } from '../../../../protocol/call-spec';
 import { messageKeys, translate } from '../../i18n/messages';
-import { buildAsyncApi } from './asyncapi';
+import { buildAsyncApi, type SocketSurface } from './asyncapi';
 import { buildOpenApi, type DocsInfo } from './openapi';
 import { renderReferencePage } from './page';
 
-export { buildAsyncApi, buildOpenApi, renderReferencePage };
+export { buildAsyncApi, buildOpenApi, renderReferencePage, type SocketSurface };
 
 export const API_DOCS_PATH = '/api/docs';
 
@@ -16,15 +17,16 @@ const docsInfo = (): DocsInfo => ({ version: pkg.version, reasons: messageKeys()
 
 /**
  * Serves the interface's own documents, made from the protocol's zod schemas once, on first request (the schemas
- * cannot change while the process runs): OpenAPI for the calls, AsyncAPI for the socket and a reference page.
+ * cannot change while the process runs): OpenAPI for the calls, AsyncAPI for the socket and a reference page. Both
+ * are made from what the app composed and registered, so they cannot leave out a domain's call or topic.
  */
-export function registerApiDocs(app: FastifyInstance): void {
+export function registerApiDocs(app: FastifyInstance, calls: CallTable, socket: () => SocketSurface): void {
   let built: { openapi: string; asyncapi: string; page: string } | undefined;
   const documents = () => {
     if (built) return built;
     const info = docsInfo();
-    const openapi = buildOpenApi(info);
-    const asyncapi = buildAsyncApi(info);
+    const openapi = buildOpenApi(info, calls);
+    const asyncapi = buildAsyncApi(info, socket());
     const reasons = info.reasons.map((key) => [key, translate('en', key)] as const);
     built = {
       openapi: JSON.stringify(openapi),

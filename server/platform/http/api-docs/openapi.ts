@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type CallSpec, calls } from '../../../../protocol/calls';
+import type { CallSpec, CallTable } from '../../../../protocol/call-spec';
 import { errorEnvelope, okEnvelope, sessionExpiredEnvelope } from '../../../../protocol/envelope';
 import { ALL_LANGS } from '../../../../protocol/lang';
 import {
@@ -245,8 +245,8 @@ function fileRoutes(): Record<string, JsonObject> {
   };
 }
 
-/** OpenAPI 3.1 of every /api route: the call table, the support console's calls, uploads and image reads. */
-export function buildOpenApi(info: DocsInfo): JsonObject {
+/** OpenAPI 3.1 of every /api route: the composed call table (every domain's), the support console's calls, uploads and image reads. */
+export function buildOpenApi(info: DocsInfo, calls: CallTable): JsonObject {
   const paths: Record<string, Record<string, JsonObject>> = {};
   const add = (path: string, method: string, operation: JsonObject) => {
     paths[`/api/${path}`] = { ...paths[`/api/${path}`], [method.toLowerCase()]: operation };
