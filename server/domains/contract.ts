@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { CallTable } from '../../protocol/call-spec';
 import type { TracedMachine } from '../../protocol/inspection';
 import type { Ledger, LedgerBook, UserAccountType } from '../ledger';
@@ -92,6 +92,27 @@ export interface AccountGuard {
  */
 export type OrderOwnership = (db: Kysely<Database>, userId: number, orderId: number) => Promise<boolean>;
 export type TracedOrderOwners = Partial<Record<TracedMachine, OrderOwnership>>;
+
+/**
+ * The usual OrderOwnership: the order is a row of the domain's `table` (typed by its `tables`, so a wrong table or
+ * column fails the type check) whose id is the order's and one of whose `owners` columns is the user.
+ */
+export function ownedRow<T extends Record<string, object>, K extends keyof T & string>(
+  _tables: (db: Kysely<Database>) => Kysely<Database & T>,
+  table: K,
+  ...owners: readonly [keyof T[K] & string, ...(keyof T[K] & string)[]]
+): OrderOwnership {
+  return async (db, userId, orderId) => {
+    const ownedBy = sql.join(
+      owners.map((column) => sql`${sql.ref(column)} = ${userId}`),
+      sql` or `,
+    );
+    const found = await sql<{
+      id: number;
+    }>`select id from ${sql.table(table)} where id = ${orderId} and (${ownedBy})`.execute(db);
+    return found.rows.length > 0;
+  };
+}
 
 /** What the app gives every domain at start: the platform's services, the one ledger, the feed and the settings. */
 export interface DomainContext {

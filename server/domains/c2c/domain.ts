@@ -1,5 +1,5 @@
 import { c2cCalls } from '../../../protocol/c2c';
-import { defineDomain } from '../contract';
+import { defineDomain, ownedRow } from '../contract';
 import { c2cHandlers, c2cServices } from './calls';
 import { appealsConsoleSection } from './console';
 import { c2cErrors } from './errors';
@@ -18,15 +18,7 @@ export const c2cDomain = defineDomain({
   migrations: [migration0017],
   tables: withC2c,
   // QA traces of its orders: recorded only for the order's buyer or merchant.
-  tracedOrders: {
-    'c2c-order': async (db, userId, id) =>
-      (await withC2c(db)
-        .selectFrom('c2c_orders')
-        .select('id')
-        .where('id', '=', id)
-        .where((eb) => eb.or([eb('buyer_id', '=', userId), eb('merchant_id', '=', userId)]))
-        .executeTakeFirst()) !== undefined,
-  },
+  tracedOrders: { 'c2c-order': ownedRow(withC2c, 'c2c_orders', 'buyer_id', 'merchant_id') },
   ops: c2cOps,
   sealed: [c2cSealedData],
   start: (ctx) => {

@@ -1,5 +1,5 @@
 import { ieoCalls } from '../../../protocol/ieo';
-import { defineDomain } from '../contract';
+import { defineDomain, ownedRow } from '../contract';
 import { ieoHandlers } from './calls';
 import { ieoErrors } from './errors';
 import { migration0015 } from './migrations/0015_ieo';
@@ -16,15 +16,7 @@ export const ieoDomain = defineDomain({
   migrations: [migration0015],
   tables: withIeo,
   // QA traces of its orders: recorded only for the order's owner.
-  tracedOrders: {
-    'ieo-subscription': async (db, userId, id) =>
-      (await withIeo(db)
-        .selectFrom('ieo_subscriptions')
-        .select('id')
-        .where('id', '=', id)
-        .where('user_id', '=', userId)
-        .executeTakeFirst()) !== undefined,
-  },
+  tracedOrders: { 'ieo-subscription': ownedRow(withIeo, 'ieo_subscriptions', 'user_id') },
   ops: ieoOps,
   start: (ctx) => {
     const ieo = { database: ctx.database, ledger: ctx.ledger, now: ctx.now };

@@ -1,6 +1,6 @@
 import { leverCalls } from '../../../protocol/lever';
 import { startProductEngine } from '../../trading/product-engine';
-import { defineDomain } from '../contract';
+import { defineDomain, ownedRow } from '../contract';
 import { leverHandlers } from './calls';
 import { contractTransferable, refuseBackedCrossMargin } from './cross-backing';
 import { LeverEngine } from './engine';
@@ -19,15 +19,7 @@ export const leverDomain = defineDomain({
   migrations: [migration0012],
   tables: withLever,
   // QA traces of its orders: recorded only for the order's owner.
-  tracedOrders: {
-    'lever-order': async (db, userId, id) =>
-      (await withLever(db)
-        .selectFrom('lever_positions')
-        .select('id')
-        .where('id', '=', id)
-        .where('user_id', '=', userId)
-        .executeTakeFirst()) !== undefined,
-  },
+  tracedOrders: { 'lever-order': ownedRow(withLever, 'lever_positions', 'user_id') },
   ops: leverOps,
   // The contract account's quote money that backs cross positions stays (RULES "Cross margin").
   accountGuards: [

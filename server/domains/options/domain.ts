@@ -1,6 +1,6 @@
 import { optionCalls } from '../../../protocol/options';
 import { startProductEngine } from '../../trading/product-engine';
-import { defineDomain } from '../contract';
+import { defineDomain, ownedRow } from '../contract';
 import { optionHandlers } from './calls';
 import { OptionsEngine } from './engine';
 import { optionsErrors } from './errors';
@@ -17,15 +17,7 @@ export const optionsDomain = defineDomain({
   migrations: [migration0011],
   tables: withOptions,
   // QA traces of its orders: recorded only for the order's owner.
-  tracedOrders: {
-    'option-contract': async (db, userId, id) =>
-      (await withOptions(db)
-        .selectFrom('option_contracts')
-        .select('id')
-        .where('id', '=', id)
-        .where('user_id', '=', userId)
-        .executeTakeFirst()) !== undefined,
-  },
+  tracedOrders: { 'option-contract': ownedRow(withOptions, 'option_contracts', 'user_id') },
   ops: optionOps,
   start: (ctx) => {
     const started = startProductEngine(ctx, 'options engine', (options) => new OptionsEngine(options));

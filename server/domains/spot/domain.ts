@@ -1,6 +1,6 @@
 import { spotCalls } from '../../../protocol/spot';
 import { startProductEngine } from '../../trading/product-engine';
-import { defineDomain } from '../contract';
+import { defineDomain, ownedRow } from '../contract';
 import { spotHandlers } from './calls';
 import { SpotEngine } from './engine';
 import { spotErrors } from './errors';
@@ -17,15 +17,7 @@ export const spotDomain = defineDomain({
   migrations: [migration0010],
   tables: withSpot,
   // QA traces of its orders: recorded only for the order's owner.
-  tracedOrders: {
-    'spot-order': async (db, userId, id) =>
-      (await withSpot(db)
-        .selectFrom('spot_orders')
-        .select('id')
-        .where('id', '=', id)
-        .where('user_id', '=', userId)
-        .executeTakeFirst()) !== undefined,
-  },
+  tracedOrders: { 'spot-order': ownedRow(withSpot, 'spot_orders', 'user_id') },
   ops: [{ under: 'fees', word: 'spot', command: spotFeesOps }],
   start: (ctx) => {
     const started = startProductEngine(ctx, 'spot engine', (options) => new SpotEngine(options));
