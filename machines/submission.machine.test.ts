@@ -1,15 +1,16 @@
 // @vitest-environment node
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { assign, createActor, fromPromise, setup, toPromise, waitFor } from 'xstate';
+import { assign, createActor, setup, toPromise, waitFor } from 'xstate';
 import {
   ANSWER_WITHIN_MS,
   type IdentifiedRequest,
   NO_ANSWER,
   needsVerification,
-  providedSend,
   requestFor,
+  type SubmissionSend,
   type SubmitAnswer,
   type SubmitRefusal,
+  sendWith,
   submissionMachine,
   VERIFICATION_REQUIRED,
 } from './submission.machine';
@@ -33,6 +34,9 @@ type Ok = { ok: true; order: Row };
 
 const args: Args = { symbol: 'BTC', qty: '0.01' };
 const machine = submissionMachine<Args, Ok>();
+
+/** The child sending with `send`, provided the way a product machine provides it. */
+const sending = (send: SubmissionSend<Args, Ok>) => machine.provide({ actors: { send: sendWith(send) } });
 
 function counter(): () => string {
   let n = 0;
@@ -74,8 +78,8 @@ function heldLine() {
   return { calls, send };
 }
 
-function start(send: (r: IdentifiedRequest<Args>, s: AbortSignal) => Promise<SubmitAnswer<Ok>>, extra = {}) {
-  const actor = createActor(machine, { input: { args, makeId: counter(), send, ...extra } });
+function start(send: SubmissionSend<Args, Ok>, extra = {}) {
+  const actor = createActor(sending(send), { input: { args, makeId: counter(), ...extra } });
   actor.start();
   return actor;
 }
@@ -213,16 +217,13 @@ describe('retries and the request id', () => {
     vi.useFakeTimers();
     const server = fakeServer();
     // The server takes the order, but its answer never arrives.
-    const lost = createActor(machine, {
-      input: {
-        args,
-        makeId: counter(),
-        send: (request) => {
-          server.answer(request);
-          return new Promise<SubmitAnswer<Ok>>(() => {});
-        },
-      },
-    }).start();
+    const lost = createActor(
+      sending((request) => {
+        server.answer(request);
+        return new Promise<SubmitAnswer<Ok>>(() => {});
+      }),
+      { input: { args, makeId: counter() } },
+    ).start();
     vi.advanceTimersByTime(ANSWER_WITHIN_MS);
     expect(lost.getSnapshot().value).toBe('unanswered');
     const held = requestFor(null, args, () => lost.getSnapshot().context.request.request_id);
@@ -234,11 +235,11 @@ describe('retries and the request id', () => {
       return server.answer(request);
     };
     const makeId = () => 'req-2';
-    const retry = createActor(machine, { input: { args, makeId, held, send } }).start();
+    const retry = createActor(sending(send), { input: { args, makeId, held } }).start();
     expect(await toPromise(retry)).toEqual({ ok: true, order: { id: 1, request_id: 'req-1', qty: '0.01' } });
     expect(server.rows.size).toBe(1);
 
-    const changed = createActor(machine, { input: { args: { ...args, qty: '0.02' }, makeId, held, send } }).start();
+    const changed = createActor(sending(send), { input: { args: { ...args, qty: '0.02' }, makeId, held } }).start();
     expect(await toPromise(changed)).toEqual({ ok: true, order: { id: 2, request_id: 'req-2', qty: '0.02' } });
     expect(sent.map((r) => r.request_id)).toEqual(['req-1', 'req-2']);
     expect(server.refusals).toEqual([]);
@@ -246,13 +247,13 @@ describe('retries and the request id', () => {
 });
 
 describe('invoked by a product machine', () => {
-  /** A parent shaped like the product machines: it is provided its call by name and invokes the child with onDone. */
+  /**
+   * A parent shaped like the product machines: it is provided its submission child, sending with the call, by the
+   * call's name, and invokes it with onDone.
+   */
   const parent = setup({
     types: { context: {} as { answer: SubmitAnswer<Ok> | null } },
-    actors: {
-      placeOrder: fromPromise<SubmitAnswer<Ok>, IdentifiedRequest<Args>>(() => new Promise(() => {})),
-      submission: machine,
-    },
+    actors: { placeOrder: machine },
   }).createMachine({
     context: { answer: null },
     initial: 'submitting',
@@ -260,12 +261,8 @@ describe('invoked by a product machine', () => {
       submitting: {
         invoke: {
           id: 'placeOrder',
-          src: 'submission',
-          input: ({ self }) => ({
-            args,
-            makeId: () => 'req-9',
-            send: providedSend<IdentifiedRequest<Args>, SubmitAnswer<Ok>>(self, 'placeOrder'),
-          }),
+          src: 'placeOrder',
+          input: { args, makeId: () => 'req-9' },
           onDone: { target: 'done', actions: assign({ answer: ({ event }) => event.output }) },
         },
       },
@@ -277,9 +274,9 @@ describe('invoked by a product machine', () => {
     const requests: unknown[] = [];
     const provided = parent.provide({
       actors: {
-        placeOrder: fromPromise(async ({ input }) => {
-          requests.push(input);
-          return { ok: true as const, order: { id: 3, request_id: input.request_id, qty: input.qty } };
+        placeOrder: sending(async (request) => {
+          requests.push(request);
+          return { ok: true as const, order: { id: 3, request_id: request.request_id, qty: request.qty } };
         }),
       },
     });
@@ -296,7 +293,7 @@ describe('invoked by a product machine', () => {
     let aborted: AbortSignal | null = null;
     const provided = parent.provide({
       actors: {
-        placeOrder: fromPromise(({ signal }) => {
+        placeOrder: sending((_request, signal) => {
           aborted = signal;
           return new Promise<SubmitAnswer<Ok>>(() => {});
         }),

@@ -1,4 +1,4 @@
-import { type AnyActorLogic, assign, createActor, fromPromise, setup, toPromise } from 'xstate';
+import { assign, fromPromise, setup } from 'xstate';
 
 /**
  * One trade submission, the same for spot orders, option contracts and lever orders (server/trading/submit.ts is its
@@ -16,7 +16,10 @@ import { type AnyActorLogic, assign, createActor, fromPromise, setup, toPromise 
  * row, or a refusal) ends the request; the next one is new.
  *
  * The product machines invoke it (with onDone) in their submitting state; its output is the answer as the server
- * gave it, or an unanswered refusal the machine made itself.
+ * gave it, or an unanswered refusal the machine made itself. The transport is the child's own actor `send`, provided
+ * the ordinary XState way: a product machine is provided its submission child already provided with the call
+ * (`submissionMachine<…>().provide({ actors: { send: sendWith(call) } })`, see each product's `…With`), so the call
+ * is whatever the app or a test provided, and stopping the child stops the call, which aborts its signal.
  */
 
 /** A refusal, or no answer at all (core/api/client.ts Refusal): `reason` is the errors-table key. */
@@ -69,14 +72,32 @@ export const leavesRequestOpen = (answer: { ok: boolean; answered?: boolean }): 
 
 const noAnswer: SubmitRefusal = { ok: false, message: NO_ANSWER, answered: false };
 
-export interface SubmissionInput<Args extends object, Ok extends { ok: true }> {
+/**
+ * The call that sends a request (core/api in the app, a fake in tests); the signal aborts when the machine stops
+ * waiting (time-out, reconnect, stopped).
+ */
+export type SubmissionSend<Args extends object, Ok extends { ok: true }> = (
+  request: IdentifiedRequest<Args>,
+  signal: AbortSignal,
+) => Promise<SubmitAnswer<Ok>>;
+
+/**
+ * The child's `send` actor for a call: a promise actor, so stopping it (the child leaves `sending`, or is stopped with
+ * its parent) aborts the call's signal. The request travels wrapped: XState's invoke types cannot check a generic
+ * intersection (`Args & { request_id }`) as an input, an object holding it they can.
+ */
+export function sendWith<Args extends object, Ok extends { ok: true }>(send: SubmissionSend<Args, Ok>) {
+  return fromPromise<SubmitAnswer<Ok>, { request: IdentifiedRequest<Args> }>(({ input, signal }) =>
+    send(input.request, signal),
+  );
+}
+
+export interface SubmissionInput<Args extends object> {
   args: Args;
   /** Makes a request id (core/ids.ts newRequestId in the app, a counter in tests). */
   makeId: () => string;
   /** The request that got no answer last time, if any: the same arguments keep its id. */
   held?: HeldRequest | null;
-  /** Sends the request; the signal aborts when the machine stops waiting (time-out, reconnect, stopped). */
-  send: (request: IdentifiedRequest<Args>, signal: AbortSignal) => Promise<SubmitAnswer<Ok>>;
   /** Defaults to ANSWER_WITHIN_MS. */
   answerWithinMs?: number;
 }
@@ -84,7 +105,6 @@ export interface SubmissionInput<Args extends object, Ok extends { ok: true }> {
 export type SubmissionEvent = { type: 'RECONNECT' };
 
 interface SubmissionContext<Args extends object, Ok extends { ok: true }> {
-  send: SubmissionInput<Args, Ok>['send'];
   request: IdentifiedRequest<Args>;
   answerWithinMs: number;
   answer: SubmitAnswer<Ok>;
@@ -96,19 +116,18 @@ export function submissionMachine<Args extends object, Ok extends { ok: true }>(
     types: {
       context: {} as SubmissionContext<Args, Ok>,
       events: {} as SubmissionEvent,
-      input: {} as SubmissionInput<Args, Ok>,
+      input: {} as SubmissionInput<Args>,
       output: {} as SubmitAnswer<Ok>,
     },
     actors: {
-      call: fromPromise<SubmitAnswer<Ok>, Pick<SubmissionContext<Args, Ok>, 'send' | 'request'>>(({ input, signal }) =>
-        input.send(input.request, signal),
-      ),
+      // The product's call, provided with the child (see the product machines); this default never settles, so a
+      // bare child is inert like a bare product machine.
+      send: sendWith<Args, Ok>(() => new Promise(() => {})),
     },
     delays: { answerWithin: ({ context }) => context.answerWithinMs },
   }).createMachine({
     id: 'submission',
     context: ({ input }) => ({
-      send: input.send,
       request: { ...input.args, request_id: requestFor(input.held, input.args, input.makeId).requestId },
       answerWithinMs: input.answerWithinMs ?? ANSWER_WITHIN_MS,
       answer: noAnswer,
@@ -117,8 +136,8 @@ export function submissionMachine<Args extends object, Ok extends { ok: true }>(
     states: {
       sending: {
         invoke: {
-          src: 'call',
-          input: ({ context }) => ({ send: context.send, request: context.request }),
+          src: 'send',
+          input: ({ context }) => ({ request: context.request }),
           onDone: { target: 'answered', actions: assign({ answer: ({ event }) => event.output }) },
           // The call broke without an answer: SPEC 8's fallback text.
           onError: 'unanswered',
@@ -147,11 +166,6 @@ export function submissionMachine<Args extends object, Ok extends { ok: true }>(
   });
 }
 
-/** A parent machine's actor as its invoke mappers see it: enough to find what it was provided. */
-interface ProvidedParent {
-  getSnapshot(): { machine: { implementations: { actors: Record<string, AnyActorLogic | { src: AnyActorLogic }> } } };
-}
-
 /** What a product machine holds about its ticket's submission. */
 interface SubmittingContext<Args extends object> {
   makeId: () => string;
@@ -162,43 +176,18 @@ interface SubmittingContext<Args extends object> {
 }
 
 /**
- * The child's input in a product machine's submitting state: the ticket's draft, the held request (already chosen on
- * SUBMIT, so updates about it are known while it is sent) and the call the product was provided under `call`.
+ * The child's input in a product machine's submitting state: the ticket's draft and the held request (already chosen
+ * on SUBMIT, so updates about it are known while it is sent).
  */
-export function submissionInput<Args extends object, Ok extends { ok: true }>(call: string) {
-  return ({
-    context,
-    self,
-  }: {
-    context: SubmittingContext<Args>;
-    self: ProvidedParent;
-  }): SubmissionInput<Args, Ok> => ({
+export function submissionInput<Args extends object>({
+  context,
+}: {
+  context: SubmittingContext<Args>;
+}): SubmissionInput<Args> {
+  return {
     // SUBMIT sets the draft before it enters the submitting state that invokes the child.
     args: context.draft as Args,
     makeId: context.makeId,
     held: context.attempt,
-    send: providedSend<IdentifiedRequest<Args>, SubmitAnswer<Ok>>(self, call),
-  });
-}
-
-/**
- * The call a product machine was provided under `name`, as a `send` for its submission child. The app (and each test)
- * provides the product machine's call by the name it always had (`placeOrder`, `submitContract`, `submitOrder`);
- * the child runs whatever the parent was given, so providing the parent is enough.
- */
-export function providedSend<Request, Answer>(
-  self: ProvidedParent,
-  name: string,
-): (request: Request, signal: AbortSignal) => Promise<Answer> {
-  return (request, signal) => {
-    // Read when the call is made, not when the child is invoked: a parent may invoke it while it is still starting.
-    const provided = self.getSnapshot().machine.implementations.actors[name];
-    if (!provided) throw new Error(`No actor named ${name} is provided`);
-    const logic = 'src' in provided ? provided.src : provided;
-    const call = createActor(logic, { input: request });
-    // Stopping the call aborts its own signal (fromPromise), so the transport lets go too.
-    signal.addEventListener('abort', () => call.stop(), { once: true });
-    call.start();
-    return toPromise(call);
   };
 }

@@ -11,6 +11,7 @@ import {
   leverOrderMachine,
   leverOrderView,
   NO_ANSWER,
+  submitOrderWith,
 } from './order.machine';
 import {
   closedBy,
@@ -114,7 +115,10 @@ function liveActor(start?: LeverPosition, makeId: () => string = counter()) {
     }) as never;
   const machine = leverOrderMachine.provide({
     actors: {
-      submitOrder: recorder('submitOrder'),
+      submitOrder: submitOrderWith((request) => {
+        calls.submitOrder.push(request);
+        return new Promise(() => {});
+      }),
       cancelOrder: recorder('cancelOrder'),
       closePosition: recorder('closePosition'),
       setStops: recorder('setStops'),

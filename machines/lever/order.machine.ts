@@ -15,7 +15,9 @@ import {
   NO_ANSWER,
   needsVerification,
   requestFor,
+  type SubmissionSend,
   type SubmitAnswer,
+  sendWith,
   submissionInput,
   submissionMachine,
 } from '../submission.machine';
@@ -54,8 +56,11 @@ export interface LeverStopsDraft {
   stop_loss?: string | undefined;
 }
 
+/** The server took the order: the position it becomes. */
+type LeverAcknowledgement = { ok: true; position: LeverPosition };
+
 /** What every call answers (core/api/lever.ts LeverResult). */
-export type LeverCallResult = SubmitAnswer<{ ok: true; position: LeverPosition }>;
+export type LeverCallResult = SubmitAnswer<LeverAcknowledgement>;
 
 export interface LeverOrderMachineInput {
   /** Makes a request id (core/ids.ts newRequestId in the app, a counter in tests). */
@@ -152,6 +157,16 @@ const newsWhileBusy = (samePhases: readonly LeverPhase[]) =>
 
 const clearError = { error: null, errorField: null } as const;
 
+const submission = submissionMachine<LeverOrderDraft, LeverAcknowledgement>();
+
+/**
+ * The submission child sending with `send` (core/api/lever.ts submitLeverOrder in the app, a fake in tests), as the
+ * machine is provided it under `submitOrder`. The parent looks `submitOrder` up when it invokes the child, so a
+ * machine provided after it was made runs the call it was given; stopping the child aborts the call's signal.
+ */
+export const submitOrderWith = (send: SubmissionSend<LeverOrderDraft, LeverAcknowledgement>) =>
+  submission.provide({ actors: { send: sendWith(send) } });
+
 export const leverOrderMachine = setup({
   types: {
     context: {} as LeverOrderContext,
@@ -161,9 +176,8 @@ export const leverOrderMachine = setup({
   },
   actors: {
     // The app provides the real calls (core/api/lever.ts); these defaults never settle, so a bare machine is inert.
-    // The submission child runs submitOrder.
-    submitOrder: fromPromise<LeverCallResult, SubmitLeverRequest>(() => new Promise(() => {})),
-    submission: submissionMachine<LeverOrderDraft, { ok: true; position: LeverPosition }>(),
+    // The submission child, sending with the call it was provided (submitOrderWith).
+    submitOrder: submission,
     cancelOrder: fromPromise<LeverCallResult, { id: number }>(() => new Promise(() => {})),
     closePosition: fromPromise<LeverCallResult, { id: number }>(() => new Promise(() => {})),
     setStops: fromPromise<LeverCallResult, { id: number } & LeverStopsDraft>(() => new Promise(() => {})),
@@ -237,8 +251,8 @@ export const leverOrderMachine = setup({
           tags: ['busy'],
           invoke: {
             id: 'submitOrder',
-            src: 'submission',
-            input: submissionInput<LeverOrderDraft, { ok: true; position: LeverPosition }>('submitOrder'),
+            src: 'submitOrder',
+            input: submissionInput<LeverOrderDraft>,
             onDone: [
               {
                 guard: ({ event }) => event.output.ok,

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise } from 'xstate';
+import { createActor } from 'xstate';
 import { getShortestPaths, getSimplePaths } from 'xstate/graph';
 import { createServerClock } from '../../core/clock';
 import type { OptionContract } from '../../protocol/options';
@@ -11,8 +11,8 @@ import {
   contractView,
   NO_ANSWER,
   optionContractMachine,
-  type SubmitCallResult,
   standingAt,
+  submitContractWith,
 } from './contract.machine';
 import {
   contract,
@@ -75,10 +75,10 @@ function liveActor(serverNow: () => number = () => SERVER_NOW, start?: OptionCon
   const submits: unknown[] = [];
   const machine = optionContractMachine.provide({
     actors: {
-      submitContract: fromPromise<SubmitCallResult, unknown>(({ input }) => {
-        submits.push(input);
+      submitContract: submitContractWith((request) => {
+        submits.push(request);
         return new Promise(() => {});
-      }) as never,
+      }),
     },
   });
   const actor = createActor(machine, {

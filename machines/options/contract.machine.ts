@@ -1,4 +1,4 @@
-import { assign, fromPromise, type SnapshotFrom, sendTo, setup, stateIn } from 'xstate';
+import { assign, type SnapshotFrom, sendTo, setup, stateIn } from 'xstate';
 import { compareDecimalText } from '../../core/decimal-text';
 import type { OptionContract, OptionState, SubmitOptionRequest } from '../../protocol/options';
 import {
@@ -7,7 +7,9 @@ import {
   NO_ANSWER,
   needsVerification,
   requestFor,
+  type SubmissionSend,
   type SubmitAnswer,
+  sendWith,
   submissionInput,
   submissionMachine,
 } from '../submission.machine';
@@ -34,8 +36,11 @@ export { NO_ANSWER };
 /** A ticket's request without its id: what the user asked for. */
 export type ContractDraft = Omit<SubmitOptionRequest, 'request_id'>;
 
+/** The server took the contract: its row. */
+type ContractAcknowledgement = { ok: true; contract: OptionContract };
+
 /** What the submission answers (core/api/options.ts OptionSubmitResult). */
-export type SubmitCallResult = SubmitAnswer<{ ok: true; contract: OptionContract }>;
+export type SubmitCallResult = SubmitAnswer<ContractAcknowledgement>;
 
 export interface ContractMachineInput {
   /** Makes a request id (core/ids.ts newRequestId in the app, a counter in tests). */
@@ -110,6 +115,17 @@ const finished = () => ({
   },
 });
 
+const purchase = submissionMachine<ContractDraft, ContractAcknowledgement>();
+
+/**
+ * The submission child sending with `send` (core/api/options.ts submitOptionContract in the app, a fake in tests),
+ * as the machine is provided it under `submitContract`. The parent looks `submitContract` up when it invokes the
+ * child, so a machine provided after it was made runs the call it was given; stopping the child aborts the call's
+ * signal.
+ */
+export const submitContractWith = (send: SubmissionSend<ContractDraft, ContractAcknowledgement>) =>
+  purchase.provide({ actors: { send: sendWith(send) } });
+
 export const optionContractMachine = setup({
   types: {
     context: {} as ContractContext,
@@ -118,9 +134,8 @@ export const optionContractMachine = setup({
   },
   actors: {
     // The app provides the real call (core/api/options.ts); this default never settles, so a bare machine is inert.
-    // The submission child runs submitContract.
-    submitContract: fromPromise<SubmitCallResult, SubmitOptionRequest>(() => new Promise(() => {})),
-    submission: submissionMachine<ContractDraft, { ok: true; contract: OptionContract }>(),
+    // The submission child, sending with the call it was provided (submitContractWith).
+    submitContract: purchase,
   },
   delays: {
     // Read from the server clock when `running` is entered; a contract that arrives after E settles at once.
@@ -171,8 +186,8 @@ export const optionContractMachine = setup({
         submitting: {
           invoke: {
             id: 'submitContract',
-            src: 'submission',
-            input: submissionInput<ContractDraft, { ok: true; contract: OptionContract }>('submitContract'),
+            src: 'submitContract',
+            input: submissionInput<ContractDraft>,
             onDone: [
               {
                 guard: ({ event }) => event.output.ok,

@@ -2,10 +2,10 @@
 import { BehaviorSubject, Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { fromPromise } from 'xstate';
-import type { PlaceOrderRequest, SpotOrder } from '../../protocol/spot';
+import type { SpotOrder } from '../../protocol/spot';
 import type { OrderChange } from '../../streams/spot/orders';
 import { type SpotLive, startSpotLive } from './live';
-import { type OrderCallResult, orderView, spotOrderMachine } from './order.machine';
+import { type OrderCallResult, orderView, placeOrderWith, spotOrderMachine } from './order.machine';
 import { counter, draft, order } from './order.model';
 
 /**
@@ -24,8 +24,8 @@ function rig() {
   const cancels: number[] = [];
   const machine = spotOrderMachine.provide({
     actors: {
-      placeOrder: fromPromise<OrderCallResult, PlaceOrderRequest>(async ({ input }) => {
-        placed.push(input.request_id);
+      placeOrder: placeOrderWith(async (request) => {
+        placed.push(request.request_id);
         return new Promise<OrderCallResult>(() => {});
       }),
       cancelOrder: fromPromise<OrderCallResult, { id: number }>(async ({ input }) => {

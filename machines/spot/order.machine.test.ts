@@ -10,6 +10,7 @@ import {
   type OrderPhase,
   type OrderSnapshot,
   orderView,
+  placeOrderWith,
   spotOrderMachine,
 } from './order.machine';
 import { counter, draft, filled, order, spotOrderWalks as walks } from './order.model';
@@ -53,10 +54,10 @@ function liveActor() {
   const calls: { place: unknown[]; cancel: unknown[] } = { place: [], cancel: [] };
   const machine = spotOrderMachine.provide({
     actors: {
-      placeOrder: fromPromise<OrderCallResult, unknown>(({ input }) => {
-        calls.place.push(input);
+      placeOrder: placeOrderWith((request) => {
+        calls.place.push(request);
         return new Promise(() => {});
-      }) as never,
+      }),
       cancelOrder: fromPromise<OrderCallResult, unknown>(({ input }) => {
         calls.cancel.push(input);
         return new Promise(() => {});

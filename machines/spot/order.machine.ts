@@ -5,7 +5,9 @@ import {
   leavesRequestOpen,
   NO_ANSWER,
   requestFor,
+  type SubmissionSend,
   type SubmitAnswer,
+  sendWith,
   submissionInput,
   submissionMachine,
 } from '../submission.machine';
@@ -30,8 +32,11 @@ export { NO_ANSWER };
 /** A ticket's request without its id: what the user asked for. */
 export type OrderDraft = Omit<PlaceOrderRequest, 'request_id'>;
 
+/** The server took the order: its row. */
+type SpotAcknowledgement = { ok: true; order: SpotOrder };
+
 /** What the placement and cancellation calls answer (core/api/spot.ts SpotOrderResult). */
-export type OrderCallResult = SubmitAnswer<{ ok: true; order: SpotOrder }>;
+export type OrderCallResult = SubmitAnswer<SpotAcknowledgement>;
 
 export interface OrderMachineInput {
   /** Makes a request id (core/ids.ts newRequestId in the app, a counter in tests). */
@@ -74,6 +79,16 @@ export function newerOrder(held: SpotOrder | null, incoming: SpotOrder): SpotOrd
 
 const isOpen = (order: SpotOrder) => order.state === 'waiting' || order.state === 'pending';
 
+const placement = submissionMachine<OrderDraft, SpotAcknowledgement>();
+
+/**
+ * The submission child sending with `send` (core/api/spot.ts placeSpotOrder in the app, a fake in tests), as the
+ * machine is provided it under `placeOrder`. The parent looks `placeOrder` up when it invokes the child, so a
+ * machine provided after it was made runs the call it was given; stopping the child aborts the call's signal.
+ */
+export const placeOrderWith = (send: SubmissionSend<OrderDraft, SpotAcknowledgement>) =>
+  placement.provide({ actors: { send: sendWith(send) } });
+
 export const spotOrderMachine = setup({
   types: {
     context: {} as OrderContext,
@@ -82,9 +97,8 @@ export const spotOrderMachine = setup({
   },
   actors: {
     // The app provides the real calls (core/api/spot.ts); these defaults never settle, so a bare machine is inert.
-    // The submission child runs placeOrder.
-    placeOrder: fromPromise<OrderCallResult, PlaceOrderRequest>(() => new Promise(() => {})),
-    submission: submissionMachine<OrderDraft, { ok: true; order: SpotOrder }>(),
+    // The submission child, sending with the call it was provided (placeOrderWith).
+    placeOrder: placement,
     cancelOrder: fromPromise<OrderCallResult, { id: number }>(() => new Promise(() => {})),
   },
   guards: {
@@ -135,8 +149,8 @@ export const spotOrderMachine = setup({
         submitting: {
           invoke: {
             id: 'placeOrder',
-            src: 'submission',
-            input: submissionInput<OrderDraft, { ok: true; order: SpotOrder }>('placeOrder'),
+            src: 'placeOrder',
+            input: submissionInput<OrderDraft>,
             onDone: [
               {
                 guard: ({ event }) => event.output.ok,

@@ -6,7 +6,7 @@ import {
   setLeverStops,
   submitLeverOrder,
 } from '../../../../core/api/lever';
-import { leverOrderMachine } from '../../../../machines/lever/order.machine';
+import { leverOrderMachine, submitOrderWith } from '../../../../machines/lever/order.machine';
 
 /**
  * The lever order machine with the real calls (core/api/lever.ts): the ticket and every row run this one. A refusal
@@ -14,7 +14,7 @@ import { leverOrderMachine } from '../../../../machines/lever/order.machine';
  */
 export const leverMachine = leverOrderMachine.provide({
   actors: {
-    submitOrder: fromPromise(({ input }) => submitLeverOrder(input)),
+    submitOrder: submitOrderWith(submitLeverOrder),
     cancelOrder: fromPromise(({ input }) => cancelLeverOrder(input.id)),
     closePosition: fromPromise(({ input }) => closeLeverPosition(input.id)),
     setStops: fromPromise(({ input }) => setLeverStops(input)),

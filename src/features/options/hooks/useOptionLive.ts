@@ -2,12 +2,11 @@ import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useSelector } from '@xstate/react';
 import { useEffect, useState } from 'react';
 import { map } from 'rxjs';
-import { fromPromise } from 'xstate';
 import { submitOptionContract } from '../../../../core/api/options';
 import { serverNow } from '../../../../core/clock';
 import { newRequestId } from '../../../../core/ids';
 import type { OptionContractRef } from '../../../../machines/options/book.machine';
-import { contractView, optionContractMachine } from '../../../../machines/options/contract.machine';
+import { contractView, optionContractMachine, submitContractWith } from '../../../../machines/options/contract.machine';
 import { type OptionLive, startOptionLive } from '../../../../machines/options/live';
 import type { OptionAccount } from '../../../../protocol/options';
 import { tradingGate } from '../../../../streams/freshness';
@@ -23,7 +22,7 @@ import { optionKeys } from '../keys';
  * verification is the submission machine's to recognise (reason `verificationRequired`), not the page's.
  */
 const contractMachine = optionContractMachine.provide({
-  actors: { submitContract: fromPromise(({ input }) => submitOptionContract(input)) },
+  actors: { submitContract: submitContractWith(submitOptionContract) },
 });
 
 /**

@@ -7,8 +7,12 @@ import { cancelSpotOrder, placeSpotOrder } from '../../../../core/api/spot';
 import { newRequestId } from '../../../../core/ids';
 import type { SpotOrderRef } from '../../../../machines/spot/book.machine';
 import { type SpotLive, startSpotLive } from '../../../../machines/spot/live';
-import { type OrderCallResult, orderView, spotOrderMachine } from '../../../../machines/spot/order.machine';
-import type { PlaceOrderRequest } from '../../../../protocol/spot';
+import {
+  type OrderCallResult,
+  orderView,
+  placeOrderWith,
+  spotOrderMachine,
+} from '../../../../machines/spot/order.machine';
 import { tradingGate } from '../../../../streams/freshness';
 import { coinQuotes } from '../../../../streams/market';
 import { realtime } from '../../../../streams/socket';
@@ -19,7 +23,7 @@ import { i18n } from '../../../lib/i18n';
 import { toast } from '../../../state/toasts';
 import { spotKeys } from '../keys';
 
-const placeOrder = fromPromise<OrderCallResult, PlaceOrderRequest>(({ input }) => placeSpotOrder(input));
+const placeOrder = placeOrderWith(placeSpotOrder);
 
 /** The ticket's order machine with the real calls: its own status line tells how a cancel went. */
 const ticketMachine = spotOrderMachine.provide({
