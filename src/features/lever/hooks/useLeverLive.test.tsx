@@ -1,10 +1,8 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, waitFor } from '@testing-library/react';
+import { cleanup, waitFor } from '@testing-library/react';
 import { BehaviorSubject, EMPTY, NEVER, Subject } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { LeverLive } from '../../../../machines/lever/live';
-import type { LeverAccount } from '../../../../protocol/lever';
 import type { PositionsClient } from '../../../../workers/lever/positions';
+import { showLivePage } from '../../../test-support/live-page';
 import { useLeverLive } from './useLeverLive';
 
 /**
@@ -45,35 +43,19 @@ vi.mock('../../../../workers/lever/positions', async (actual) => {
   };
 });
 
-function Page({ book, seen }: { book: LeverAccount; seen: (live: LeverLive | null) => void }) {
-  seen(useLeverLive(book));
-  return null;
-}
-
 describe('useLeverLive', () => {
   afterEach(cleanup);
 
   it('runs one controller per book shown and stops it, worker included, on a switch and when the page leaves', async () => {
     // Loaded once before the page asks for it twice at a time (two books), so both asks get the test's worker.
     await import('../../../../workers/lever/positions');
-    const seen: (LeverLive | null)[] = [];
-    const client = new QueryClient();
-    const page = (book: LeverAccount) => (
-      <QueryClientProvider client={client}>
-        <Page book={book} seen={(live) => seen.push(live)} />
-      </QueryClientProvider>
-    );
-    const view = render(page('real'));
-    await waitFor(() => expect(seen.at(-1)?.book).toBe('real'));
-    const real = seen.at(-1);
-    const switched = seen.length;
-    view.rerender(page('simulator'));
-    await waitFor(() => expect(seen.at(-1)?.book).toBe('simulator'));
-    expect(real?.actor.getSnapshot().status).toBe('stopped');
-    expect(seen.slice(switched)).not.toContain(real);
-    const simulator = seen.at(-1);
-    view.unmount();
-    expect(simulator?.actor.getSnapshot().status).toBe('stopped');
+    const page = await showLivePage(useLeverLive, 'real');
+    expect(page.first.actor.getSnapshot().status).toBe('active');
+    // switchTo asserts that the real book's controller is stopped by then and never handed to the page again.
+    const simulator = await page.switchTo('simulator');
+    expect(simulator.actor.getSnapshot().status).toBe('active');
+    page.leave();
+    expect(simulator.actor.getSnapshot().status).toBe('stopped');
     // Each controller's worker (it comes up through a promise) is let go of once its book stops.
     await waitFor(() => expect(workers.disposed).toBe(2), { timeout: 10_000 });
   });

@@ -1,8 +1,7 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, waitFor } from '@testing-library/react';
+import { cleanup } from '@testing-library/react';
 import { BehaviorSubject, EMPTY, Subject } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { SpotLive } from '../../../../machines/spot/live';
+import { showLivePage } from '../../../test-support/live-page';
 import { useSpotLive } from './useSpotLive';
 
 /**
@@ -18,27 +17,16 @@ vi.mock('../../../../streams/market', () => ({
 }));
 vi.mock('../../../../streams/socket', () => ({ realtime: () => ({ reconnected$: EMPTY }) }));
 
-function Page({ seen }: { seen: (live: SpotLive | null) => void }) {
-  seen(useSpotLive());
-  return null;
-}
-
 describe('useSpotLive', () => {
   afterEach(cleanup);
 
   it('starts the book when the page mounts and stops it, ticket included, when the page leaves', async () => {
-    const seen: (SpotLive | null)[] = [];
-    const page = render(
-      <QueryClientProvider client={new QueryClient()}>
-        <Page seen={(live) => seen.push(live)} />
-      </QueryClientProvider>,
-    );
-    await waitFor(() => expect(seen.at(-1)).not.toBeNull());
-    const live = seen.at(-1);
-    if (!live) throw new Error('no controller');
+    // Spot has one book: the page shows no other.
+    const page = await showLivePage(useSpotLive, undefined);
+    const live = page.first;
     expect(live.actor.getSnapshot().status).toBe('active');
     const ticket = live.actor.getSnapshot().context.ticket;
-    page.unmount();
+    page.leave();
     expect(live.actor.getSnapshot().status).toBe('stopped');
     expect(ticket.getSnapshot().status).toBe('stopped');
   });
