@@ -1,4 +1,5 @@
 import { account } from '../features/account/feature';
+import { awaiting } from '../features/awaiting/feature';
 import { c2c } from '../features/c2c/feature';
 import { chat } from '../features/chat/feature';
 import { finance } from '../features/finance/feature';
@@ -39,6 +40,7 @@ export const FEATURES: readonly Feature[] = [
   help,
   chat,
   promotion,
+  awaiting,
 ];
 
 /** A page's module as the build names it: the feature's pages/ folder holds one module per route. */

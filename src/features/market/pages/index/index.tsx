@@ -26,6 +26,12 @@ const LatestAnnouncements = lazy(() =>
   })),
 );
 
+/**
+ * What waits for a logged-in user (an allotment to pay, a C2C order to pay or release), loaded only in the member's
+ * view: a guest's first route carries no more of it than this line (the list and its streams load with it, after).
+ */
+const AwaitingYou = lazy(() => import('../../../awaiting/public').then((m) => ({ default: m.AwaitingYou })));
+
 function Announcements(): ReactElement {
   return (
     <Suspense fallback={null}>
@@ -107,6 +113,9 @@ function Member({ name, hasFundPassword }: { name: string; hasFundPassword: bool
           </div>
         </div>
       </section>
+      <Suspense fallback={null}>
+        <AwaitingYou />
+      </Suspense>
       {hasFundPassword ? null : (
         <Link to="/pages/settings/security/changePayPassword" className="note note-info">
           <Icon name="key" size={18} />

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import type { ReactElement } from 'react';
+import { lazy, type ReactElement, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fetchAssets } from '../../../../../core/api/wallet';
 import type { AccountType } from '../../../../../protocol/wallet';
@@ -42,6 +42,9 @@ const ACTIONS: readonly Action[] = [
 const IEO_PATH = '/pages/assets/ieo/index';
 /** Buying coins from merchants with fiat (C2C). */
 const C2C_PATH = '/pages/assets/c2c/index';
+
+/** What waits for the user (an allotment to pay, a C2C order to pay or release), loaded after the page. */
+const AwaitingYou = lazy(() => import('../../../awaiting/public').then((m) => ({ default: m.AwaitingYou })));
 
 function RecordLink(): ReactElement {
   const { t } = useTranslation();
@@ -100,6 +103,9 @@ export default function AssetsPage(): ReactElement {
           </nav>
         </section>
 
+        <Suspense fallback={null}>
+          <AwaitingYou />
+        </Suspense>
         <h2 className="section-title">{t('assets.accounts')}</h2>
         <ul className="asset-cards">
           {(list?.accounts ?? []).map((account) => {
