@@ -8,6 +8,7 @@ import {
   optionExpiryTs,
   optionPayout,
   optionPeriodOf,
+  optionProfit,
   optionResult,
   stakeAtLeastMin,
   stakeUnits,
@@ -244,6 +245,30 @@ describe('optionPayout', () => {
       expect(optionPayout(stake, ratio, 'refunded', scale), context).toBe(stake);
       expect(optionPayout(stake, ratio, 'lost', scale), context).toBe(0n);
     }
+  });
+});
+
+describe('optionProfit', () => {
+  const u = (text: string) => {
+    const units = stakeUnits(text, USDT);
+    if (units === null) throw new Error(`bad fixture ${text}`);
+    return units;
+  };
+
+  it('a win gains stake × ratio: 12 at 0.80 → +9.60', () => {
+    expect(optionProfit(u('12'), '0.80', 'won', USDT)).toBe(u('9.6'));
+    // 10.000001 × 0.85 = 8.50000085; the payout 18.50000185 is rounded down once, so the gain is 8.500000.
+    expect(optionProfit(u('10.000001'), '0.85', 'won', USDT)).toBe(u('8.5'));
+  });
+
+  it('a loss is the whole stake: 12 → −12.00, not the 0 it paid back', () => {
+    expect(optionProfit(u('12'), '0.80', 'lost', USDT)).toBe(-u('12'));
+    expect(optionPayout(u('12'), '0.80', 'lost', USDT)).toBe(0n);
+  });
+
+  it('flat and refunded contracts neither gain nor lose', () => {
+    expect(optionProfit(u('12'), '0.80', 'flat', USDT)).toBe(0n);
+    expect(optionProfit(u('12'), '0.80', 'refunded', USDT)).toBe(0n);
   });
 });
 

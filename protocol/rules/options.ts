@@ -133,6 +133,16 @@ export function optionPayout(stake: bigint, ratio: string, result: OptionResult,
   }
 }
 
+/**
+ * What a settled contract made or lost for its owner, in quote units: its payout (optionPayout) minus the stake. A
+ * win gains stake × ratio, short of the exact amount by less than one unit with the payout's one rounding; a loss is
+ * −stake; flat and refunded are 0. Results are shown as this, not as the payout: a lost contract paid back nothing,
+ * and "0" would read as no loss.
+ */
+export function optionProfit(stake: bigint, ratio: string, result: OptionResult, quoteScale: number): bigint {
+  return optionPayout(stake, ratio, result, quoteScale) - stake;
+}
+
 /** Whether a stake (quote units) reaches the minimum stake (decimal text), compared exactly, equality passing. */
 export function stakeAtLeastMin(stake: bigint, minStake: string, quoteScale: number): boolean {
   const min = exactDecimal(minStake);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Decimal, parseLocaleAmount } from '../../core/money';
-import { formatChange, formatNumber, formatPrice, formatVolume, truncatedFixed } from './format';
+import { formatChange, formatMoney, formatNumber, formatPrice, formatVolume, truncatedFixed } from './format';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -87,6 +87,30 @@ describe('formatPrice (SPEC 9)', () => {
     expect(formatPrice('65432.1987', 'de', 2)).toBe('65.432,19');
     expect(formatPrice('0.123456', 'en', 8)).toBe('0.1234');
     expect(formatPrice('3', 'en', 0)).toBe('3.00');
+  });
+});
+
+describe('formatMoney (one number rule)', () => {
+  const nbsp = '\u00a0';
+
+  it('shows two decimals cut toward zero, with the unit after a no-break space', () => {
+    expect(formatMoney('1234.567891', 'USDT', 'en')).toBe(`1,234.56${nbsp}USDT`);
+    expect(formatMoney('1234.567891', 'USDT', 'de')).toBe(`1.234,56${nbsp}USDT`);
+    expect(formatMoney('-12.009', 'USDT', 'en')).toBe(`-12.00${nbsp}USDT`);
+    expect(formatMoney('7', 'USDT', 'en')).toBe(`7.00${nbsp}USDT`);
+  });
+
+  it('signs a result: a plus on a gain, a minus on a loss, neither on zero or a value cut to zero', () => {
+    expect(formatMoney('9.600000', 'USDT', 'en', { signed: true })).toBe(`+9.60${nbsp}USDT`);
+    expect(formatMoney('-12.000000', 'USDT', 'de', { signed: true })).toBe(`-12,00${nbsp}USDT`);
+    expect(formatMoney('0.000000', 'USDT', 'en', { signed: true })).toBe(`0.00${nbsp}USDT`);
+    expect(formatMoney('-0.004', 'USDT', 'en', { signed: true })).toBe(`0.00${nbsp}USDT`);
+  });
+
+  it('shows every decimal the value has on a detail page, at least two', () => {
+    expect(formatMoney('8.500001', 'USDT', 'en', { exact: true, signed: true })).toBe(`+8.500001${nbsp}USDT`);
+    expect(formatMoney('9.600000', 'USDT', 'de', { exact: true })).toBe(`9,60${nbsp}USDT`);
+    expect(formatMoney('-0.000001', 'USDT', 'en', { exact: true, signed: true })).toBe(`-0.000001${nbsp}USDT`);
   });
 });
 

@@ -60,12 +60,14 @@ export interface NumberFormatOptions {
   max?: number;
   /** Group thousands as the locale does (default true). */
   grouping?: boolean;
+  /** A plus above zero as well as a minus below it (a profit or loss); a value cut to zero shows neither. */
+  signed?: boolean;
 }
 
 /**
  * Locale display of a price or amount: 1.234,56 for de, 1,234.56 for en, 1234,56 for es (CLDR: no grouping below
  * five digits); 2 to 4 fraction digits by default, cut. Exact: Intl formats the decimal string. A value that is cut
- * to zero shows no minus sign. On bad input it logs and returns '0' (SPEC 8).
+ * to zero shows no minus sign (nor a plus when `signed`). On bad input it logs and returns '0' (SPEC 8).
  */
 export function formatNumber(
   value: DecimalInput | null | undefined,
@@ -87,7 +89,8 @@ export function formatNumber(
       maximumFractionDigits: max,
       roundingMode: 'trunc',
       useGrouping: opts.grouping === false ? false : 'auto',
-      signDisplay: 'negative',
+      // Intl decides the sign after cutting, so -0.004 at two decimals shows as 0.00 either way.
+      signDisplay: opts.signed ? 'exceptZero' : 'negative',
     },
     'formatNumber',
   );
@@ -105,6 +108,32 @@ export function truncatedFixed(value: DecimalInput | null | undefined, places: n
     return '0';
   }
   return truncateText(text, places);
+}
+
+export interface MoneyFormatOptions {
+  /** A plus on a gain as well as a minus on a loss (a result); a value cut to zero shows neither. */
+  signed?: boolean;
+  /** Every decimal the value has, at least two (the exact figure a detail page shows), instead of two. */
+  exact?: boolean;
+}
+
+/** Between a figure and its unit: a no-break space, so that the unit never wraps onto a line of its own. */
+const UNIT_SPACE = '\u00a0';
+
+/**
+ * A money value with its unit, the one display rule for money (issue 26 "One number rule"): in balances, totals and
+ * lists two decimals cut toward zero ('1,234.56 USDT', '-12.00 USDT'), on detail pages the exact figure
+ * ('9.600001 USDT'). Cut, never rounded: a list never shows more than there is.
+ */
+export function formatMoney(
+  value: DecimalInput | null | undefined,
+  unit: string,
+  lang: string,
+  opts: MoneyFormatOptions = {},
+): string {
+  const decimals = toDecimalText(value)?.split('.')[1]?.length ?? 0;
+  const max = opts.exact ? Math.max(2, decimals) : 2;
+  return `${formatNumber(value, lang, { min: 2, max, signed: opts.signed === true })}${UNIT_SPACE}${unit}`;
 }
 
 /** A date and time in the user's language; '' for a missing timestamp. Accepts seconds or milliseconds. */

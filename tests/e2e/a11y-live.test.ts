@@ -176,14 +176,14 @@ describe('motion and live regions', () => {
     await ticks(page.getByTestId('countdown'), 2);
     await ticks(optionLast, 3);
     expect(await said()).toEqual([]);
-    // Its result is announced with the payout.
+    // Its result is announced: what it made or lost.
     await expect
       .poll(() => status.getAttribute('data-phase'), { timeout: 60_000 })
       .toSatisfy((phase: string | null) => SETTLED.includes(phase ?? ''));
     const phase = (await status.getAttribute('data-phase')) ?? '';
     const result = await page.getByTestId('contract-announcement').textContent();
     expect(result).toContain(text('en', `options.phase.${phase}`));
-    expect(result).toContain(text('en', 'options.paidBack').split(':')[0]);
+    expect(result).toContain(text('en', 'options.result.line').split(':')[0]);
     expect(await said()).toContain(result);
   });
 

@@ -8,7 +8,7 @@ import { loggedInUser } from './users';
 /**
  * Options in a real Chromium at 375x812 against the real server in this process (ticks every 250 ms): on the
  * simulator a user buys up for 30 s, watches the countdown, sees the contract settle on its exit tick, the practice
- * balance move by the payout, and the contract's detail re-checked against the price record; then resets the
+ * balance move by its result, and the contract's detail re-checked against the price record; then resets the
  * practice funds. A real account without verification is prompted to verify; stale prices disable up and down.
  */
 let server: InProcessServer;
@@ -25,6 +25,8 @@ const fundOption = (userId: number, amount: string) =>
 const verify = (token: string) => verifyIdentity(server, token);
 
 const number = (s: string | null) => Number((s ?? '').replace(/[^\d.]/g, ''));
+/** A result as shown ('+8.00 USDT', '-10.00 USDT', '0.00 USDT (flat)'), with its sign. */
+const signed = (s: string | null) => (/-/.test(s ?? '') ? -1 : 1) * number(s);
 const practice = async () => number(await page.getByTestId('practice-balance').textContent());
 const countdown = async () => number(await page.getByTestId('countdown').textContent());
 const SETTLED = ['won', 'lost', 'flat', 'refunded'];
@@ -77,8 +79,9 @@ describe('options in the browser', () => {
     await expect
       .poll(() => status.getAttribute('data-phase'), { timeout: 60_000 })
       .toSatisfy((phase: string | null) => SETTLED.includes(phase ?? ''));
-    const payout = number(await page.getByTestId('status-payout').textContent());
-    await expect.poll(practice, { timeout: 10_000 }).toBe(9_990 + payout);
+    // The result is what the contract made or lost (a loss is -10, not the 0 it paid back): the balance moves by it.
+    const result = signed(await page.getByTestId('status-result').textContent());
+    await expect.poll(practice, { timeout: 10_000 }).toBe(10_000 + result);
     await expect.poll(() => page.getByTestId('running').count(), { timeout: 10_000 }).toBe(0);
     await expect.poll(() => page.getByTestId('results').locator('li').count(), { timeout: 10_000 }).toBe(1);
     await shot(page, 'options-settled');
@@ -90,7 +93,8 @@ describe('options in the browser', () => {
     expect(SETTLED).toContain(state);
     expect(await page.getByTestId('info-entry').textContent()).toMatch(/#\d+/);
     if (state !== 'refunded') expect(await page.getByTestId('info-exit').textContent()).toMatch(/#\d+/);
-    expect(number(await page.getByTestId('info-payout').textContent())).toBe(payout);
+    expect(signed(await page.getByTestId('info-result').textContent())).toBe(result);
+    expect(number(await page.getByTestId('info-payout').textContent())).toBe(10 + result);
     const recheck = page.getByTestId('recheck');
     await expect.poll(() => recheck.getAttribute('data-state'), { timeout: 30_000 }).toBe('ok');
     await recheck.getByRole('button', { name: text('en', 'options.recheck.what') }).click();
@@ -100,7 +104,7 @@ describe('options in the browser', () => {
 
     // Back on the simulator: reset the practice funds to 10,000.
     await page.goto(`${server.url}/pages/option/simulator?symbol=BTC`);
-    await expect.poll(practice, { timeout: 15_000 }).toBe(9_990 + payout);
+    await expect.poll(practice, { timeout: 15_000 }).toBe(10_000 + result);
     await page.getByTestId('reset').click();
     await page.getByTestId('reset-confirm').click();
     await expect.poll(practice, { timeout: 10_000 }).toBe(10_000);

@@ -4,6 +4,13 @@ import { formatNumber, localeOf } from '../../lib/format';
 export const formatAmount = (value: string, lang: string): string => formatNumber(value, lang, { min: 2, max: 6 });
 
 /**
+ * A price at the instrument's own tick, every decimal of its price scale (TRX five, BTC two), not SPEC 9's 2 to 4:
+ * a contract is won or lost by one tick, so its entry and exit must show the digit that decided it.
+ */
+export const formatTickPrice = (value: string, lang: string, priceScale: number): string =>
+  formatNumber(value, lang, { min: priceScale, max: priceScale });
+
+/**
  * A ratio or edge as a percent in the user's language ('0.80' → '80%', '0.075' → '7.5%'), exactly: the digits are
  * moved by two places as text, never through a float.
  */

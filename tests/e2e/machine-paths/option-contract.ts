@@ -299,7 +299,7 @@ async function rowShows(side: Side, step: Step, phase: string): Promise<void> {
   const row = side.page.getByTestId(`contract-${id}`);
   if (FINAL.includes(phase)) {
     await expectShown('the settled contract left the running list', () => row.count()).toBe(0);
-    expect(await side.page.getByTestId('status-payout').count()).toBe(1);
+    expect(await side.page.getByTestId('status-result').count()).toBe(1);
     return;
   }
   if (!COUNTING.includes(phase)) return;

@@ -4,14 +4,15 @@ import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type ContractView, standingAt } from '../../../../machines/options/contract.machine';
 import { Button } from '../../../components/Button';
-import { formatPrice } from '../../../lib/format';
-import { formatAmount } from '../format';
+import { formatTickPrice } from '../format';
 import { usePriceScale } from '../hooks/usePriceScale';
+import { contractResultText, resultClass } from '../result';
 
 /**
  * The ticket's own contract: its phase, the countdown on server time, how it stands now, then its result. Not a live
  * region: the countdown changes every second and the standing with every tick, and neither is to be read out; the
- * phase and the result are announced through the ticket's Announcement (contractAnnouncement).
+ * phase and the result (what it made or lost, not what it paid back) are announced through the ticket's Announcement
+ * (contractAnnouncement).
  */
 export function ContractStatus({
   view,
@@ -28,6 +29,7 @@ export function ContractStatus({
   const priceScale = usePriceScale(contract?.symbol);
   if (view.phase === 'choosing' || view.phase === 'verifying' || !contract) return null;
   const standing = view.phase === 'running' ? standingAt(contract, last) : null;
+  const result = view.settled ? contractResultText(contract, t, lang) : null;
   return (
     <div className="option-status" data-testid="contract-status" data-phase={view.phase}>
       <p className="option-status-label">{t(view.labelKey)}</p>
@@ -39,7 +41,7 @@ export function ContractStatus({
       {contract.entry ? (
         <p className="option-muted">
           {t('options.entryAt', {
-            price: formatPrice(contract.entry.price, lang, priceScale),
+            price: formatTickPrice(contract.entry.price, lang, priceScale),
             seq: contract.entry.seq,
           })}
         </p>
@@ -49,9 +51,9 @@ export function ContractStatus({
           {t(`options.standing.${standing}`)} · {t('options.standing.basis')}
         </p>
       ) : null}
-      {view.settled && contract.payout !== null ? (
-        <p data-testid="status-payout">
-          {t('options.paidBack', { amount: formatAmount(contract.payout, lang), currency: contract.currency })}
+      {result !== null ? (
+        <p data-testid="status-result" className={resultClass(contract)}>
+          {t('options.result.line', { result })}
         </p>
       ) : null}
       {view.settled ? (
@@ -73,12 +75,11 @@ export function ContractStatus({
   );
 }
 
-/** What the ticket's live region says of its contract: the phase once it changes, the payout once settled. */
+/** What the ticket's live region says of its contract: the phase once it changes, the result once settled. */
 export function contractAnnouncement(view: ContractView, t: TFunction, lang: string): string {
   const contract = view.contract;
   if (view.phase === 'choosing' || view.phase === 'verifying' || !contract) return '';
   const label = t(view.labelKey);
-  if (!view.settled || contract.payout === null) return label;
-  const paid = t('options.paidBack', { amount: formatAmount(contract.payout, lang), currency: contract.currency });
-  return `${label}. ${paid}`;
+  const result = view.settled ? contractResultText(contract, t, lang) : null;
+  return result === null ? label : `${label}. ${t('options.result.line', { result })}`;
 }

@@ -8,18 +8,19 @@ import { Page } from '../../../../components/Page';
 import { EmptyState, LoadingOrFailed } from '../../../../components/StateView';
 import { loadFailed, need } from '../../../../data/query';
 import { useQueryParam } from '../../../../hooks/hooks';
-import { formatNumber } from '../../../../lib/format';
+import { formatMoney } from '../../../../lib/format';
 import { OptionRecheckMark } from '../../components/OptionRecheckMark';
-import { formatAmount, formatRatioPercent, formatSecondTime } from '../../format';
+import { formatRatioPercent, formatSecondTime, formatTickPrice } from '../../format';
 import { usePriceScale } from '../../hooks/usePriceScale';
 import { optionKeys } from '../../keys';
+import { contractResultText, resultClass } from '../../result';
 import '../../options.css';
 
 const SETTLED = new Set<OptionContract['state']>(['won', 'lost', 'flat', 'refunded']);
 
 /**
  * option/info?id=: one contract: its terms, the entry and exit ticks with time and price, the rule that decided it,
- * the result and payout, and the re-check of all of that against the price record.
+ * the result (what it made or lost, exact) and the payout, and the re-check of all of that against the price record.
  */
 export default function OptionInfoPage(): ReactElement {
   const { t } = useTranslation();
@@ -62,7 +63,7 @@ function ContractFacts({ contract, scale }: { contract: OptionContract; scale: n
       <dd>
         {value
           ? t('options.info.tick', {
-              price: formatNumber(value.price, lang, { min: priceScale, max: priceScale }),
+              price: formatTickPrice(value.price, lang, priceScale),
               seq: value.seq,
               time: formatSecondTime(value.ts, lang),
             })
@@ -75,7 +76,7 @@ function ContractFacts({ contract, scale }: { contract: OptionContract; scale: n
     ['direction', t('options.info.direction'), `${t(`options.${contract.direction}`)} · ${contract.symbol}/USDT`],
     ['period', t('options.info.period'), t('options.seconds', { n: contract.seconds })],
     ['ratio', t('options.info.ratio'), formatRatioPercent(contract.ratio, lang)],
-    ['stake', t('options.info.stake'), `${formatAmount(contract.stake, lang)} ${contract.currency}`],
+    ['stake', t('options.info.stake'), formatMoney(contract.stake, contract.currency, lang, { exact: true })],
     ['bought', t('options.info.bought'), formatSecondTime(contract.created_at, lang)],
     ['expiry', t('options.info.expiry'), contract.expiry_ts ? formatSecondTime(contract.expiry_ts, lang) : '–'],
   ];
@@ -93,9 +94,15 @@ function ContractFacts({ contract, scale }: { contract: OptionContract; scale: n
         ))}
         {tick(t('options.info.entry'), 'entry', contract.entry)}
         {tick(t('options.info.exit'), 'exit', contract.exit)}
+        <div data-testid="info-result">
+          <dt>{t('options.result.label')}</dt>
+          <dd className={resultClass(contract)}>{contractResultText(contract, t, lang, true) ?? '–'}</dd>
+        </div>
         <div data-testid="info-payout">
           <dt>{t('options.info.payout')}</dt>
-          <dd>{contract.payout === null ? '–' : `${formatAmount(contract.payout, lang)} ${contract.currency}`}</dd>
+          <dd>
+            {contract.payout === null ? '–' : formatMoney(contract.payout, contract.currency, lang, { exact: true })}
+          </dd>
         </div>
       </dl>
       <p className="option-muted" data-testid="info-rule">
