@@ -5,6 +5,7 @@ import {
   compareDecimalText,
   isDecimalText,
   multiplyDecimalText,
+  negateText,
   signOf,
   toDecimalText,
   truncateText,
@@ -82,6 +83,14 @@ describe('decimal text, checked against decimal.js', () => {
     );
   });
 
+  it('negates as Decimal#neg does', () => {
+    fc.assert(
+      fc.property(decimalText, (text) => {
+        expect(negateText(text)).toBe(new Decimal(text).neg().toString());
+      }),
+    );
+  });
+
   it('compares exactly, at any length', () => {
     const same = (a: string, b: string) => {
       expect(compareDecimalText(a, b)).toBe(new Decimal(a).comparedTo(b) || 0);
@@ -118,6 +127,15 @@ describe('decimal text, checked against decimal.js', () => {
 });
 
 describe('decimal text, by example', () => {
+  it('turns the sign of a value, exactly, and leaves zero unsigned', () => {
+    expect(negateText('0.300000')).toBe('-0.3');
+    expect(negateText('-2.396968')).toBe('2.396968');
+    expect(negateText('0.000000')).toBe('0');
+    expect(negateText('-0')).toBe('0');
+    expect(negateText('+1e-7')).toBe('-0.0000001');
+    expect(() => negateText('fee')).toThrow(RangeError);
+  });
+
   it('accepts decimal strings and nothing else', () => {
     for (const text of [
       '0',

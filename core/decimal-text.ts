@@ -86,6 +86,15 @@ export function signOf(text: string): -1 | 0 | 1 {
   return digits === '' ? 0 : negative ? -1 : 1;
 }
 
+/**
+ * The decimal text with its sign turned, in plain form ('0.300000' gives '-0.3', '-2' gives '2', zero stays '0'):
+ * for showing a cost (a fee paid) as the minus it is in a result. Throws a RangeError for anything not decimal text.
+ */
+export function negateText(value: string): string {
+  const parts = parseOrThrow(value);
+  return plain(parts.digits === '' ? ZERO : { ...parts, negative: !parts.negative });
+}
+
 /** Magnitude order of two nonzero values. */
 function compareMagnitude(a: Parts, b: Parts): -1 | 0 | 1 {
   const leadA = a.exponent + a.digits.length;

@@ -162,6 +162,10 @@ export const leverPosition = z.object({
   amount: decimalString.nullable(),
   /** Open fee plus close fee paid so far (SPEC 3 writes "commision"). */
   commission: decimalString,
+  /** The fee paid at the open; null until the position opened. */
+  open_fee: decimalString.nullable(),
+  /** The close fee paid (a liquidation or gap may leave it short of the rule's fee); null until it closed. */
+  close_fee: decimalString.nullable(),
   /** Liquidation price at the server's mark (isolated: fixed by the margin; cross: moves with the account); "--" = null. */
   Liquidation_Price: decimalString.nullable(),
   /** When a liquidation closed it (server ms); null otherwise. */
@@ -172,7 +176,10 @@ export const leverPosition = z.object({
   /** Realised P&L of a closed position (before fees). */
   realized_pnl: signedDecimalString.nullable(),
   realized_pnl_percent: signedDecimalString.nullable(),
-  /** Realised P&L minus every fee: what the position made or lost in all. */
+  /**
+   * What the position made or lost in all (rules closedNet): realised P&L minus both fees and minus what a liquidation
+   * left to the insurance fund, which is exactly what it moved of its owner's money.
+   */
   total_profit_or_loss: signedDecimalString.nullable(),
   /** On a liquidation: the margin left that went to the insurance fund (negative: what the fund paid for a gap). */
   insurance: signedDecimalString.nullable(),

@@ -33,6 +33,8 @@ const holding: LeverPosition = {
   additional_margin: '0',
   amount: '500',
   commission: '0.25',
+  open_fee: '0.25',
+  close_fee: null,
   Liquidation_Price: '45226.13',
   Liquidation_Time: null,
   floating_profit_or_loss: '0',

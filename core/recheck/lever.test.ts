@@ -37,6 +37,8 @@ const closed: LeverPosition = {
   additional_margin: '0.000000',
   amount: '1',
   commission: '0.001005',
+  open_fee: '0.000500',
+  close_fee: '0.000505',
   Liquidation_Price: '90.45',
   Liquidation_Time: null,
   floating_profit_or_loss: null,
@@ -87,6 +89,17 @@ describe('recheckLever', () => {
       ok: false,
       reason: 'margin_differs',
     });
+    // The fees and net a result shows: split otherwise than the rule, or a net that is not P&L minus fees.
+    for (const shown of [
+      { open_fee: '0.000505', close_fee: '0.000500' },
+      { close_fee: '0.000504' },
+      { total_profit_or_loss: '0.009000' },
+    ]) {
+      expect(await recheckLever({ ...closed, ...shown }, 6, f), JSON.stringify(shown)).toEqual({
+        ok: false,
+        reason: 'money_differs',
+      });
+    }
   });
 
   it('refuses a tick the record does not hold as posted', async () => {
@@ -111,7 +124,10 @@ describe('recheckLever', () => {
       close_offset_price: '90.45',
       realized_pnl: '-0.095500',
       commission: '0.000953',
+      close_fee: '0.000453',
       insurance: '0.004047',
+      // The whole margin and the open fee: −0.0955 − 0.0005 − 0.000453 − 0.004047.
+      total_profit_or_loss: '-0.100500',
     };
     expect(await recheckLever(liquidated, 6, f)).toMatchObject({ ok: true });
     expect(await recheckLever({ ...liquidated, Liquidation_Price: '90.44' }, 6, f)).toEqual({

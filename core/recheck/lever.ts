@@ -2,6 +2,7 @@ import type { LeverPosition } from '../../protocol/lever';
 import type { ChainRecord, RecordedTick } from '../../protocol/price-record';
 import {
   closeAmounts,
+  closedNet,
   firesStop,
   initialMargin,
   isolatedLiquidationPrice,
@@ -22,7 +23,8 @@ import { checkChain, checkTick, type RecordFetchers, type TickFailure } from './
  * order's entry is the first recorded tick after acceptance (the tick before it came at or before); the margin and
  * open fee follow from the entry tick; the exit tick reaches the price that closed it (take-profit, stop-loss, or the
  * liquidation price recomputed from the entry and the margin; a cross liquidation names the crossing tick itself); and
- * the realised P&L, close fee and insurance follow from the exit tick. It cannot prove that no EARLIER tick crossed a
+ * the realised P&L, close fee and insurance follow from the exit tick, and the fees and net shown add up to them
+ * (closedNet). It cannot prove that no EARLIER tick crossed a
  * take-profit or stop-loss, because when the owner set or moved them is not part of the record.
  */
 
@@ -159,5 +161,13 @@ export async function recheckLever(
   ) {
     return failed('money_differs');
   }
+  // The result as shown: the open fee is the rule's, the two fees make up the commission, and the net is closedNet
+  // of the posted amounts (a page that shows P&L, fees and net shows only figures this check has read).
+  const closeFee = posted(p.close_fee);
+  if (posted(p.open_fee) !== openFee || closeFee === null || paidFees !== openFee + closeFee) {
+    return failed('money_differs');
+  }
+  const net = closedNet({ pnl, openFee, closeFee, insurance: posted(p.insurance) ?? 0n });
+  if (posted(p.total_profit_or_loss) !== net) return failed('money_differs');
   return { ok: true, ...reached, entryBatchId: entryRecord.batch.id, exitBatchId: exitRecord.batch.id };
 }

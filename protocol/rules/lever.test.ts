@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   add,
   closeAmounts,
+  closedNet,
   compare,
   crossAccountLiquidated,
   crossLiquidationPrice,
@@ -175,6 +176,33 @@ describe('lever rules', () => {
     expect(gap.feePaid).toBe(0n);
     expect(gap.insurance).toBe(-(usdt('10000') - p.margin));
     expect(gap.userDelta + gap.desk + gap.feePaid + gap.insurance).toBe(0n);
+  });
+
+  it('net result: P&L minus both fees, minus what a liquidation gave the fund (the user’s money over the life)', () => {
+    // Integration vectors: 10 lots of 0.001 BTC, 10x at 60,000.00; open fee 0.01 × 60,000 × 0.0005 = 0.3.
+    const p: LeverPositionUnits = { side: 'long', lots: 10n, entry: price('60000.00'), margin: usdt('60'), terms: BTC };
+    const openFee = tradeFee(p.lots, p.entry, BTC);
+    expect(openFee).toBe(usdt('0.3'));
+    const net = (c: ReturnType<typeof closeAmounts>) =>
+      closedNet({ pnl: c.pnl, openFee, closeFee: c.feePaid, insurance: c.insurance });
+    // Take-profit at 61,000: +10 − 0.3 − 0.305 = +9.395.
+    const tp = closeAmounts(p, price('61000.00'), 'take_profit', p.margin);
+    expect(net(tp)).toBe(usdt('9.395'));
+    // A loss closed by the user: −5 − 0.3 − 0.2975 = −5.5975.
+    const loss = closeAmounts(p, price('59500.00'), 'user', p.margin);
+    expect(net(loss)).toBe(-usdt('5.5975'));
+    // Liquidated with 70 of margin (10 added) at 53,266.33: the margin and the open fee are gone, −70.3, though
+    // P&L and fees alone come to −67.903032 (2.396968 of margin left went to the fund).
+    const topped = { ...p, margin: usdt('70') };
+    const liq = closeAmounts(topped, price('53266.33'), 'liquidation', topped.margin);
+    expect(liq.insurance).toBe(usdt('2.396968'));
+    expect(net(liq)).toBe(-usdt('70.3'));
+    // A short at 100x gapped past its LP to 61,000: P&L −10, but the user loses the 6 of margin and the open fee.
+    const short: LeverPositionUnits = { ...p, side: 'short', margin: usdt('6') };
+    const gap = closeAmounts(short, price('61000.00'), 'liquidation', short.margin);
+    expect(gap).toMatchObject({ pnl: -usdt('10'), feePaid: 0n, insurance: -usdt('4') });
+    expect(net(gap)).toBe(-usdt('6.3'));
+    for (const c of [tp, loss, liq, gap]) expect(net(c)).toBe(c.userDelta - openFee);
   });
 
   it('close legs always balance and the user never loses more than it can', () => {

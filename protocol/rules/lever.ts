@@ -322,6 +322,26 @@ export function closeAmounts(p: LeverPositionUnits, exit: bigint, reason: CloseR
   return { pnl, fee, feePaid, userDelta: -userOut, desk: -pnl, insurance };
 }
 
+/** What a closed position's money came to, as its owner's result shows it (quote units). */
+export interface ClosedResult {
+  /** Realised P&L at the exit tick (CloseAmounts.pnl). */
+  pnl: bigint;
+  /** The fee paid at the open. */
+  openFee: bigint;
+  /** The part of the close fee the user paid (CloseAmounts.feePaid). */
+  closeFee: bigint;
+  /** What a liquidation left to the insurance fund (CloseAmounts.insurance; negative: what the fund paid for a gap). */
+  insurance: bigint;
+}
+
+/**
+ * The net result of a closed position: realised P&L minus the open fee and the close fee paid, minus what went to
+ * the insurance fund. That is exactly what the position moved of its owner's money over its life (userDelta of the
+ * close minus the open fee): a liquidation loses the margin the loss and fee left, and a gap beyond the margin,
+ * which the fund bore, is no loss of the user's. Without the fund's part the net of a liquidation would be wrong.
+ */
+export const closedNet = (r: ClosedResult): bigint => r.pnl - r.openFee - r.closeFee - r.insurance;
+
 /** a / b as a percentage text with `decimals` decimals, rounded toward zero; null when b is 0. */
 export function percentText(a: Exact, b: Exact, decimals = 2): string | null {
   if (b.units === 0n) return null;

@@ -44,6 +44,8 @@ const position = (
     additional_margin: '0',
     amount: opened ? '500' : null,
     commission: '0',
+    open_fee: opened ? '0' : null,
+    close_fee: null,
     Liquidation_Price: opened ? '45226.13' : null,
     Liquidation_Time: null,
     floating_profit_or_loss: null,

@@ -112,6 +112,8 @@ function newPosition(id: number): LeverPosition {
     additional_margin: fromUnits(added, QUOTE_SCALE),
     amount: null,
     commission: '0',
+    open_fee: '0',
+    close_fee: null,
     Liquidation_Price: null,
     Liquidation_Time: null,
     floating_profit_or_loss: null,

@@ -159,6 +159,8 @@ describe.each(DATABASES)('lever on %s', (kind) => {
       entry_price: '60000.00',
       initial_margin: '60.000000',
       commission: '0.300000',
+      open_fee: '0.300000',
+      close_fee: null,
       amount: '600',
       // (600 − 60) / (0.01 × 0.995) = 54,271.356… rounded down to the cent
       Liquidation_Price: '54271.35',
@@ -193,6 +195,8 @@ describe.each(DATABASES)('lever on %s', (kind) => {
       realized_pnl: '10.000000',
       // open 0.3 + close 0.01 × 61,000 × 0.0005 = 0.305
       commission: '0.605000',
+      open_fee: '0.300000',
+      close_fee: '0.305000',
       total_profit_or_loss: '9.395000',
     });
     expect(closed.exit).toMatchObject({ seq: hit.seq, ts: hit.ts });
@@ -225,7 +229,11 @@ describe.each(DATABASES)('lever on %s', (kind) => {
       close_reason: 'liquidation',
       Liquidation_Time: expect.any(Number),
       realized_pnl: '-67.336700',
+      open_fee: '0.300000',
+      close_fee: '0.266332',
       insurance: '2.396968',
+      // The net is what the user lost: the whole margin and the open fee, not P&L and fees alone (−67.903032).
+      total_profit_or_loss: '-70.300000',
     });
     expect(liquidated.exit?.seq).toBe(hit.seq);
     // The whole margin (60 + 10) and the open fee are gone; nothing else.
@@ -255,7 +263,14 @@ describe.each(DATABASES)('lever on %s', (kind) => {
     expect(open.Liquidation_Price).toBe('60298.51');
     trade('BTC', '61000.00');
     const closed = await phase(u.token, open.id, 'closed');
-    expect(closed).toMatchObject({ close_reason: 'liquidation', realized_pnl: '-10.000000', insurance: '-4.000000' });
+    expect(closed).toMatchObject({
+      close_reason: 'liquidation',
+      realized_pnl: '-10.000000',
+      close_fee: '0.000000',
+      insurance: '-4.000000',
+      // The fund bore the 4 beyond the margin: the user lost the 6 of margin and the open fee.
+      total_profit_or_loss: '-6.300000',
+    });
     expect((await contract(u.id)).balance).toBe(units('1000') - units('6') - units('0.3'));
     trade('BTC', '60000.00');
   });

@@ -52,6 +52,8 @@ function wire(over: Partial<LeverPosition>): LeverPosition {
     additional_margin: '0',
     amount: '100000',
     commission: '0',
+    open_fee: '0',
+    close_fee: null,
     Liquidation_Price: null,
     Liquidation_Time: null,
     floating_profit_or_loss: null,

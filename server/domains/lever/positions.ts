@@ -8,6 +8,7 @@ import {
 } from '../../../protocol/lever';
 import type { RecordedTick } from '../../../protocol/price-record';
 import {
+  closedNet,
   isolatedLiquidationPrice,
   type LeverPositionUnits,
   type LeverTerms,
@@ -119,6 +120,8 @@ export function toWire(row: LeverPositionRow, ctx: WireContext = {}): LeverPosit
     additional_margin: formatAmount(LEVER_QUOTE, row.added_margin),
     amount: row.entry_price === null ? null : formatExact(notional(lots, priceUnits(row, row.entry_price), terms)),
     commission: formatAmount(LEVER_QUOTE, fees),
+    open_fee: amount(row.open_fee),
+    close_fee: amount(row.close_fee),
     Liquidation_Price: liquidation,
     Liquidation_Time: row.close_reason === 'liquidation' ? row.closed_at : null,
     floating_profit_or_loss: floating,
@@ -128,7 +131,17 @@ export function toWire(row: LeverPositionRow, ctx: WireContext = {}): LeverPosit
       realized === null || margin === null || margin === 0n
         ? null
         : percentText({ units: realized, scale: QUOTE_SCALE }, { units: margin, scale: QUOTE_SCALE }),
-    total_profit_or_loss: realized === null ? null : signed(realized - BigInt(fees)),
+    total_profit_or_loss:
+      realized === null
+        ? null
+        : signed(
+            closedNet({
+              pnl: realized,
+              openFee: BigInt(row.open_fee ?? 0),
+              closeFee: BigInt(row.close_fee ?? 0),
+              insurance: BigInt(row.insurance ?? 0),
+            }),
+          ),
     insurance: row.insurance === null ? null : signed(BigInt(row.insurance)),
     close_reason: row.close_reason,
     cancel_reason: row.cancel_reason,

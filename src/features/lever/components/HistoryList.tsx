@@ -2,19 +2,20 @@ import { Link } from '@tanstack/react-router';
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fetchLeverPositions } from '../../../../core/api/lever';
-import type { LeverAccount, LeverPosition } from '../../../../protocol/lever';
+import { negateText, signOf } from '../../../../core/decimal-text';
+import { LEVER_CURRENCY, type LeverAccount, type LeverPosition } from '../../../../protocol/lever';
 import { Button } from '../../../components/Button';
 import { LoadingOrFailed } from '../../../components/StateView';
 import { usePagedList } from '../../../data/usePagedList';
-import { formatDateTime, formatPrice } from '../../../lib/format';
-import { formatAmount, formatPnl, signClass } from '../format';
+import { formatDateTime, formatMoney, formatPrice } from '../../../lib/format';
+import { signClass } from '../format';
 import { leverKeys } from '../keys';
 import { RowHead } from './RowHead';
 
 /**
  * The book's closed and cancelled positions, newest first, paged by cursor: each says why it ended (by the user,
- * take-profit, stop-loss or liquidation; cancelled by the user, for want of a tick or of margin). Every position
- * change refreshes it (the lever area is invalidated).
+ * take-profit, stop-loss or liquidation; cancelled by the user, for want of a tick or of margin), and a closed one
+ * its result with the fees it paid. Every position change refreshes it (the lever area is invalidated).
  */
 export default function HistoryList({
   book,
@@ -88,23 +89,56 @@ function HistoryRow({ position: p, priceScale }: { position: LeverPosition; pric
           <dd>{p.lots}</dd>
         </div>
         <div>
-          <dt>{t('lever.row.totalPnl')}</dt>
-          <dd className={signClass(p.total_profit_or_loss)}>
-            {p.total_profit_or_loss === null ? '–' : formatPnl(p.total_profit_or_loss, lang)}
-          </dd>
-        </div>
-        <div>
-          <dt>{t('lever.row.fees')}</dt>
-          <dd>{formatAmount(p.commission, lang)}</dd>
-        </div>
-        <div>
           <dt>{t('lever.row.ended')}</dt>
           <dd>{formatDateTime(p.time_to_close_position ?? p.updated_at, lang)}</dd>
         </div>
       </dl>
+      <ClosedResult position={p} />
       <Link to="/pages/lever/info" search={{ id: p.id }} className="lever-link">
         {t('lever.row.details')}
       </Link>
     </li>
+  );
+}
+
+/**
+ * A closed position's result as a receipt: realised P&L, the open and close fees it paid (as the minus they are),
+ * what a liquidation left to the insurance fund (or the gap the fund bore), and the net, which is their sum and
+ * what the position moved of the user's money. Two decimals cut toward zero, each with its sign and unit; the
+ * exact figures are on the detail page. Nothing for a cancelled order: it never opened.
+ */
+function ClosedResult({ position: p }: { position: LeverPosition }): ReactElement | null {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  if (p.phase !== 'closed' || p.realized_pnl === null || p.total_profit_or_loss === null) return null;
+  const money = (value: string) => formatMoney(value, LEVER_CURRENCY, lang, { signed: true });
+  const cost = (value: string | null) => (value === null ? '–' : money(negateText(value)));
+  const insurance = p.close_reason === 'liquidation' ? p.insurance : null;
+  const rows: { key: string; label: string; value: string; className?: string }[] = [
+    { key: 'pnl', label: t('lever.row.realized'), value: money(p.realized_pnl), className: signClass(p.realized_pnl) },
+    { key: 'open-fee', label: t('lever.row.openFee'), value: cost(p.open_fee) },
+    { key: 'close-fee', label: t('lever.row.closeFee'), value: cost(p.close_fee) },
+  ];
+  if (insurance !== null) {
+    rows.push({
+      key: 'insurance',
+      label: t(signOf(insurance) < 0 ? 'lever.row.insuranceCovered' : 'lever.row.insurance'),
+      value: cost(insurance),
+    });
+  }
+  const net = p.total_profit_or_loss;
+  return (
+    <dl className="lever-breakdown" data-testid="history-result">
+      {rows.map((row) => (
+        <div key={row.key} data-testid={`result-${row.key}`}>
+          <dt>{row.label}</dt>
+          <dd className={row.className}>{row.value}</dd>
+        </div>
+      ))}
+      <div className="is-net" data-testid="result-net">
+        <dt>{t('lever.row.net')}</dt>
+        <dd className={signClass(net)}>{money(net)}</dd>
+      </div>
+    </dl>
   );
 }

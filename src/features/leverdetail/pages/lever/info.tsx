@@ -3,13 +3,14 @@ import { Link } from '@tanstack/react-router';
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fetchLeverDeal, fetchLeverPosition } from '../../../../../core/api/lever';
-import type { LeverPosition } from '../../../../../protocol/lever';
+import { negateText, signOf } from '../../../../../core/decimal-text';
+import { LEVER_CURRENCY, type LeverPosition } from '../../../../../protocol/lever';
 import type { RecordedTick } from '../../../../../protocol/price-record';
 import { Page } from '../../../../components/Page';
 import { EmptyState, LoadingOrFailed } from '../../../../components/StateView';
 import { loadFailed, need } from '../../../../data/query';
 import { useQueryParam } from '../../../../hooks/hooks';
-import { formatDateTime, formatNumber } from '../../../../lib/format';
+import { formatDateTime, formatMoney, formatNumber } from '../../../../lib/format';
 import { LeverRecheckMark } from '../../components/LeverRecheckMark';
 import '../../../lever/lever.css';
 import '../../detail.css';
@@ -50,8 +51,12 @@ export default function LeverInfoPage(): ReactElement {
 function PositionFacts({ position: p, scale }: { position: LeverPosition; scale: number | null }): ReactElement {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
+  // The exact figures (every decimal the ledger holds), each with its unit; results and costs signed.
   const money = (value: string | null) =>
-    value === null ? '–' : `${formatNumber(value, lang, { min: 2, max: 6 })} USDT`;
+    value === null ? '–' : formatMoney(value, LEVER_CURRENCY, lang, { exact: true });
+  const result = (value: string | null) =>
+    value === null ? '–' : formatMoney(value, LEVER_CURRENCY, lang, { exact: true, signed: true });
+  const cost = (value: string | null) => (value === null ? '–' : result(negateText(value)));
   const price = (value: string | null) => (value === null ? '–' : formatNumber(value, lang, { min: 2, max: 8 }));
   const time = (ts: number | null) => (ts === null ? '–' : formatDateTime(ts, lang));
   const tick = (value: RecordedTick | null) =>
@@ -91,14 +96,24 @@ function PositionFacts({ position: p, scale }: { position: LeverPosition; scale:
     ['lp', t('leverdetail.info.liquidation'), p.Liquidation_Price === null ? '--' : price(p.Liquidation_Price)],
     ['margin', t('leverdetail.info.margin'), money(p.initial_margin)],
     ['added', t('leverdetail.info.added'), money(p.additional_margin)],
-    ['commission', t('leverdetail.info.commission'), money(p.commission)],
-    ['floating', t('leverdetail.info.floating'), money(p.floating_profit_or_loss)],
-    ['realized', t('leverdetail.info.realized'), money(p.realized_pnl)],
-    ['total', t('leverdetail.info.total'), money(p.total_profit_or_loss)],
+    ['floating', t('leverdetail.info.floating'), result(p.floating_profit_or_loss)],
     ['opened', t('leverdetail.info.opened'), time(p.open_position_time)],
     ['closed', t('leverdetail.info.closed'), time(p.time_to_close_position)],
+    // The result as a sum: realised P&L, the fees paid (as the minus they are), what a liquidation left to the
+    // insurance fund (or the gap it bore), and the net, which is what the position moved of the user's money.
+    ['realized', t('leverdetail.info.realized'), result(p.realized_pnl)],
+    ['openFee', t('leverdetail.info.openFee'), cost(p.open_fee)],
+    ['closeFee', t('leverdetail.info.closeFee'), cost(p.close_fee)],
   ];
-  if (p.close_reason === 'liquidation') rows.push(['insurance', t('leverdetail.info.insurance'), money(p.insurance)]);
+  if (p.close_reason === 'liquidation' && p.insurance !== null) {
+    const covered = signOf(p.insurance) < 0;
+    rows.push([
+      'insurance',
+      t(covered ? 'leverdetail.info.insuranceCovered' : 'leverdetail.info.insurance'),
+      cost(p.insurance),
+    ]);
+  }
+  rows.push(['total', t('leverdetail.info.total'), result(p.total_profit_or_loss)]);
   return (
     <article className="lever-info card" data-testid="position-info" data-phase={p.phase}>
       <p className={`lever-badge is-${p.phase}`} data-testid="info-phase">
