@@ -42,15 +42,19 @@ export function bucketEnd(timeframe: Timeframe, start: number): number {
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
 }
 
-/** How many bars each timeframe keeps: enough for the charts, bounded so memory stays flat. */
+/**
+ * How many bars each timeframe keeps: enough for the charts, bounded so memory stays flat. The long ones hold at
+ * least the 300 candles a chart asks for by default: once full, a series is served without the source's far past
+ * (MarketFeed.candles), so it must then have them on its own.
+ */
 export const DEFAULT_BAR_LIMITS: Record<Timeframe, number> = {
   '1min': 2_880,
   '5min': 2_016,
   '30min': 1_000,
   '60min': 1_000,
   '1day': 500,
-  '1week': 260,
-  '1mon': 120,
+  '1week': 520,
+  '1mon': 300,
 };
 
 export const TIMEFRAME_LIST = Object.keys(DEFAULT_BAR_LIMITS) as Timeframe[];
@@ -96,6 +100,11 @@ export class CandleSeries {
 
   get size(): number {
     return this.bars.length;
+  }
+
+  /** At its limit: from the next bucket on it drops its oldest bar. */
+  get full(): boolean {
+    return this.bars.length >= this.limit;
   }
 
   /** Bars with `t >= from`, oldest first (no copies; callers must not change them). */

@@ -29,6 +29,11 @@ export interface PriceSource {
   subscribe(listener: TickListener, symbol?: string): () => void;
   backfill?(onTick: TickListener, feed?: MarketFeed): void;
   /**
+   * Bars of `timeframe` from before the source's first tick, oldest first (the simulator's far past, as daily, weekly
+   * and monthly bars: far-history.ts). The feed puts them under its own bars; a bucket in both is one candle.
+   */
+  history?(symbol: string, timeframe: Timeframe): readonly Bar[];
+  /**
    * A coin listed while running (server/market/listing): the source serves it from `listedAt` on, at its start price
    * first. A source without it (a live exchange) never serves listed coins.
    */
@@ -148,12 +153,21 @@ export class MarketFeed {
     return this.instruments(kind).flatMap((i) => this.quote(i.symbol) ?? []);
   }
 
-  /** The newest `limit` candles of `period` (the time-share line is the 1-minute series). */
+  /**
+   * The newest `limit` candles of `period` (the time-share line is the 1-minute series). When the feed's own bars are
+   * fewer, the source's older ones (`PriceSource.history`) come first; once a series is full it has dropped its oldest
+   * bars, and the source's would no longer join it, so they stay out (a full series holds enough anyway).
+   */
   candles(symbol: string, period: Period, limit: number): Candle[] {
     const state = this.states.get(symbol);
     if (!state) return [];
     const timeframe: Timeframe = period === 'timeshare' ? '1min' : period;
-    return state.book.series[timeframe].latest(limit).map((bar) => this.formatBar(state.instrument, bar));
+    const series = state.book.series[timeframe];
+    let bars = series.latest(limit);
+    if (bars.length < limit && !series.full && this.source.history) {
+      bars = joinHistory(this.source.history(symbol, timeframe), bars, limit);
+    }
+    return bars.map((bar) => this.formatBar(state.instrument, bar));
   }
 
   /** Newest first. */
@@ -256,4 +270,31 @@ export class MarketFeed {
     if (state.trades.length > RECENT_TRADES * 2) state.trades.splice(0, state.trades.length - RECENT_TRADES);
     state.last = tick;
   }
+}
+
+/**
+ * The newest `limit` bars of `older` (bars before the feed's first tick) and then `recent` (all of a series' bars, in
+ * a fresh copy). A bucket in both (the day, week and month the ticks start in) becomes one bar: the older part's open,
+ * the recent part's close, the extremes of both and the sum of their volumes, as if one series had seen every trade.
+ */
+function joinHistory(older: readonly Bar[], recent: Bar[], limit: number): Bar[] {
+  const first = recent[0];
+  let end = older.length;
+  if (first) {
+    while (end > 0 && (older[end - 1] as Bar).t >= first.t) end--;
+    const seam = older[end];
+    if (seam && seam.t === first.t) {
+      recent[0] = {
+        t: first.t,
+        o: seam.o,
+        h: Math.max(seam.h, first.h),
+        l: Math.min(seam.l, first.l),
+        c: first.c,
+        v: seam.v + first.v,
+      };
+    }
+  }
+  const room = limit - recent.length;
+  if (room <= 0) return recent;
+  return [...older.slice(Math.max(0, end - room), end).map((b) => ({ ...b })), ...recent];
 }

@@ -1,3 +1,6 @@
+import type { Timeframe } from '../../protocol/market';
+import type { Bar } from './candles';
+import { buildFarHistory, type FarHistory, isLongTimeframe } from './far-history';
 import type { PriceSource, Tick, TickListener } from './feed';
 import { INSTRUMENTS, type Instrument, isTrading } from './instruments';
 import type { ListedInstrument } from './listing/registry';
@@ -47,8 +50,9 @@ export interface SimulatorState {
 
 /**
  * The seeded market simulator: the same seed and start time give the same history and the same live ticks.
- * The history starts `backfillDays` before the start (rounded down to the minute); live steps follow on a
- * fixed grid, so the sequence does not depend on timer jitter.
+ * The tick history starts `backfillDays` before the start (rounded down to the minute); live steps follow on a
+ * fixed grid, so the sequence does not depend on timer jitter. Before the tick history lies the far past, as daily,
+ * weekly and monthly bars only (`history`), so the long timeframes have years of candles.
  */
 export class MarketSimulator implements PriceSource {
   private readonly list: Instrument[] = [];
@@ -68,6 +72,8 @@ export class MarketSimulator implements PriceSource {
   private nextStep: number;
   private timer: NodeJS.Timeout | undefined;
   private backfilled = false;
+  /** Per static instrument, its far past (far-history.ts), built on its first request. */
+  private readonly far = new Map<string, FarHistory>();
 
   constructor(options: SimulatorOptions) {
     this.seed = options.seed;
@@ -117,6 +123,29 @@ export class MarketSimulator implements PriceSource {
     for (let ts = this.historyStart; ts < this.liveStart; ts += this.backfillStepMs) {
       this.stepAll(ts, this.backfillStepMs, onTick);
     }
+  }
+
+  /**
+   * The far past before `historyStart` of a static instrument on a long timeframe (far-history.ts), oldest first; it
+   * ends where the tick history starts, at the instrument's start price. Built per instrument on its first request:
+   * most server starts (tests) never draw a long chart, and none pays for the instruments nobody looks at. Empty for
+   * the shorter timeframes (the tick history fills them) and for coins listed at run time (no past before listing).
+   */
+  history(symbol: string, timeframe: Timeframe): readonly Bar[] {
+    if (!isLongTimeframe(timeframe)) return [];
+    let far = this.far.get(symbol);
+    if (!far) {
+      const walk = this.walks.find((w) => w.instrument.symbol === symbol);
+      if (!walk || walk.listedAt !== Number.NEGATIVE_INFINITY) return [];
+      far = buildFarHistory(walk.instrument, {
+        seed: this.seed,
+        until: this.historyStart,
+        alwaysOpen: this.alwaysOpen,
+        stepMs: this.backfillStepMs,
+      });
+      this.far.set(symbol, far);
+    }
+    return far[timeframe];
   }
 
   /** Where the walk is now (between steps): see `restore`. */

@@ -64,7 +64,7 @@ export class Sfc32 {
 }
 
 /** Standard normal from two uniforms (Box–Muller). */
-function gaussian(rng: Sfc32): number {
+export function gaussian(rng: Sfc32): number {
   const u = 1 - rng.next();
   const v = rng.next();
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);

@@ -118,6 +118,9 @@ describe('CompositePriceSource', () => {
     expect(feed.quote('AAPL')?.seq).toBe(60);
     expect(feed.quote('BTC')).toBeUndefined();
     expect(feed.candles('BTC', '1min', 100)).toEqual([]);
+    // The stock's long timeframes reach back years (the simulator's far past); the live coin gets none of it either.
+    expect(feed.candles('AAPL', '1mon', 300)).toHaveLength(300);
+    expect(feed.candles('BTC', '1mon', 300)).toEqual([]);
     expect(feed.trades('BTC', 100)).toEqual([]);
     expect(feed.quotes('coin').map((q) => q.symbol)).toEqual([]);
 
@@ -134,6 +137,9 @@ describe('CompositePriceSource', () => {
     expect(feed.candles('BTC', '1min', 100)).toEqual([
       { t: T0, o: '83412.59', h: '83419.00', l: '83412.59', c: '83419.00', v: '0.00014' },
       { t: T0 + MINUTE, o: '83000.00', h: '83100.00', l: '83000.00', c: '83100.00', v: '0.00014' },
+    ]);
+    expect(feed.candles('BTC', '1day', 300)).toEqual([
+      { t: Date.UTC(2025, 2, 14), o: '83412.59', h: '83419.00', l: '83000.00', c: '83100.00', v: '0.00028' },
     ]);
     expect(feed.quote('BTC')).toEqual({
       symbol: 'BTC',

@@ -1,3 +1,5 @@
+import type { Timeframe } from '../../../protocol/market';
+import type { Bar } from '../candles';
 import type { Instrument } from '../instruments';
 import type { PriceSource, TickListener } from '../simulator';
 import { TickListeners } from './tick-listeners';
@@ -50,6 +52,12 @@ export class CompositePriceSource implements PriceSource {
     this.base.backfill?.((tick) => {
       if (!this.liveSymbols.has(tick.symbol)) onTick(tick);
     });
+  }
+
+  /** `base`'s far past of the instruments it still serves: none under a live coin's real prices, as for backfill. */
+  history(symbol: string, timeframe: Timeframe): readonly Bar[] {
+    if (this.liveSymbols.has(symbol)) return [];
+    return this.base.history?.(symbol, timeframe) ?? [];
   }
 
   start(): void {

@@ -74,6 +74,9 @@ describe('a shared market that has run for 30 days', () => {
       minutes: feed.candles(i.symbol, '1min', 3_000),
       hours: feed.candles(i.symbol, '60min', 1_000),
       days: feed.candles(i.symbol, '1day', 500),
+      // Far back (the simulator's far past, which each process builds from the origin) and joined to the snapshot's.
+      weeks: feed.candles(i.symbol, '1week', 1_000),
+      months: feed.candles(i.symbol, '1mon', 1_000),
       trades: feed.trades(i.symbol, 200),
     }));
 
@@ -135,6 +138,7 @@ describe('a shared market that has run for 30 days', () => {
     expect(view(b.feed)).toEqual(view(a.feed));
     expect(b.feed.candles('BTC', '1min', 3_000)).toHaveLength(2_880);
     expect(b.feed.candles('BTC', '60min', 1_000).length).toBeGreaterThan(36 * 24);
+    expect(b.feed.candles('AAPL', '1mon', 300)).toHaveLength(300);
 
     // The next tick: the same last price and sequence number as the leader.
     step(a.sim);

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { Timeframe } from '../../../protocol/market';
+import type { Bar } from '../candles';
 import type { MarketFeed } from '../feed';
 import type { Instrument } from '../instruments';
 import type { MarketLogger } from '../live/binance';
@@ -238,6 +240,11 @@ export class RedisTickSource implements PriceSource {
 
   subscribe(listener: TickListener, symbol?: string): () => void {
     return this.listeners.add(listener, symbol);
+  }
+
+  /** The local source's far past: every process builds the same from the origin (seed and live start). */
+  history(symbol: string, timeframe: Timeframe): readonly Bar[] {
+    return this.local?.source.history?.(symbol, timeframe) ?? [];
   }
 
   /**
