@@ -18,12 +18,13 @@ import { optionKeys } from '../keys';
 import { BookBar } from './BookBar';
 import { ContractTicket } from './ContractTicket';
 import { OptionTicker } from './OptionTicker';
-import { RecentResults } from './RecentResults';
 import { RunningContracts } from './RunningContracts';
 import '../options.css';
 
 /** The verification state matters on the real account only, and not for the first paint: it loads beside. */
 const VerifyBanner = lazy(() => import('./VerifyPrompt'));
+/** The settled list sits below the ticket and the running contracts: it loads after the page's first paint. */
+const RecentResults = lazy(() => import('./RecentResults').then((m) => ({ default: m.RecentResults })));
 
 /**
  * The option trading screen on one book: option/detail (the Option tab, the real account) and option/simulator (the
@@ -110,7 +111,9 @@ export function OptionTrade({ book }: { book: OptionAccount }): ReactElement {
             </span>
           </p>
           <RunningContracts live={live} />
-          <RecentResults book={book} />
+          <Suspense fallback={null}>
+            <RecentResults book={book} />
+          </Suspense>
         </>
       )}
     </Page>
