@@ -34,7 +34,7 @@ import {
  * liquidation, cancellation, rows.
  */
 
-type Offer = 'submit' | 'cancel' | 'close' | 'setStop' | 'addMargin';
+type Offer = 'submit' | 'confirm' | 'cancel' | 'close' | 'setStop' | 'addMargin';
 
 /** What each state says, whatever path led there: its SPEC 4 status, the actions it offers while prices are fresh. */
 const EXPECTED: Record<
@@ -42,6 +42,7 @@ const EXPECTED: Record<
   { status: LeverStatus | null; offers: Offer[]; busy: boolean; final: boolean }
 > = {
   entering: { status: null, offers: ['submit'], busy: false, final: false },
+  confirming: { status: null, offers: ['confirm'], busy: false, final: false },
   submitting: { status: null, offers: [], busy: true, final: false },
   verifying: { status: null, offers: [], busy: false, final: false },
   waiting: { status: 0, offers: ['cancel'], busy: false, final: false },
@@ -49,6 +50,7 @@ const EXPECTED: Record<
   cancelling: { status: 0, offers: [], busy: true, final: false },
   // The model's position is isolated, so adding margin is on.
   holding: { status: 1, offers: ['close', 'setStop', 'addMargin'], busy: false, final: false },
+  confirmingClose: { status: 1, offers: ['confirm'], busy: false, final: false },
   closeRequested: { status: 1, offers: [], busy: true, final: false },
   settingStop: { status: 1, offers: [], busy: true, final: false },
   addingMargin: { status: 1, offers: [], busy: true, final: false },
@@ -81,6 +83,11 @@ function assertView(snapshot: LeverOrderSnapshot): void {
   // Stale prices disable every action (DESIGN "Realtime"); nothing else about the order changes.
   const offered = (offer: Offer) => expected.offers.includes(offer) && fresh;
   expect(view.submitEnabled).toBe(offered('submit'));
+  expect(view.confirmEnabled).toBe(offered('confirm'));
+  expect(view.reviewing).toBe(
+    value.order === 'confirming' ? 'open' : value.order === 'confirmingClose' ? 'close' : null,
+  );
+  if (value.order === 'confirming') expect(view.draft).not.toBeNull();
   expect(view.cancelEnabled).toBe(offered('cancel'));
   expect(view.closeEnabled).toBe(offered('close'));
   expect(view.setStopEnabled).toBe(offered('setStop'));

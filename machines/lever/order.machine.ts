@@ -76,9 +76,15 @@ export interface LeverOrderMachineInput {
 
 export type LeverOrderEvent =
   | { type: 'SUBMIT'; draft: LeverOrderDraft }
+  /** Shows the draft for confirmation first (the trader's setting); CONFIRM sends it, BACK returns to the ticket. */
+  | { type: 'REVIEW'; draft: LeverOrderDraft }
+  | { type: 'CONFIRM' }
+  | { type: 'BACK' }
   | { type: 'POSITION'; position: LeverPosition }
   | { type: 'CANCEL' }
   | { type: 'CLOSE' }
+  /** Asks to close, confirmed by CONFIRM (or taken back by BACK) before the close is sent. */
+  | { type: 'REVIEW_CLOSE' }
   | { type: 'ADD_MARGIN'; amount: string }
   | { type: 'SET_STOP'; stops: LeverStopsDraft }
   /** Back to an empty ticket: after a finished order, or once a placed one is followed by its list row. */
@@ -205,11 +211,16 @@ export const leverOrderMachine = setup({
   },
   actions: {
     beginAttempt: assign(({ context, event }) => {
-      if (event.type !== 'SUBMIT') return {};
+      // SUBMIT brings the draft; CONFIRM sends the one under review.
+      const draft = event.type === 'SUBMIT' ? event.draft : event.type === 'CONFIRM' ? context.draft : null;
+      if (draft === null) return {};
       // The same draft again (a retry after a failure) keeps its id; anything changed is a new submission.
-      const attempt = requestFor(context.attempt, event.draft, context.makeId);
-      return { draft: event.draft, attempt, position: null, placed: null, ...clearError };
+      const attempt = requestFor(context.attempt, draft, context.makeId);
+      return { draft, attempt, position: null, placed: null, ...clearError };
     }),
+    holdReview: assign(({ event }) =>
+      event.type === 'REVIEW' ? { draft: event.draft, position: null, placed: null, ...clearError } : {},
+    ),
     beginTopUp: assign(({ context, event }) => {
       if (event.type !== 'ADD_MARGIN') return {};
       const request = requestFor(context.marginAttempt, [context.position?.id, event.amount], context.makeId);
@@ -245,7 +256,17 @@ export const leverOrderMachine = setup({
           always: [{ guard: ({ context }) => context.position !== null, target: 'routing' }, { target: 'entering' }],
         },
         entering: {
-          on: { SUBMIT: { guard: 'pricesFresh', target: 'submitting', actions: 'beginAttempt' } },
+          on: {
+            SUBMIT: { guard: 'pricesFresh', target: 'submitting', actions: 'beginAttempt' },
+            REVIEW: { guard: 'pricesFresh', target: 'confirming', actions: 'holdReview' },
+          },
+        },
+        /** The draft on the confirmation sheet: nothing is sent until CONFIRM, and never on stale prices. */
+        confirming: {
+          on: {
+            CONFIRM: { guard: 'pricesFresh', target: 'submitting', actions: 'beginAttempt' },
+            BACK: 'entering',
+          },
         },
         submitting: {
           tags: ['busy'],
@@ -345,6 +366,7 @@ export const leverOrderMachine = setup({
             POSITION: { guard: 'isNewsOfOurs', target: 'routing', actions: 'takeUpdate' },
             NEW_ORDER: { target: 'entering', actions: 'forget' },
             CLOSE: { guard: 'pricesFresh', target: 'closeRequested', actions: 'clearError' },
+            REVIEW_CLOSE: { guard: 'pricesFresh', target: 'confirmingClose', actions: 'clearError' },
             SET_STOP: {
               guard: 'pricesFresh',
               target: 'settingStop',
@@ -355,6 +377,15 @@ export const leverOrderMachine = setup({
               target: 'addingMargin',
               actions: ['clearError', 'beginTopUp'],
             },
+          },
+        },
+        /** The close on the confirmation sheet; news of the position (a trigger, a liquidation) takes it over. */
+        confirmingClose: {
+          tags: ['status:1'],
+          on: {
+            POSITION: { guard: 'isNewsOfOurs', target: 'routing', actions: 'takeUpdate' },
+            CONFIRM: { guard: 'pricesFresh', target: 'closeRequested' },
+            BACK: 'holding',
           },
         },
         closeRequested: {
@@ -428,6 +459,7 @@ export const leverOrderMachine = setup({
 function finishedOn() {
   return {
     SUBMIT: { guard: 'pricesFresh', target: 'submitting', actions: 'beginAttempt' },
+    REVIEW: { guard: 'pricesFresh', target: 'confirming', actions: 'holdReview' },
     NEW_ORDER: { target: 'entering', actions: 'forget' },
   } as const;
 }
@@ -435,12 +467,14 @@ function finishedOn() {
 export type LeverOrderSnapshot = SnapshotFrom<typeof leverOrderMachine>;
 export type LeverOrderPhase =
   | 'entering'
+  | 'confirming'
   | 'submitting'
   | 'verifying'
   | 'waiting'
   | 'pending'
   | 'cancelling'
   | 'holding'
+  | 'confirmingClose'
   | 'closeRequested'
   | 'settingStop'
   | 'addingMargin'
@@ -459,6 +493,12 @@ export interface LeverOrderView {
   /** Key of why it closed or was cancelled, once it did. */
   reasonKey: `lever.closeReason.${LeverCloseReason}` | `lever.cancelReason.${LeverCancelReason}` | null;
   submitEnabled: boolean;
+  /** The draft (`reviewing: 'open'`) or the close (`'close'`) is on the confirmation sheet; null otherwise. */
+  reviewing: 'open' | 'close' | null;
+  /** CONFIRM would be taken now (prices fresh). */
+  confirmEnabled: boolean;
+  /** The draft under review. */
+  draft: LeverOrderDraft | null;
   cancelEnabled: boolean;
   closeEnabled: boolean;
   setStopEnabled: boolean;
@@ -486,6 +526,7 @@ export function leverOrderView(snapshot: LeverOrderSnapshot): LeverOrderView {
   const position = snapshot.context.position;
   const offered = {
     submit: phase === 'entering' || snapshot.hasTag('final'),
+    confirm: phase === 'confirming' || phase === 'confirmingClose',
     cancel: phase === 'waiting' || phase === 'pending',
     close: phase === 'holding',
     setStop: phase === 'holding',
@@ -503,6 +544,9 @@ export function leverOrderView(snapshot: LeverOrderSnapshot): LeverOrderView {
     labelKey: `lever.phase.${phase}`,
     reasonKey,
     submitEnabled: offered.submit && fresh,
+    reviewing: phase === 'confirming' ? 'open' : phase === 'confirmingClose' ? 'close' : null,
+    confirmEnabled: offered.confirm && fresh,
+    draft: snapshot.context.draft,
     cancelEnabled: offered.cancel && fresh,
     closeEnabled: offered.close && fresh,
     setStopEnabled: offered.setStop && fresh,

@@ -122,6 +122,9 @@ const refused = (message: string, field?: string) =>
  */
 export const EVENTS = {
   submit: { type: 'SUBMIT', draft },
+  review: { type: 'REVIEW', draft },
+  confirm: { type: 'CONFIRM' },
+  back: { type: 'BACK' },
   accepted: done('submitOrder', { ok: true, position: position('waiting', 1_000) }),
   refused: done('submitOrder', refused('Insufficient balance', 'lots')),
   verify: done('submitOrder', { ...refused('Account not authenticated'), reason: 'verificationRequired' }),
@@ -140,6 +143,7 @@ export const EVENTS = {
   cancelRefused: done('cancelOrder', refused('This order can no longer be cancelled')),
   cancelLost: broke('cancelOrder'),
   close: { type: 'CLOSE' },
+  reviewClose: { type: 'REVIEW_CLOSE' },
   closeAccepted: done('closePosition', { ok: true, position: position('closing', 6_000) }),
   closeRefused: done('closePosition', refused('This position can no longer be closed')),
   closeLost: broke('closePosition'),

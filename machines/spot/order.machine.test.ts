@@ -24,6 +24,7 @@ import { counter, draft, filled, order, spotOrderWalks as walks } from './order.
 /** What each state shows, whatever path led there. */
 const EXPECTED: Record<OrderPhase, { cancel: boolean; submitWhenFresh: boolean; busy: boolean }> = {
   entering: { cancel: false, submitWhenFresh: true, busy: false },
+  confirming: { cancel: false, submitWhenFresh: false, busy: false },
   submitting: { cancel: false, submitWhenFresh: false, busy: true },
   waiting: { cancel: false, submitWhenFresh: false, busy: false },
   pending: { cancel: true, submitWhenFresh: false, busy: false },
@@ -42,7 +43,13 @@ function assertView(snapshot: OrderSnapshot): void {
   expect(view.busy).toBe(expected.busy);
   // Stale prices disable buy and sell (DESIGN "Realtime"); nothing else about the order changes.
   expect(view.submitEnabled).toBe(expected.submitWhenFresh && value.prices === 'fresh');
-  expect(view.blockedByStalePrices).toBe(expected.submitWhenFresh && value.prices === 'stale');
+  expect(view.blockedByStalePrices).toBe(
+    (expected.submitWhenFresh || value.order === 'confirming') && value.prices === 'stale',
+  );
+  // The confirmation sheet: CONFIRM is taken only on fresh prices, and the order it would send is held.
+  expect(view.reviewing).toBe(value.order === 'confirming');
+  expect(view.confirmEnabled).toBe(value.order === 'confirming' && value.prices === 'fresh');
+  if (value.order === 'confirming') expect(view.draft).toEqual(draft);
   if (value.order === 'cancelled') expect(view.reasonKey).toMatch(/^spot\.cancelReason\.(no_tick|user)$/);
   if (value.order === 'completed') expect(view.order?.fill?.tick.seq).toBe(42);
   if (value.order === 'entering' && snapshot.context.error)

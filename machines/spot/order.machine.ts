@@ -50,6 +50,10 @@ export interface OrderMachineInput {
 
 export type OrderEvent =
   | { type: 'SUBMIT'; draft: OrderDraft }
+  /** Shows a market order for confirmation first (the trader's setting); CONFIRM sends it, BACK returns. */
+  | { type: 'REVIEW'; draft: OrderDraft }
+  | { type: 'CONFIRM' }
+  | { type: 'BACK' }
   | { type: 'ORDER_UPDATE'; order: SpotOrder }
   | { type: 'CANCEL' }
   /** Back to an empty ticket after a finished order. */
@@ -114,11 +118,16 @@ export const spotOrderMachine = setup({
   },
   actions: {
     beginAttempt: assign(({ context, event }) => {
-      if (event.type !== 'SUBMIT') return {};
+      // SUBMIT brings the draft; CONFIRM sends the one under review.
+      const draft = event.type === 'SUBMIT' ? event.draft : event.type === 'CONFIRM' ? context.draft : null;
+      if (draft === null) return {};
       // The same draft again (a retry after a failure) keeps its id; anything changed is a new submission.
-      const attempt = requestFor(context.attempt, event.draft, context.makeId);
-      return { draft: event.draft, attempt, order: null, error: null, errorField: null };
+      const attempt = requestFor(context.attempt, draft, context.makeId);
+      return { draft, attempt, order: null, error: null, errorField: null };
     }),
+    holdReview: assign(({ event }) =>
+      event.type === 'REVIEW' ? { draft: event.draft, order: null, error: null, errorField: null } : {},
+    ),
     takeUpdate: assign(({ context, event }) =>
       event.type === 'ORDER_UPDATE' ? { order: newerOrder(context.order, event.order) } : {},
     ),
@@ -144,7 +153,17 @@ export const spotOrderMachine = setup({
           always: [{ guard: ({ context }) => context.order !== null, target: 'routing' }, { target: 'entering' }],
         },
         entering: {
-          on: { SUBMIT: { guard: 'pricesFresh', target: 'submitting', actions: 'beginAttempt' } },
+          on: {
+            SUBMIT: { guard: 'pricesFresh', target: 'submitting', actions: 'beginAttempt' },
+            REVIEW: { guard: 'pricesFresh', target: 'confirming', actions: 'holdReview' },
+          },
+        },
+        /** The order on the confirmation sheet: nothing is sent until CONFIRM, and never on stale prices. */
+        confirming: {
+          on: {
+            CONFIRM: { guard: 'pricesFresh', target: 'submitting', actions: 'beginAttempt' },
+            BACK: 'entering',
+          },
         },
         submitting: {
           invoke: {
@@ -242,12 +261,14 @@ export const spotOrderMachine = setup({
         completed: {
           on: {
             SUBMIT: { guard: 'pricesFresh', target: 'submitting', actions: 'beginAttempt' },
+            REVIEW: { guard: 'pricesFresh', target: 'confirming', actions: 'holdReview' },
             NEW_ORDER: { target: 'entering', actions: 'forget' },
           },
         },
         cancelled: {
           on: {
             SUBMIT: { guard: 'pricesFresh', target: 'submitting', actions: 'beginAttempt' },
+            REVIEW: { guard: 'pricesFresh', target: 'confirming', actions: 'holdReview' },
             NEW_ORDER: { target: 'entering', actions: 'forget' },
           },
         },
@@ -265,7 +286,15 @@ export const spotOrderMachine = setup({
 });
 
 export type OrderSnapshot = SnapshotFrom<typeof spotOrderMachine>;
-export type OrderPhase = 'entering' | 'submitting' | 'waiting' | 'pending' | 'cancelling' | 'completed' | 'cancelled';
+export type OrderPhase =
+  | 'entering'
+  | 'confirming'
+  | 'submitting'
+  | 'waiting'
+  | 'pending'
+  | 'cancelling'
+  | 'completed'
+  | 'cancelled';
 
 /** What the ticket shows for a snapshot: one pure function, used by the UI and asserted by the model test. */
 export interface OrderView {
@@ -275,6 +304,12 @@ export interface OrderView {
   /** Key of why it was cancelled, when it was. */
   reasonKey: `spot.cancelReason.${CancelReason}` | null;
   submitEnabled: boolean;
+  /** The order is on the confirmation sheet. */
+  reviewing: boolean;
+  /** CONFIRM would be taken now (prices fresh). */
+  confirmEnabled: boolean;
+  /** The order under review, or the last one sent. */
+  draft: OrderDraft | null;
   /** Why submit is off because of the market, not the order: prices stale. */
   blockedByStalePrices: boolean;
   cancelEnabled: boolean;
@@ -296,7 +331,10 @@ export function orderView(snapshot: OrderSnapshot): OrderView {
     labelKey: `spot.phase.${phase}`,
     reasonKey: phase === 'cancelled' && order?.cancel_reason ? `spot.cancelReason.${order.cancel_reason}` : null,
     submitEnabled: canStart && fresh,
-    blockedByStalePrices: canStart && !fresh,
+    reviewing: phase === 'confirming',
+    confirmEnabled: phase === 'confirming' && fresh,
+    draft: snapshot.context.draft,
+    blockedByStalePrices: (canStart || phase === 'confirming') && !fresh,
     cancelEnabled: phase === 'pending',
     busy: phase === 'submitting' || phase === 'cancelling',
     error: snapshot.context.error,

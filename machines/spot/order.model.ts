@@ -58,6 +58,9 @@ export function counter(): () => string {
 /** The events the model may take. Done events of the invoked calls stand for the server's answers. */
 const EVENTS = {
   submit: { type: 'SUBMIT', draft },
+  review: { type: 'REVIEW', draft },
+  confirm: { type: 'CONFIRM' },
+  back: { type: 'BACK' },
   accepted: { type: 'xstate.done.actor.placeOrder', output: { ok: true, order: order('waiting', 1_000) } },
   refused: {
     type: 'xstate.done.actor.placeOrder',

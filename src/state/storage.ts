@@ -6,6 +6,8 @@ export const STORAGE_KEYS = {
   langMark: 'langMark',
   /** "Show order flow" (settings): '1' when on. */
   orderFlow: 'tw.orderFlow',
+  /** Products whose orders go out without the confirmation sheet (settings), comma-separated; none by default. */
+  skipConfirm: 'tw.skipConfirm',
 } as const;
 
 /** Keys that survive "clear cache": the session and the settings. */

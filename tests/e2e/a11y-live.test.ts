@@ -139,6 +139,7 @@ describe('motion and live regions', () => {
     await page.getByRole('tab', { name: text('en', 'spot.byAmount') }).click();
     await page.getByTestId('ticket-amount').fill('50');
     await submitBuy.click();
+    await page.getByTestId('confirm-action').click();
     await expect
       .poll(() => page.getByTestId('order-status').getAttribute('data-phase'), { timeout: 20_000 })
       .toBe('completed');
@@ -198,6 +199,7 @@ describe('motion and live regions', () => {
     const confirm = page.getByTestId('ticket-confirm');
     await expect.poll(() => confirm.isEnabled(), { timeout: 15_000 }).toBe(true);
     await confirm.click();
+    await page.getByTestId('confirm-action').click();
     const row = page.getByTestId('positions').locator('li').first();
     await expect.poll(() => row.getAttribute('data-phase'), { timeout: 20_000 }).toBe('holding');
     const placed = new RegExp(text('en', 'lever.ticket.placed').split('{{no}}').map(escaped).join('\\S+'));
@@ -210,6 +212,7 @@ describe('motion and live regions', () => {
       .replace(closeBefore ?? '', '')
       .replace(closeAfter ?? '', '');
     await close.click();
+    await page.getByTestId('confirm-action').click();
     const closed = text('en', 'lever.row.closedNews')
       .replace('{{no}}', no)
       .replace('{{reason}}', text('en', 'lever.closeReason.user'));

@@ -49,6 +49,23 @@ async function open(
   const confirm = page.getByTestId('ticket-confirm');
   await expect.poll(() => confirm.isEnabled(), { timeout: 15_000 }).toBe(true);
   await confirm.click();
+  // Nothing is sent before the sheet is confirmed: it names the order as it will go out.
+  const sheet = page.getByTestId('confirm-sheet');
+  await expect.poll(() => sheet.isVisible(), { timeout: 10_000 }).toBe(true);
+  expect(await page.getByTestId('confirm-side').textContent()).toBe(
+    text(lang, side === 'long' ? 'lever.ticket.long' : 'lever.ticket.short'),
+  );
+  expect(await page.getByTestId('confirm-leverage').textContent()).toContain(`${options.leverage}x`);
+  expect(await page.getByTestId('confirm-margin').textContent()).toMatch(/\d.*USDT/);
+  await page.getByTestId('confirm-action').click();
+}
+
+/** A position's close, confirmed on its sheet. */
+async function closeRow(row: Locator) {
+  await row.getByTestId('row-close').click();
+  await expect.poll(() => page.getByTestId('confirm-sheet').isVisible(), { timeout: 10_000 }).toBe(true);
+  expect(await page.getByTestId('confirm-fee').textContent()).toMatch(/\d.*USDT/);
+  await page.getByTestId('confirm-action').click();
 }
 
 /**
@@ -133,6 +150,8 @@ describe('lever in the browser', () => {
     // The worker runs as a real module Worker of the built app, and its figures fill the cells and move.
     expect(workers.some((url) => url.includes('positions'))).toBe(true);
     const pnl = long.getByTestId('row-pnl');
+    // Rows out of sight take no figures: the ticket's action stays in reach without a scroll, so scroll to the row.
+    await long.scrollIntoViewIfNeeded();
     await expect.poll(() => pnl.textContent(), { timeout: 15_000 }).toMatch(/\d/);
     const firstPnl = await pnl.textContent();
     await expect.poll(() => pnl.textContent(), { timeout: 30_000 }).not.toBe(firstPnl);
@@ -171,7 +190,7 @@ describe('lever in the browser', () => {
     await shotsInBothThemes('lever-positions-en', 'dark');
 
     // Close the short: it leaves the open list and shows in the history, closed by the user.
-    await short.getByTestId('row-close').click();
+    await closeRow(short);
     await expect.poll(() => rowOf('Short').count(), { timeout: 20_000 }).toBe(0);
     await page.getByRole('tab', { name: text('en', 'lever.tabs.history') }).click();
     const history = page.locator('li[data-testid^="history-"]');
@@ -199,7 +218,7 @@ describe('lever in the browser', () => {
     await expect.poll(() => rowOf('Long').count(), { timeout: 20_000 }).toBe(1);
     await expect.poll(() => rowOf('Long').getByTestId('row-pnl').textContent(), { timeout: 15_000 }).toMatch(/\d/);
     await shot(page, 'lever-real-open');
-    await rowOf('Long').getByTestId('row-close').click();
+    await closeRow(rowOf('Long'));
     await expect.poll(() => rowOf('Long').count(), { timeout: 20_000 }).toBe(0);
     await page.getByRole('tab', { name: text('en', 'lever.tabs.history') }).click();
     const history = page.locator('li[data-testid^="history-"]');

@@ -88,6 +88,13 @@ describe('spot trading in the browser', () => {
     await page.getByTestId('ticket-amount').fill('100');
     await expect.poll(() => page.getByTestId('estimate-total').textContent()).toMatch(/\d/);
     await submitBuy.click();
+    // A market order waits on its confirmation sheet: the tick it fills at, and the estimate at that price.
+    await expect.poll(() => page.getByTestId('confirm-sheet').isVisible(), { timeout: 10_000 }).toBe(true);
+    expect(await page.getByTestId('confirm-side').textContent()).toBe(text('en', 'spot.buy'));
+    expect(await page.getByTestId('confirm-fill').textContent()).toMatch(/\d/);
+    expect(await page.getByTestId('confirm-total').textContent()).toMatch(/\d.*USDT/);
+    expect(await page.getByTestId('order-status').count()).toBe(0);
+    await page.getByTestId('confirm-action').click();
     await expect
       .poll(() => page.getByTestId('order-status').getAttribute('data-phase'), { timeout: 20_000 })
       .toBe('completed');
@@ -138,10 +145,36 @@ describe('spot trading in the browser', () => {
     await page.getByRole('button', { name: filled('spot.percentOf', { pct: 100 }) }).click();
     expect(number(await page.getByTestId('ticket-qty').inputValue())).toBeGreaterThan(0);
     await page.getByRole('button', { name: filled('spot.submitSell', { coin: 'BTC' }) }).click();
+    await page.getByTestId('confirm-action').click();
     await expect
       .poll(() => page.getByTestId('order-status').getAttribute('data-phase'), { timeout: 20_000 })
       .toBe('completed');
     await shot(page, 'spot-sell');
+  });
+
+  it('goes straight out, without the sheet, once the trader turns the confirmation off in settings', async () => {
+    const user = (await loggedInUser(server, page, 'spot-skip@example.com', { lang: 'de' })).user;
+    await fund(user.id, 'USDT', '100');
+    await page.goto(`${server.url}/pages/settings/index`);
+    const toggle = page.getByRole('switch', { name: text('de', 'orderConfirm.spot') });
+    expect(await toggle.getAttribute('aria-checked')).toBe('true');
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-checked')).toBe('false');
+    // The other product keeps its own choice.
+    expect(
+      await page.getByRole('switch', { name: text('de', 'orderConfirm.lever') }).getAttribute('aria-checked'),
+    ).toBe('true');
+    // Kept across a reload, and the market buy goes out at once.
+    await page.goto(`${server.url}/pages/trade/index?symbol=BTC`);
+    const submitBuy = page.getByRole('button', { name: text('de', 'spot.submitBuy').replace('{{coin}}', 'BTC') });
+    await expect.poll(() => submitBuy.isEnabled(), { timeout: 15_000 }).toBe(true);
+    await page.getByRole('tab', { name: text('de', 'spot.byAmount') }).click();
+    await page.getByTestId('ticket-amount').fill('20');
+    await submitBuy.click();
+    await expect
+      .poll(() => page.getByTestId('order-status').getAttribute('data-phase'), { timeout: 20_000 })
+      .toBe('completed');
+    expect(await page.getByTestId('confirm-sheet').count()).toBe(0);
   });
 });
 

@@ -46,12 +46,14 @@ type Where = 'ticket' | 'orders' | 'positions' | 'history';
 /** Which machine (or row) carries the order in each state. */
 const CARRIER: Record<string, Where> = {
   entering: 'ticket',
+  confirming: 'ticket',
   submitting: 'ticket',
   verifying: 'ticket',
   waiting: 'orders',
   pending: 'orders',
   cancelling: 'orders',
   holding: 'positions',
+  confirmingClose: 'positions',
   closeRequested: 'positions',
   settingStop: 'positions',
   addingMargin: 'positions',
@@ -154,22 +156,34 @@ export const leverDrivers: Record<string, Driver> = {
     run.gate?.close();
     await run.session.clocks.agePagePrices();
   },
-  // The ticket filled in, the order held on its way so the ticket is seen submitting.
+  // The ticket filled in and confirmed on its sheet (the default setting: SUBMIT is REVIEW then CONFIRM on the
+  // page), the order held on its way so the ticket is seen submitting.
   SUBMIT: async (run) => {
-    const page = pageOf(run);
-    const lang = run.session.lang;
-    if (run.type === 'limit') {
-      await page.getByRole('tab', { name: text(lang, 'lever.ticket.limit'), exact: true }).click();
-      // A long limit a fifth below the market: no tick of these paths comes near it.
-      const last = Number(await lastPrice(run.session, SYMBOL));
-      await page.getByTestId('ticket-price').fill(String(Math.floor(last * 0.8)));
-    }
-    await page.getByTestId(`leverage-${run.leverage}`).click();
-    await page.getByTestId('ticket-lots').fill('1');
-    run.held = await HeldCall.on(page, 'lever/submit');
+    await fillTicket(run);
+    run.held = await HeldCall.on(pageOf(run), 'lever/submit');
     await confirm(run);
+    await pageOf(run).getByTestId('confirm-action').click();
     await run.held.arrived();
   },
+  // The ticket filled in and shown on the confirmation sheet: nothing is sent.
+  REVIEW: async (run) => {
+    await fillTicket(run);
+    await confirm(run);
+    await expectShown('the sheet is shown', () => pageOf(run).getByTestId('confirm-sheet').isVisible()).toBe(true);
+  },
+  CLOSE: async (run) => {
+    await openTab(run, 'positions');
+    run.held = await HeldCall.on(pageOf(run), 'lever/close');
+    await rowOf(run, 'positions').getByTestId('row-close').click();
+    await pageOf(run).getByTestId('confirm-action').click();
+    await run.held.arrived();
+  },
+  REVIEW_CLOSE: async (run) => {
+    await openTab(run, 'positions');
+    await rowOf(run, 'positions').getByTestId('row-close').click();
+    await expectShown('the sheet is shown', () => pageOf(run).getByTestId('confirm-sheet').isVisible()).toBe(true);
+  },
+
   // The order goes to the server; the market is held, so a market order waits for its entry tick.
   'submitOrder done': async (run, step) => {
     await answer(run, step.regions.order === 'verifying');
@@ -184,12 +198,6 @@ export const leverDrivers: Record<string, Driver> = {
     await openTab(run, 'orders');
     run.held = await HeldCall.on(pageOf(run), 'lever/cancel');
     await rowOf(run, 'orders').getByTestId('order-cancel').click();
-    await run.held.arrived();
-  },
-  CLOSE: async (run) => {
-    await openTab(run, 'positions');
-    run.held = await HeldCall.on(pageOf(run), 'lever/close');
-    await rowOf(run, 'positions').getByTestId('row-close').click();
     await run.held.arrived();
   },
   SET_STOP: async (run) => {
@@ -214,6 +222,20 @@ export const leverDrivers: Record<string, Driver> = {
     await run.held.arrived();
   },
 };
+
+/** The ticket as every path fills it: the run's order type, leverage and one lot. */
+async function fillTicket(run: LeverRun): Promise<void> {
+  const page = pageOf(run);
+  const lang = run.session.lang;
+  if (run.type === 'limit') {
+    await page.getByRole('tab', { name: text(lang, 'lever.ticket.limit'), exact: true }).click();
+    // A long limit a fifth below the market: no tick of these paths comes near it.
+    const last = Number(await lastPrice(run.session, SYMBOL));
+    await page.getByTestId('ticket-price').fill(String(Math.floor(last * 0.8)));
+  }
+  await page.getByTestId(`leverage-${run.leverage}`).click();
+  await page.getByTestId('ticket-lots').fill('1');
+}
 
 async function confirm(run: LeverRun): Promise<void> {
   const button = pageOf(run).getByTestId('ticket-confirm');
@@ -243,6 +265,7 @@ async function closeFromRow(run: LeverRun): Promise<void> {
   const close = row.getByTestId('row-close');
   await expectShown('close is offered', () => enabledNow(close)).toBe(true);
   await close.click();
+  await pageOf(run).getByTestId('confirm-action').click();
   await expectShown('the position is closing', () => attr(row, 'data-phase')).toBe('closing');
 }
 
@@ -278,6 +301,7 @@ async function liquidate(run: LeverRun): Promise<void> {
   await page.getByTestId('side-short').click();
   const second = await HeldCall.on(page, 'lever/submit');
   await confirm(run);
+  await page.getByTestId('confirm-action').click();
   const answered = await second.release<LeverPosition>();
   if (answered.type !== 'ok') throw new Error(`the opposite order was refused: ${answered.message}`);
   const pair = [first, answered.data.id];
@@ -318,7 +342,8 @@ export async function leverShows(run: LeverRun, step: Step): Promise<void> {
     const dialog = page.getByRole('dialog', { name: text(lang, 'lever.verify.title') });
     await expectShown('the verification prompt', () => dialog.count()).toBe(1);
   } else if (where !== 'ticket') {
-    await openTab(run, where);
+    // The close's confirmation sheet is modal: the row is read behind it, on the tab its driver opened.
+    if (phase !== 'confirmingClose') await openTab(run, where);
     const row = rowOf(run, where);
     await expectShown(`its row is ${phase}`, () => attr(row, 'data-phase')).toBe(phase);
     expect(await textNow(row.getByTestId('row-phase'))).toBe(text(lang, `lever.phase.${phase}`));
@@ -340,10 +365,12 @@ async function pricesShow(run: LeverRun, ticketPhase: string, stale: boolean): P
   const blocked = page.getByTestId('stale-blocked');
   const note = page.getByTestId('stale-note');
   if (stale) {
-    const canOrder = ticketPhase === 'entering';
+    // The ticket could place an order, or confirm the one on its sheet: stale prices switch that off.
+    const canOrder = ticketPhase === 'entering' || ticketPhase === 'confirming';
     await expectShown('the ticket says prices are stale', () => blocked.count()).toBe(canOrder ? 1 : 0);
     if (run.quotesSeen) await expectShown('the stale note', () => note.count()).toBe(1);
-    if (canOrder) expect(await enabledNow(page.getByTestId('ticket-confirm'))).toBe(false);
+    if (ticketPhase === 'entering') expect(await enabledNow(page.getByTestId('ticket-confirm'))).toBe(false);
+    if (ticketPhase === 'confirming') expect(await enabledNow(page.getByTestId('confirm-action'))).toBe(false);
   } else {
     await expectShown('no stale note', () => note.count()).toBe(0);
     await expectShown('nothing blocked by stale prices', () => blocked.count()).toBe(0);

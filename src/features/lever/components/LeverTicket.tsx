@@ -9,7 +9,8 @@ import { Icon } from '../../../components/Icon';
 import { Segmented } from '../../../components/Segmented';
 import { useQuote } from '../../../hooks/useQuote';
 import { amountKeystrokes, wireAmount } from '../../../lib/amount-input';
-import { errorText } from '../../../lib/i18n';
+import { errorText, loadNamespace } from '../../../lib/i18n';
+import { confirmsOrders } from '../../../state/order-confirmation';
 import { useOrderActor } from '../hooks/useOrderActor';
 import { draftOf, type LeverTicket as Ticket, type TicketField, type TicketProblem, ticketProblem } from '../ticket';
 import { LeverageChips, SideSwitch } from './TicketChoices';
@@ -17,6 +18,10 @@ import { TicketEstimate } from './TicketEstimate';
 
 /** SPEC 8's prompt is rare (a refused real-account order): it loads when it is needed. */
 const VerifyDialog = lazy(() => import('./VerifyDialog'));
+/** The confirmation sheet loads when the trader reaches for the button, so it is there by the time it is needed. */
+// With its strings, which sit in the lever details' table: the tab itself never needs them.
+const loadOpenConfirm = () => Promise.all([import('./OpenConfirm'), loadNamespace('leverdetail')]).then(([m]) => m);
+const OpenConfirm = lazy(loadOpenConfirm);
 
 const FIELDS: readonly string[] = ['lots', 'price', 'take_profit', 'stop_loss'] satisfies TicketField[];
 /** Phases in which the server has the order: its row in the lists follows it from here. */
@@ -82,7 +87,9 @@ export function LeverTicket({
     const found = ticketProblem(ticket, instrument, quoteScale, last, available);
     setProblem(found);
     if (found) return;
-    send({ type: 'SUBMIT', draft: draftOf(ticket, instrument.symbol, book) });
+    const draft = draftOf(ticket, instrument.symbol, book);
+    // The trader's setting: the sheet first (the default), or straight out.
+    send(confirmsOrders('lever') ? { type: 'REVIEW', draft } : { type: 'SUBMIT', draft });
   };
   const showsServerError = view.phase === 'entering' && view.error !== null;
   const fieldError = (field: TicketField) => {
@@ -200,6 +207,8 @@ export function LeverTicket({
         disabled={disabled}
         aria-busy={view.busy || undefined}
         onClick={confirm}
+        onPointerDown={loadOpenConfirm}
+        onFocus={loadOpenConfirm}
         data-testid="ticket-confirm"
       >
         {t(side === 'long' ? 'lever.ticket.openLong' : 'lever.ticket.openShort')}
@@ -216,6 +225,20 @@ export function LeverTicket({
         text={view.busy ? t(view.labelKey) : view.placed ? t('lever.ticket.placed', { no: view.placed }) : ''}
         testId="ticket-announcement"
       />
+      {view.reviewing === 'open' ? (
+        <Suspense fallback={null}>
+          <OpenConfirm
+            ticket={ticket}
+            instrument={instrument}
+            quoteScale={quoteScale}
+            last={last}
+            confirmEnabled={view.confirmEnabled}
+            blocked={view.blockedByStalePrices}
+            onConfirm={() => send({ type: 'CONFIRM' })}
+            onBack={() => send({ type: 'BACK' })}
+          />
+        </Suspense>
+      ) : null}
       {view.promptVerify ? (
         <Suspense fallback={null}>
           <VerifyDialog open onClose={() => send({ type: 'DISMISS' })} />

@@ -8,6 +8,8 @@ import { fromUnits, toUnits } from '../../../../protocol/rules/spot';
 import { OrderFlow } from '../../../app/OrderFlow';
 import { Button } from '../../../components/Button';
 import { formatPrice } from '../../../lib/format';
+import { loadNamespace } from '../../../lib/i18n';
+import { confirmsOrders } from '../../../state/order-confirmation';
 import { formatAmount, formatPercent, formatPnl, formatSignedPercent, signClass } from '../format';
 import { useOnScreen } from '../hooks/useOnScreen';
 import { useOrderActor } from '../hooks/useOrderActor';
@@ -17,6 +19,9 @@ import { RowHead } from './RowHead';
 // The inline forms load when one is opened: most rows are only watched.
 const StopsForm = lazy(() => import('./StopsForm'));
 const MarginForm = lazy(() => import('./MarginForm'));
+// With its strings, which sit in the lever details' table: the tab itself never needs them.
+const loadCloseConfirm = () => Promise.all([import('./CloseConfirm'), loadNamespace('leverdetail')]).then(([m]) => m);
+const CloseConfirm = lazy(loadCloseConfirm);
 
 type Panel = 'stops' | 'margin' | null;
 
@@ -66,14 +71,17 @@ export const PositionRow = memo(function PositionRow({
         </p>
       ) : null}
       <div className="lever-actions">
-        {holding || view.phase === 'closeRequested' ? (
+        {holding || view.phase === 'closeRequested' || view.reviewing === 'close' ? (
           <Button
             variant="secondary"
             className="btn-small"
             busy={view.phase === 'closeRequested'}
             disabled={!view.closeEnabled}
             aria-label={t('lever.row.closeLabel', { no: shown.order_no })}
-            onClick={() => send({ type: 'CLOSE' })}
+            // The trader's setting: the sheet first (the default), or the close at once.
+            onClick={() => send({ type: confirmsOrders('lever') ? 'REVIEW_CLOSE' : 'CLOSE' })}
+            onPointerDown={loadCloseConfirm}
+            onFocus={loadCloseConfirm}
             data-testid="row-close"
           >
             {t('lever.row.close')}
@@ -107,6 +115,20 @@ export const PositionRow = memo(function PositionRow({
           {t('lever.row.details')}
         </Link>
       </div>
+      {view.reviewing === 'close' ? (
+        <Suspense fallback={null}>
+          <CloseConfirm
+            position={shown}
+            pnl={figures.get(shown.id)?.pnl ?? null}
+            priceScale={priceScale}
+            quoteScale={quoteScale}
+            confirmEnabled={view.confirmEnabled}
+            blocked={view.blockedByStalePrices}
+            onConfirm={() => send({ type: 'CONFIRM' })}
+            onBack={() => send({ type: 'BACK' })}
+          />
+        </Suspense>
+      ) : null}
       {panel === 'stops' && (view.setStopEnabled || view.phase === 'settingStop') ? (
         <Suspense fallback={null}>
           <StopsForm

@@ -18,12 +18,12 @@ import { optionKeys } from '../keys';
 import { BookBar } from './BookBar';
 import { ContractTicket } from './ContractTicket';
 import { OptionTicker } from './OptionTicker';
-import { RunningContracts } from './RunningContracts';
 import '../options.css';
 
 /** The verification state matters on the real account only, and not for the first paint: it loads beside. */
 const VerifyBanner = lazy(() => import('./VerifyPrompt'));
-/** The settled list sits below the ticket and the running contracts: it loads after the page's first paint. */
+/** The running and settled lists sit below the ticket: they load after the page's first paint. */
+const RunningContracts = lazy(() => import('./RunningContracts').then((m) => ({ default: m.RunningContracts })));
 const RecentResults = lazy(() => import('./RecentResults').then((m) => ({ default: m.RecentResults })));
 
 /**
@@ -110,8 +110,8 @@ export function OptionTrade({ book }: { book: OptionAccount }): ReactElement {
               </Link>
             </span>
           </p>
-          <RunningContracts live={live} />
           <Suspense fallback={null}>
+            <RunningContracts live={live} />
             <RecentResults book={book} />
           </Suspense>
         </>

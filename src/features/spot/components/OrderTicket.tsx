@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import { type FormEvent, type ReactElement, useState } from 'react';
+import { type FormEvent, lazy, type ReactElement, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { OrderEvent, OrderView } from '../../../../machines/spot/order.machine';
 import { fromUnits } from '../../../../protocol/rules/spot';
@@ -10,6 +10,7 @@ import { Field } from '../../../components/Field';
 import { Segmented } from '../../../components/Segmented';
 import { amountKeystrokes, wireAmount } from '../../../lib/amount-input';
 import { errorText } from '../../../lib/i18n';
+import { confirmsOrders } from '../../../state/order-confirmation';
 import { formatNumber, formatPercentRate } from '../format';
 import {
   byAmount,
@@ -21,6 +22,10 @@ import {
   type Ticket,
   ticketProblem,
 } from '../ticket';
+
+/** The confirmation sheet of market orders loads when the trader reaches for the button. */
+const loadMarketConfirm = () => import('./MarketConfirm');
+const MarketConfirm = lazy(loadMarketConfirm);
 
 export interface Balances {
   /** Available USDT and coin in the coin account, as units of their ledger scale. */
@@ -78,7 +83,10 @@ export function OrderTicket({
     const found = ticketProblem(ticket, last, available, terms);
     setProblem(found);
     if (found) return;
-    send({ type: 'SUBMIT', draft: draftOf(ticket, coin) });
+    const draft = draftOf(ticket, coin);
+    // A market order fills at a price nobody knows yet: the sheet first, unless the trader turned it off.
+    const review = ticket.type === 'market' && confirmsOrders('spot');
+    send(review ? { type: 'REVIEW', draft } : { type: 'SUBMIT', draft });
   };
 
   const fieldError = (field: string) =>
@@ -236,9 +244,23 @@ export function OrderTicket({
         busy={busy}
         disabled={disabled}
         className={side === 'buy' ? 'spot-submit is-buy' : 'spot-submit is-sell'}
+        onPointerDown={type === 'market' ? loadMarketConfirm : undefined}
       >
         {side === 'buy' ? t('spot.submitBuy', { coin }) : t('spot.submitSell', { coin })}
       </Button>
+      {view.reviewing ? (
+        <Suspense fallback={null}>
+          <MarketConfirm
+            ticket={ticket}
+            terms={terms}
+            last={last}
+            confirmEnabled={view.confirmEnabled}
+            blocked={view.blockedByStalePrices}
+            onConfirm={() => send({ type: 'CONFIRM' })}
+            onBack={() => send({ type: 'BACK' })}
+          />
+        </Suspense>
+      ) : null}
       <OrderStatus view={view} onNew={() => send({ type: 'NEW_ORDER' })} onCancel={() => send({ type: 'CANCEL' })} />
       <Announcement text={statusText(view, t)} testId="order-announcement" />
     </form>
@@ -267,7 +289,8 @@ function OrderStatus({
   onCancel: () => void;
 }): ReactElement | null {
   const { t } = useTranslation();
-  if (view.phase === 'entering') return null;
+  // Nothing was sent yet: the confirmation sheet shows the order meanwhile.
+  if (view.phase === 'entering' || view.phase === 'confirming') return null;
   return (
     <div className="spot-status" data-testid="order-status" data-phase={view.phase}>
       <p className="spot-status-label">{t(view.labelKey)}</p>

@@ -9,6 +9,7 @@ import { Dialog } from '../../../../components/Dialog';
 import { ListGroup, ListItem } from '../../../../components/List';
 import { Page } from '../../../../components/Page';
 import { HOME_PATH } from '../../../../lib/first-route';
+import { CONFIRMED_PRODUCTS, orderConfirmation, setConfirmOrders } from '../../../../state/order-confirmation';
 import { isLoggedIn, session } from '../../../../state/session';
 import { setShowOrderFlow, setTheme, settings } from '../../../../state/settings';
 import { clearCache } from '../../../../state/storage';
@@ -22,6 +23,7 @@ export default function SettingsPage(): ReactElement {
   const { t } = useTranslation();
   const router = useRouter();
   const { theme, lang, showOrderFlow } = useSnapshot(settings);
+  const { skip: skipConfirm } = useSnapshot(orderConfirmation);
   const snap = useSnapshot(session);
   const loggedIn = isLoggedIn(snap);
   const [open, setOpen] = useState<Open>(null);
@@ -71,6 +73,23 @@ export default function SettingsPage(): ReactElement {
           sub={t('orderFlow.sub')}
           end={<Switch checked={showOrderFlow} onChange={setShowOrderFlow} label={t('orderFlow.label')} />}
         />
+      </ListGroup>
+      <ListGroup title={t('orderConfirm.title')}>
+        {CONFIRMED_PRODUCTS.map((product) => (
+          <ListItem
+            key={product}
+            icon="shield"
+            label={t(`orderConfirm.${product}`)}
+            sub={t(`orderConfirm.${product}Sub`)}
+            end={
+              <Switch
+                checked={!skipConfirm.includes(product)}
+                onChange={(on) => setConfirmOrders(product, on)}
+                label={t(`orderConfirm.${product}`)}
+              />
+            }
+          />
+        ))}
       </ListGroup>
       <ListGroup title={t('settings.accountGroup')}>
         <ListItem
