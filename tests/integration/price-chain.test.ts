@@ -120,7 +120,7 @@ describe.each(DATABASES)('price record hash chain over HTTP on %s', (kind) => {
       message: 'This price is not sealed in the price record yet – please try again in a few seconds',
     });
     const german = await t.call('market/chain/record', { symbol: 'BTC', seq: '999999999' }, { lang: 'de' });
-    expect(german.body.message).toMatch(/Kursprotokoll/);
+    expect(german.body.message).toMatch(/Preisaufzeichnung/);
     const long = await t.call('market/chain/links', { from_id: '0', to_id: String(MAX_CHAIN_LINKS + 1) });
     expect(long.body).toMatchObject({ type: 'error', field: 'to_id', message: expect.stringMatching(/3,600/) });
     expect((await t.call('market/chain/links', { from_id: '5', to_id: '4' })).body).toMatchObject({
