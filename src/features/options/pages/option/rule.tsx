@@ -44,7 +44,7 @@ export default function OptionRulePage(): ReactElement {
               <li>{t('options.rules.verify')}</li>
             </ol>
           </section>
-          <section className="card">
+          <section className="card option-rule-terms">
             <h2 className="option-title">{t('options.rules.termsTitle', { currency: currency.currency })}</h2>
             <table className="option-table" data-testid="rule-terms">
               <thead>
@@ -58,12 +58,13 @@ export default function OptionRulePage(): ReactElement {
               <tbody>
                 {currency.periods.map((p) => (
                   <tr key={p.seconds} data-testid={`rule-${p.seconds}`}>
+                    {/* data-label: the column's name beside each value where a phone stacks the row (options.css). */}
                     <td>{t('options.seconds', { n: p.seconds })}</td>
-                    <td>{formatRatioPercent(p.ratio, lang)}</td>
-                    <td>
+                    <td data-label={t('options.rules.ratio')}>{formatRatioPercent(p.ratio, lang)}</td>
+                    <td data-label={t('options.rules.minStake')}>
                       {formatAmount(p.min_stake, lang)} {currency.currency}
                     </td>
-                    <td>{formatRatioPercent(houseEdge(p.ratio), lang)}</td>
+                    <td data-label={t('options.rules.edge')}>{formatRatioPercent(houseEdge(p.ratio), lang)}</td>
                   </tr>
                 ))}
               </tbody>

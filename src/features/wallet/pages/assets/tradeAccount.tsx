@@ -43,7 +43,7 @@ export default function TradeAccountPage(): ReactElement {
     : [];
 
   return (
-    <Page title={t(typeName(type))} right={<EyeToggle />}>
+    <Page title={t(typeName(type))} right={<EyeToggle />} className="asset-account-page">
       <PullToRefresh onRefresh={load}>
         <Segmented
           label={t('assets.accounts')}
