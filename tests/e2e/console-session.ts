@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import type { OpsRole } from '../../protocol/ops-console';
 import { PasswordHasher } from '../../server/domains/account';
 import { CardVault, loadDataKey } from '../../server/domains/bank-cards';
@@ -5,8 +6,6 @@ import { createOperator, totpCode } from '../../server/domains/operators';
 import { type Browser, openBrowser, type RunningServer } from './harness';
 import { withServerDatabase } from './ledger-seed';
 import { text } from './locale';
-
-const en = (key: string) => text('en', key);
 
 /**
  * An operator (created in the server's database) signed in to the support console in a browser of their own, in
@@ -18,6 +17,23 @@ export async function consoleOperator(
   roles: OpsRole[],
   landing: string,
 ): Promise<Browser> {
+  const browser = await openBrowser();
+  await browser.page.addInitScript(() => localStorage.setItem('lang', 'en'));
+  await signInOperator(server, browser.page, name, roles, landing);
+  return browser;
+}
+
+/**
+ * Creates an operator in the server's database and signs them in on `page` (in the language the page already has),
+ * ending on the console's first screen `landing`.
+ */
+export async function signInOperator(
+  server: RunningServer,
+  page: Page,
+  name: string,
+  roles: OpsRole[],
+  landing: string,
+): Promise<void> {
   const password = `an operator password for ${name}`;
   const { key } = loadDataKey({ dataKey: process.env.DATA_KEY, dataDir: server.dataDir }, { create: false });
   const operator = await withServerDatabase(server, async (handle) => {
@@ -28,14 +44,13 @@ export async function consoleOperator(
     if (!created.ok) throw new Error(created.problem);
     return created;
   });
-  const browser = await openBrowser();
-  const ops = browser.page;
-  await ops.addInitScript(() => localStorage.setItem('lang', 'en'));
-  await ops.goto(`${server.url}/ops`);
-  await ops.getByLabel(en('console.login.name')).fill(name);
-  await ops.getByLabel(en('console.login.password'), { exact: true }).fill(password);
-  await ops.getByLabel(en('console.login.code')).fill(totpCode(operator.secret, Date.now()));
-  await ops.getByRole('button', { name: en('console.login.submit') }).click();
-  await ops.waitForURL((url) => url.pathname === landing, { timeout: 15_000 });
-  return browser;
+  await page.goto(`${server.url}/ops`);
+  // The console starts in the stored language, German when none is stored (src/state/settings.ts).
+  const lang = (await page.evaluate(() => localStorage.getItem('lang'))) === 'en' ? 'en' : 'de';
+  const say = (key: string) => text(lang, key);
+  await page.getByLabel(say('console.login.name')).fill(name);
+  await page.getByLabel(say('console.login.password'), { exact: true }).fill(password);
+  await page.getByLabel(say('console.login.code')).fill(totpCode(operator.secret, Date.now()));
+  await page.getByRole('button', { name: say('console.login.submit') }).click();
+  await page.waitForURL((url) => url.pathname === landing, { timeout: 15_000 });
 }
