@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   add,
+  afterParts,
   closeAmounts,
   closedNet,
   compare,
@@ -17,10 +18,14 @@ import {
   liquidationDistanceText,
   maintenanceMarginExact,
   marginRatioText,
+  type PositionShares,
+  partialClose,
   percentText,
   pnlUnits,
+  proRataDown,
   reachesLiquidation,
   roeText,
+  splitPosition,
   stopProblem,
   sub,
   tradeFee,
@@ -256,6 +261,166 @@ describe('lever rules', () => {
     expect(marginRatioText(maintenanceMarginExact(1n, 10_100_000n, UNIT), usdt('5000'), upnl, UNIT)).toBe('10.10');
     expect(liquidationDistanceText('short', 10_000_000n, 10_500_000n, 2)).toBe('5.00');
     expect(liquidationDistanceText('long', 10_000_000n, null, 2)).toBeNull();
+  });
+});
+
+describe('partial close (RULES "Partial close")', () => {
+  // 7 lots of 0.001 BTC at 64,250.01 with 7x: notional 449.75007, IM 64.25001, open fee 0.224875035 → 0.224876;
+  // 10.000001 added, so the margin 74.250011 does not divide by 7.
+  const entry = price('64250.01');
+  const opened = {
+    lots: 7n,
+    initialMargin: initialMargin(7n, entry, 7, BTC),
+    addedMargin: usdt('10.000001'),
+    openFee: tradeFee(7n, entry, BTC),
+  };
+
+  it('3 of 7 lots: the part takes ⌊M × 3/7⌋, the rest keeps the fraction, both add up to the whole', () => {
+    expect(opened.initialMargin).toBe(usdt('64.25001'));
+    expect(opened.openFee).toBe(usdt('0.224876'));
+    const { part, rest } = splitPosition(opened, 3n);
+    // 74.250011 × 3/7 = 31.8214332857… → 31.821433 to the user; ⌊64.25001 × 3/7⌋ = 27.535718 of it is initial
+    // margin, so 4.285715 is added margin: one unit above ⌊10.000001 × 3/7⌋ = 4.285714, because the margin is split
+    // as one amount (two roundings apart would pay the user 31.821432, one unit short of ⌊M × 3/7⌋).
+    expect(part).toEqual({
+      lots: 3n,
+      initialMargin: usdt('27.535718'),
+      addedMargin: usdt('4.285715'),
+      openFee: usdt('0.096375'), // ⌊0.224876 × 3/7⌋ = ⌊0.0963754…⌋
+    });
+    expect(rest).toEqual({
+      lots: 4n,
+      initialMargin: usdt('36.714292'),
+      addedMargin: usdt('5.714286'),
+      openFee: usdt('0.128501'),
+    });
+    expect(part.initialMargin + part.addedMargin).toBe(proRataDown(usdt('74.250011'), 3n, 7n));
+  });
+
+  it('3 of 7 lots closed at 65,000: the part’s P&L and the close fee on its own notional; the rest’s LP recomputed', () => {
+    const exit = price('65000.00');
+    const long = partialClose({ ...opened, side: 'long', entry, terms: BTC }, 3n, exit);
+    // P&L 0.003 × (65,000 − 64,250.01) = 2.24997; fee 0.003 × 65,000 × 0.0005 = 0.0975.
+    expect(long.amounts).toEqual({
+      pnl: usdt('2.24997'),
+      fee: usdt('0.0975'),
+      feePaid: usdt('0.0975'),
+      userDelta: usdt('2.15247'),
+      desk: -usdt('2.24997'),
+      insurance: 0n,
+    });
+    // The rest: (0.004 × 64,250.01 − 42.428578) / (0.004 × 0.995) = 53,912.427… → 53,912.42 (the whole's LP too).
+    expect(long.restLiquidationPrice).toBe(price('53912.42'));
+    expect(isolatedLiquidationPrice({ side: 'long', lots: 7n, entry, margin: usdt('74.250011'), terms: BTC })).toBe(
+      price('53912.42'),
+    );
+    const short = partialClose({ ...opened, side: 'short', entry, terms: BTC }, 3n, exit);
+    expect(short.amounts).toMatchObject({
+      pnl: -usdt('2.24997'),
+      feePaid: usdt('0.0975'),
+      userDelta: -usdt('2.34747'),
+    });
+    // (257.00004 + 42.428578) / (0.004 × 1.005) = 74,484.730… → 74,484.74 (rounded up for a short).
+    expect(short.restLiquidationPrice).toBe(price('74484.74'));
+    // The part is closed by its owner, however far the price went: at most its margin share is lost (isolated).
+    const gap = partialClose({ ...opened, side: 'long', entry, terms: BTC }, 3n, price('40000.00'));
+    expect(gap.amounts.userDelta).toBe(-usdt('31.821433'));
+    expect(gap.amounts.userDelta + gap.amounts.desk + gap.amounts.feePaid + gap.amounts.insurance).toBe(0n);
+  });
+
+  it('refuses what is no partial close: no lots, all lots, more than held', () => {
+    expect(() => splitPosition(opened, 0n)).toThrow(RangeError);
+    expect(() => splitPosition(opened, 7n)).toThrow(RangeError);
+    expect(() => splitPosition(opened, 8n)).toThrow(RangeError);
+  });
+
+  it('afterParts replays the initial margin and open fee from the open, whatever margin was added meanwhile', () => {
+    const first = splitPosition(opened, 3n).rest;
+    const second = splitPosition(first, 1n);
+    expect(afterParts(opened, [3n])).toEqual({ ...first, addedMargin: 0n });
+    expect(afterParts(opened, [3n, 1n])).toEqual({ ...second.rest, addedMargin: 0n });
+    // Added margin changes neither: the shares of IM and open fee depend on the lots alone.
+    expect(afterParts({ ...opened, addedMargin: 0n }, [3n, 1n])).toEqual(afterParts(opened, [3n, 1n]));
+    expect(afterParts(opened, [])).toEqual({ ...opened, addedMargin: 0n });
+    expect(afterParts(opened, [3n, 4n])).toBeNull();
+    expect(afterParts(opened, [0n])).toBeNull();
+  });
+
+  it('property: parts and rest add up to the whole through any sequence of parts; nothing created or lost', () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 2n, max: 100_000n }),
+        fc.bigInt({ min: 0n, max: 10n ** 15n }),
+        fc.bigInt({ min: 0n, max: 10n ** 12n }),
+        fc.bigInt({ min: 0n, max: 10n ** 10n }),
+        fc.array(fc.bigInt({ min: 1n, max: 100_000n }), { minLength: 1, maxLength: 8 }),
+        (lots, initial, added, fee, cuts) => {
+          const whole: PositionShares = { lots, initialMargin: initial, addedMargin: added, openFee: fee };
+          const parts: PositionShares[] = [];
+          let left = whole;
+          for (const cut of cuts) {
+            if (left.lots < 2n) break;
+            const k = 1n + (cut % (left.lots - 1n));
+            const { part, rest } = splitPosition(left, k);
+            const margin = left.initialMargin + left.addedMargin;
+            // The part's margin is ⌊M × k / n⌋ exactly: the user receives it rounded down, by under one unit.
+            const partMargin = part.initialMargin + part.addedMargin;
+            expect(partMargin * left.lots <= margin * k).toBe(true);
+            expect((partMargin + 1n) * left.lots > margin * k).toBe(true);
+            for (const s of [part, rest]) {
+              for (const v of [s.initialMargin, s.addedMargin, s.openFee]) expect(v >= 0n).toBe(true);
+            }
+            parts.push(part);
+            left = rest;
+          }
+          const sum = (pick: (s: PositionShares) => bigint) => parts.reduce((a, s) => a + pick(s), pick(left));
+          expect(sum((s) => s.lots)).toBe(whole.lots);
+          expect(sum((s) => s.initialMargin)).toBe(whole.initialMargin);
+          expect(sum((s) => s.addedMargin)).toBe(whole.addedMargin);
+          expect(sum((s) => s.openFee)).toBe(whole.openFee);
+          // The replay from the open agrees with the splits made (added margin aside).
+          const replayed = afterParts(
+            whole,
+            parts.map((s) => s.lots),
+          );
+          expect(replayed).toEqual({ ...left, addedMargin: 0n });
+          return true;
+        },
+      ),
+    );
+  });
+
+  it('property: a part’s close balances its legs, and never loses more than its margin share (isolated)', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom<'long' | 'short'>('long', 'short'),
+        fc.bigInt({ min: 2n, max: 2_000n }),
+        fc.bigInt({ min: 1n, max: 1_999n }),
+        fc.bigInt({ min: 100_000n, max: 20_000_000n }),
+        fc.bigInt({ min: 100_000n, max: 20_000_000n }),
+        fc.constantFrom(1, 3, 7, 10, 100),
+        fc.bigInt({ min: 0n, max: 10n ** 9n }),
+        (side, lots, cut, entryUnits, exit, leverage, added) => {
+          const k = 1n + (cut % (lots - 1n));
+          const p = {
+            side,
+            entry: entryUnits,
+            terms: BTC,
+            lots,
+            initialMargin: initialMargin(lots, entryUnits, leverage, BTC),
+            addedMargin: added,
+            openFee: tradeFee(lots, entryUnits, BTC),
+          };
+          const { split, amounts } = partialClose(p, k, exit);
+          const c = amounts;
+          expect(c.userDelta + c.desk + c.feePaid + c.insurance).toBe(0n);
+          expect(-c.userDelta <= split.part.initialMargin + split.part.addedMargin).toBe(true);
+          expect(c.pnl).toBe(pnlUnits({ side, lots: k, entry: entryUnits, terms: BTC }, exit));
+          expect(c.fee).toBe(tradeFee(k, exit, BTC));
+          return true;
+        },
+      ),
+    );
   });
 });
 

@@ -322,6 +322,118 @@ export function closeAmounts(p: LeverPositionUnits, exit: bigint, reason: CloseR
   return { pnl, fee, feePaid, userDelta: -userOut, desk: -pnl, insurance };
 }
 
+/**
+ * What a partial close splits pro rata to lots (RULES "Partial close"), in quote units: the lots, the initial margin
+ * and the added margin (together the position's margin, its isolated WB), and the open fee it paid.
+ */
+export interface PositionShares {
+  lots: bigint;
+  initialMargin: bigint;
+  addedMargin: bigint;
+  openFee: bigint;
+}
+
+/** A split of a position: the part that closes and the rest that stays holding; part + rest = the whole, exactly. */
+export interface PositionSplit {
+  part: PositionShares;
+  rest: PositionShares;
+}
+
+/** ⌊amount × k / n⌋ for amount ≥ 0 and 0 < k ≤ n: a pro-rata share rounded down (the user receives it). */
+export function proRataDown(amount: bigint, k: bigint, n: bigint): bigint {
+  if (amount < 0n || k < 1n || k > n) throw new RangeError(`no pro-rata share of ${amount} for ${k} of ${n}`);
+  return (amount * k) / n;
+}
+
+/**
+ * Splits k of a position's n lots off (RULES "Partial close"): the part takes margin × k / n rounded down (the user
+ * receives it; the fraction stays with the position), so the user is never paid a margin the position does not give
+ * up. The margin is split as one amount, then attributed: the part's initial margin is ⌊IM × k / n⌋ and its added
+ * margin the remainder of its share, so splitting the two apart cannot pay the user one unit less than ⌊M × k / n⌋.
+ * The open fee the whole position paid is attributed the same way (no money moves for it: it was paid at the open),
+ * so that each closed part shows its own share of what opening cost and the nets of all parts of a position add up
+ * to what the position moved of its owner's money. The initial-margin and open-fee shares depend only on the lots
+ * (never on added margin), so `afterParts` can replay them from the open. Requires 1 ≤ k < n.
+ */
+export function splitPosition(p: PositionShares, k: bigint): PositionSplit {
+  if (k < 1n || k >= p.lots) throw new RangeError(`a part of ${k} of ${p.lots} lots is not a partial close`);
+  if (p.initialMargin < 0n || p.addedMargin < 0n || p.openFee < 0n) throw new RangeError('negative position shares');
+  const margin = proRataDown(p.initialMargin + p.addedMargin, k, p.lots);
+  const initialMargin = proRataDown(p.initialMargin, k, p.lots);
+  // ⌊(IM + ADD)·k/n⌋ − ⌊IM·k/n⌋ lies between ⌊ADD·k/n⌋ and ⌊ADD·k/n⌋ + 1, which is at most ADD for k < n.
+  const part: PositionShares = {
+    lots: k,
+    initialMargin,
+    addedMargin: margin - initialMargin,
+    openFee: proRataDown(p.openFee, k, p.lots),
+  };
+  return {
+    part,
+    rest: {
+      lots: p.lots - k,
+      initialMargin: p.initialMargin - part.initialMargin,
+      addedMargin: p.addedMargin - part.addedMargin,
+      openFee: p.openFee - part.openFee,
+    },
+  };
+}
+
+/**
+ * The initial margin and open fee a position holds after parts of `parts` lots (in order) were closed off it:
+ * splitPosition replayed from the open (`opened`: its lots, and the initial margin and open fee of the entry tick).
+ * Added margin is the owner's own act and not in the record, so it is not replayed (0 here). A re-check uses this to
+ * show that a position's (or a part's) margin and open fee follow from its entry tick and the lots closed before.
+ * Null when the parts do not fit (not each smaller than what was left).
+ */
+export function afterParts(opened: PositionShares, parts: readonly bigint[]): PositionShares | null {
+  let now: PositionShares = { ...opened, addedMargin: 0n };
+  for (const k of parts) {
+    if (k < 1n || k >= now.lots) return null;
+    now = splitPosition(now, k).rest;
+  }
+  return now;
+}
+
+/** A position as a partial close needs it: its side, entry and terms, and what it holds. */
+export interface SplitPositionUnits extends PositionShares {
+  side: LeverSide;
+  entry: bigint;
+  terms: LeverTerms;
+}
+
+/** What closing a part moves: the split, and the part's close money at the exit tick (closeAmounts of the part). */
+export interface PartialCloseAmounts {
+  split: PositionSplit;
+  /** The part closed on its own: its realised P&L, the close fee on its own notional, the legs of its entry. */
+  amounts: CloseAmounts;
+  /** The rest's isolated liquidation price, recomputed from its lots and the margin it keeps ("--" = null). */
+  restLiquidationPrice: bigint | null;
+}
+
+/**
+ * Closes k of a position's lots at `exit` (RULES "Partial close"): the part is a position of k lots with its share of
+ * the margin, closed by its owner (`user`) like a whole position, so its realised P&L is side × (k × size) × (exit −
+ * entry) rounded toward −∞ and it pays the close fee on its own notional (k × size × exit × fee rate, rounded up).
+ * `canLose` is what the part may lose at most: its margin share when isolated (the default), that plus the free
+ * contract balance when cross. The rest keeps n − k lots, the margin left, and a liquidation price recomputed from
+ * them (isolated; a cross LP depends on the account).
+ */
+export function partialClose(p: SplitPositionUnits, k: bigint, exit: bigint, canLose?: bigint): PartialCloseAmounts {
+  const split = splitPosition(p, k);
+  const partMargin = split.part.initialMargin + split.part.addedMargin;
+  const part: LeverPositionUnits = { side: p.side, lots: k, entry: p.entry, margin: partMargin, terms: p.terms };
+  const amounts = closeAmounts(part, exit, 'user', canLose ?? partMargin);
+  const rest = split.rest;
+  const restLiquidationPrice = isolatedLiquidationPrice({
+    side: p.side,
+    lots: rest.lots,
+    entry: p.entry,
+    margin: rest.initialMargin + rest.addedMargin,
+    terms: p.terms,
+  });
+  return { split, amounts, restLiquidationPrice };
+}
+
 /** What a closed position's money came to, as its owner's result shows it (quote units). */
 export interface ClosedResult {
   /** Realised P&L at the exit tick (CloseAmounts.pnl). */
