@@ -195,6 +195,33 @@ export const leverPosition = z.object({
   request_id: z.string(),
   created_at: z.number().int(),
   updated_at: z.number().int(),
+  /*
+   * Partial closes (RULES "Partial close"). Optional on the wire type so that a position written before them still
+   * reads; the server always sends them. A position that closed k of its lots stays the same row (same id, holding)
+   * with fewer lots, the margin left and a recomputed LP; the closed part is a row of its own (closed, by `user`),
+   * with its share of the margin and of the open fee, the position's entry tick and its own exit tick.
+   */
+  /** While closing: the lots the accepted close will close (null: all of them). */
+  close_lots: z.number().int().positive().nullable().optional(),
+  /** A closed part: the id of the position it was closed from; null for a position itself. */
+  part_of: z.number().int().nullable().optional(),
+  /** The lots the position opened with (more than `lots` once parts were closed off it). */
+  opened_lots: z.number().int().positive().optional(),
+  /**
+   * The lots of the parts closed off the position before, in order (on a part: the parts before it). With
+   * `opened_lots` and the entry tick they fix the position's initial margin and open fee (rules afterParts).
+   */
+  earlier_parts: z.array(z.number().int().positive()).optional(),
+  /** A closed part: the position just before this part was closed off it (the whole the shares were taken from). */
+  part_basis: z
+    .object({
+      lots: z.number().int().positive(),
+      initial_margin: decimalString,
+      additional_margin: decimalString,
+      open_fee: decimalString,
+    })
+    .nullable()
+    .optional(),
 });
 export type LeverPosition = z.infer<typeof leverPosition>;
 
@@ -215,6 +242,33 @@ export const leverMyTradeResponse = z.object({
 export type LeverPositionPage = z.infer<typeof leverMyTradeResponse>;
 
 export const leverIdRequest = z.object({ id: recordIdField });
+
+/**
+ * lever/close: closes a holding position at the first recorded tick after the request, all of it or `lots` of it
+ * (RULES "Partial close"): a positive whole number (`leverLotsInvalid`), at most the lots held (`leverCloseTooManyLots`,
+ * server); absent, empty or equal to the lots held closes all. `request_id` makes a retry apply once: a part closed
+ * twice would close twice as much. A position already closing takes no other close (`leverAlreadyClosing`); the
+ * same full close again answers the position as it is.
+ */
+export const leverCloseRequest = z.object({
+  id: recordIdField,
+  lots: optionalTextField(12)
+    .refine((v) => v === undefined || lotsPattern.test(v), { error: 'leverLotsInvalid' })
+    .transform((v) => (v === undefined ? undefined : Number(v))),
+  request_id: tradeRequestIdField,
+});
+export type LeverCloseRequest = z.input<typeof leverCloseRequest>;
+
+/**
+ * lever/close_all: every holding position (status 1) of the caller's book is asked to close in full, each at the
+ * first tick of its instrument after the request. Orders not yet open and positions already closing are left as they
+ * are. Answers the positions it put into closing (none: an empty list).
+ */
+export const leverCloseAllRequest = z.object({
+  account: z.enum(LEVER_ACCOUNTS, { error: 'invalidInput' }),
+});
+export const leverCloseAllResponse = z.object({ positions: z.array(leverPosition) });
+export type LeverCloseAll = z.infer<typeof leverCloseAllResponse>;
 
 /** lever/setstop: new TP and SL (an empty or missing one clears it); checked as at submit against the entry and LP. */
 export const leverSetStopRequest = z
@@ -255,7 +309,8 @@ export const leverCalls = {
   'lever/submit': call('POST', true, submitLeverRequest, leverPosition),
   'lever/my_trade': call('POST', true, leverMyTradeRequest, leverMyTradeResponse),
   'lever/info': call('GET', true, leverIdRequest, leverPosition),
-  'lever/close': call('POST', true, leverIdRequest, leverPosition),
+  'lever/close': call('POST', true, leverCloseRequest, leverPosition),
+  'lever/close_all': call('POST', true, leverCloseAllRequest, leverCloseAllResponse),
   'lever/cancel': call('POST', true, leverIdRequest, leverPosition),
   'lever/setstop': call('POST', true, leverSetStopRequest, leverPosition),
   'lever/add_margin': call('POST', true, leverAddMarginRequest, leverPosition),

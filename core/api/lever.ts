@@ -8,6 +8,7 @@ import {
   type SubmitLeverRequest,
 } from '../../protocol/lever';
 import type { SimulatorBalance } from '../../protocol/simulator';
+import { newRequestId } from '../ids';
 import { areaApi, type CallOptions, type Refusal, refusal } from './client';
 
 const { callApi, callApiResult } = areaApi(leverCalls);
@@ -46,9 +47,24 @@ export function submitLeverOrder(body: SubmitLeverRequest): Promise<LeverResult>
   return positionResult(callApiResult('lever/submit', body, { quiet: true }));
 }
 
-/** Closes a holding position at its next tick (the answer is usually `closing`). */
-export function closeLeverPosition(id: number): Promise<LeverResult> {
-  return positionResult(callApiResult('lever/close', { id: String(id) }, { quiet: true }));
+/**
+ * What to close of a position: `lots` of it (a whole number from 1 to the lots held; left out: all of it) under
+ * `request_id`. A partial close moves money each time it applies, so a retry of one (no answer came) must send the
+ * same `request_id` again; left out, a fresh id is made, which suits a full close (closing twice closes once).
+ */
+export interface LeverClose {
+  lots?: number | undefined;
+  request_id?: string | undefined;
+}
+
+/** Closes a holding position, or `lots` of it, at its next tick (the answer is usually the position `closing`). */
+export function closeLeverPosition(id: number, close: LeverClose = {}): Promise<LeverResult> {
+  const form = {
+    id: String(id),
+    request_id: close.request_id ?? newRequestId(),
+    ...(close.lots === undefined ? {} : { lots: String(close.lots) }),
+  };
+  return positionResult(callApiResult('lever/close', form, { quiet: true }));
 }
 
 /** Cancels an order that has not opened yet (status 0). */

@@ -190,7 +190,8 @@ describe.each(DATABASES)('lever concurrency on %s', (kind) => {
       const at = btcText(round < 3 ? lp : lp - 2_000n);
 
       let lpTick: Tick | undefined;
-      const close = async () => b.t.call('lever/close', { id: String(open.id) }, { token: u.token });
+      const close = async () =>
+        b.t.call('lever/close', { id: String(open.id), request_id: b.rid() }, { token: u.token });
       let answer: Awaited<ReturnType<typeof close>>;
       if (mode === 'tick then close') {
         lpTick = b.trade('BTC', at);
@@ -240,7 +241,9 @@ describe.each(DATABASES)('lever concurrency on %s', (kind) => {
     const placed = await b.ok('lever/submit', b.order({ leverage: '100' }), u.token);
     b.trade('BTC', '60000.00');
     const open = await b.phase(u.token, placed.id, 'holding');
-    expect(await b.ok('lever/close', { id: String(open.id) }, u.token)).toMatchObject({ phase: 'closing' });
+    expect(await b.ok('lever/close', { id: String(open.id), request_id: b.rid() }, u.token)).toMatchObject({
+      phase: 'closing',
+    });
     await b.settle();
     const L = b.trade('BTC', '59690.00');
     const closed = await b.phase(u.token, open.id, 'closed');
@@ -287,7 +290,9 @@ describe.each(DATABASES)('lever concurrency on %s', (kind) => {
       const L = b.trade('BTC', '59690.00');
       b.t.clock.advance(1);
       const fields: Record<string, string> =
-        path === 'lever/close' ? { id: String(open.id) } : { id: String(open.id), amount: '50', request_id: b.rid() };
+        path === 'lever/close'
+          ? { id: String(open.id), request_id: b.rid() }
+          : { id: String(open.id), amount: '50', request_id: b.rid() };
       const answer = await b.t.call(path, fields, { token: u.token });
       const accepted = answer.body.type === 'ok' && (answer.body.data as LeverPosition).phase !== 'closed';
       // The engine has caught up once the burst is through: every ETH position closed at its take-profit.
@@ -361,7 +366,7 @@ describe.each(DATABASES)('lever concurrency on %s', (kind) => {
     await b.settle();
     for (const id of [tpFar.id, slFar.id, gapLong.id, gapShort.id]) expect((await info(id)).phase).toBe('holding');
     // The far ones were not reached by a cent; they leave by the user's close at the next tick.
-    for (const id of [tpFar.id, slFar.id]) await b.ok('lever/close', { id: String(id) }, u.token);
+    for (const id of [tpFar.id, slFar.id]) await b.ok('lever/close', { id: String(id), request_id: b.rid() }, u.token);
     const next = b.trade('BTC', '60000.00');
     for (const id of [tpFar.id, slFar.id]) {
       expect(await b.phase(u.token, id, 'closed')).toMatchObject({ close_reason: 'user', exit: { seq: next.seq } });

@@ -280,13 +280,13 @@ describe.each(DATABASES)('lever on %s', (kind) => {
     const placed = await ok('lever/submit', order({ side: 'short', lots: '1' }), u.token);
     trade('BTC', '60000.00');
     await phase(u.token, placed.id, 'holding');
-    const closing = await ok('lever/close', { id: String(placed.id) }, u.token);
+    const closing = await ok('lever/close', { id: String(placed.id), request_id: rid() }, u.token);
     expect(closing).toMatchObject({ status: 2, phase: 'closing' });
     const hit = trade('BTC', '59990.00');
     const closed = await phase(u.token, placed.id, 'closed');
     expect(closed).toMatchObject({ close_reason: 'user', realized_pnl: '0.010000' });
     expect(closed.exit?.seq).toBe(hit.seq);
-    await refused('lever/close', { id: `${placed.id}0` }, u.token, 'orderNotFound');
+    await refused('lever/close', { id: `${placed.id}0`, request_id: rid() }, u.token, 'orderNotFound');
   });
 
   it('a limit opens at the first tick that crosses it; a pending order can be cancelled and its reserve released', async () => {
@@ -374,7 +374,7 @@ describe.each(DATABASES)('lever on %s', (kind) => {
     const mine = await ok('lever/submit', order({ lots: '1' }), u.token);
     const other = await trader('100');
     await refused('lever/info', { id: String(mine.id) }, other.token, 'orderNotFound');
-    await refused('lever/close', { id: String(mine.id) }, other.token, 'orderNotFound');
+    await refused('lever/close', { id: String(mine.id), request_id: rid() }, other.token, 'orderNotFound');
     await refused('lever/cancel', { id: String(mine.id) }, other.token, 'orderNotFound');
     trade('BTC', '60000.00');
     await phase(u.token, mine.id, 'holding');

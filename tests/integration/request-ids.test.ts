@@ -222,6 +222,11 @@ describe.each(DATABASES)('request ids on %s', (kind) => {
       const fields = { id: String(open.id), amount: '1', request_id: rid() };
       return { fields, changed: { ...fields, amount: '5' } };
     },
+    'lever/close': async (u) => {
+      const open = await holding(u.token);
+      const fields = { id: String(open.id), lots: '3', request_id: rid() };
+      return { fields, changed: { ...fields, lots: '4' } };
+    },
     'wallet/change': async () => {
       const fields = { currency: 'USDT', from: 'coin', to: 'contract', amount: '1', request_id: rid() };
       return { fields, changed: { ...fields, amount: '2' } };
@@ -410,8 +415,9 @@ describe.each(DATABASES)('request ids on %s', (kind) => {
 
   // A request made before the claims existed has its product row (with that service's own digest) and no claim:
   // the services keep their per-row digests as they were, so its retry still answers and other arguments are still
-  // refused. lever/add_margin has no row digest (its id was checked alone before the claims; nothing to keep).
-  it.each(REQUEST_ID_CALLS.filter((p) => p !== 'lever/add_margin'))(
+  // refused. lever/add_margin has no row digest (its id was checked alone before the claims; nothing to keep), and
+  // lever/close took no request id before the claims existed.
+  it.each(REQUEST_ID_CALLS.filter((p) => p !== 'lever/add_margin' && p !== 'lever/close'))(
     '%s: a retry of a request from before the claims still answers; other arguments are still refused',
     async (p) => {
       const build = builders[p];

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
-import type { leverAddMarginRequest, leverSetStopRequest } from '../../../protocol/lever';
+import type { leverAddMarginRequest, leverCloseRequest, leverSetStopRequest } from '../../../protocol/lever';
 import { LEVER_POSITION_EVENT } from '../../../protocol/lever';
 import { isolatedLiquidationPrice, stopProblem } from '../../../protocol/rules/lever';
 import { fromUnits, toUnits } from '../../../protocol/rules/spot';
@@ -34,28 +34,119 @@ function changed(s: LeverServices, row: LeverPositionRow) {
   return toWire(row);
 }
 
-/** lever/close: a holding position is closed at the first tick after now (status 2 closing until then). */
-export async function requestClose(s: LeverServices, userId: number, id: number) {
+type CloseInput = z.output<typeof leverCloseRequest>;
+
+/** Whether `requestId` already closed a part off position `id` (a retry of a partial close that has settled). */
+async function partClosedBy(s: LeverServices, userId: number, id: number, requestId: string): Promise<boolean> {
+  const part = await withLever(s.database.db)
+    .selectFrom('lever_positions')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('request_id', '=', requestId)
+    .where('part_of', '=', id)
+    .executeTakeFirst();
+  return part !== undefined;
+}
+
+/** Puts a holding row into closing at `now` for `lots` of it (null: all), in the caller's transaction. */
+async function markClosing(
+  trx: Kysely<Database>,
+  row: LeverPositionRow,
+  now: number,
+  close: { lots: number | null; requestId: string | null },
+): Promise<LeverPositionRow | undefined> {
+  const updated = await withLever(trx)
+    .updateTable('lever_positions')
+    .set({
+      phase: 'closing',
+      version: row.version + 1,
+      close_lots: close.lots,
+      close_request_id: close.requestId,
+      close_requested_at: now,
+      terms_since: now,
+      updated_at: now,
+    })
+    .where('id', '=', row.id)
+    .where('phase', '=', 'holding')
+    .where('version', '=', row.version)
+    .returningAll()
+    .executeTakeFirst();
+  if (updated)
+    await recordUserEvent(trx, { userId: row.user_id, kind: LEVER_POSITION_EVENT, data: toWire(updated), at: now });
+  return updated;
+}
+
+/**
+ * lever/close: a holding position closes at the first tick after now (status 2 closing until then), all of it or
+ * `lots` of it (RULES "Partial close": the engine splits the part off at that tick, settle.ts closePart). A partial
+ * close moves money each time it applies, so its request id decides: a retry (same id: still closing, or its part
+ * already closed off) answers the position as it now is. While a close waits for its tick no other close is taken
+ * (`leverAlreadyClosing`): the same full close again answers as before, anything else is refused, so a part cannot
+ * be closed twice and a full close cannot silently leave a part's rest holding. More lots than held changes nothing
+ * (`leverCloseTooManyLots`). The close's own race with a trigger is settled by the engine as for a whole close: a
+ * tick at or before the request that crossed a trigger closes the whole position by that trigger.
+ */
+export async function requestClose(s: LeverServices, userId: number, input: CloseInput) {
   for (let attempt = 0; attempt < 3; attempt++) {
-    const row = await owned(s, userId, id);
-    if (row.phase === 'closing' || row.phase === 'closed') return toWire(row);
-    if (row.phase !== 'holding') throw new BusinessError('leverNotOpen');
+    const row = await owned(s, userId, input.id);
+    if (row.close_request_id === input.request_id) return toWire(row);
+    if (await partClosedBy(s, userId, row.id, input.request_id)) return toWire(row);
+    if (row.phase !== 'holding' && row.phase !== 'closing' && row.phase !== 'closed') {
+      throw new BusinessError('leverNotOpen');
+    }
+    if (input.lots !== undefined && input.lots > row.lots)
+      throw new BusinessError('leverCloseTooManyLots', { field: 'lots' });
+    const whole = input.lots === undefined || input.lots === row.lots;
+    if (row.phase === 'closing') {
+      if (whole && row.close_lots === null) return toWire(row);
+      throw new BusinessError('leverAlreadyClosing');
+    }
+    if (row.phase === 'closed') {
+      if (whole) return toWire(row);
+      throw new BusinessError('leverNotOpen');
+    }
     const now = s.now();
     const closing = await writeTransaction(s.database, async (trx) => {
-      const updated = await withLever(trx)
-        .updateTable('lever_positions')
-        .set({ phase: 'closing', version: row.version + 1, close_requested_at: now, terms_since: now, updated_at: now })
-        .where('id', '=', row.id)
-        .where('phase', '=', 'holding')
-        .where('version', '=', row.version)
-        .returningAll()
-        .executeTakeFirst();
-      if (updated) await recordUserEvent(trx, { userId, kind: LEVER_POSITION_EVENT, data: toWire(updated), at: now });
+      const updated = await markClosing(trx, row, now, {
+        lots: whole ? null : (input.lots ?? null),
+        requestId: input.request_id,
+      });
+      // With the effect, not before it: a lost version race commits nothing, not even the confirmation.
+      if (updated) await confirmClaimedRequest(trx, userId);
       return updated;
     });
     if (closing) return changed(s, closing);
   }
-  return toWire(await owned(s, userId, id));
+  return toWire(await owned(s, userId, input.id));
+}
+
+/**
+ * lever/close_all: every holding position of the user's book is asked to close in full, each at the first tick of
+ * its instrument after now (RULES "Partial close": close-all). Each position is its own conditional update, in its
+ * own transaction, as a close of it alone would be (one row locked at a time, like the engine's steps): a position
+ * the engine closed meanwhile (a trigger at an earlier tick) is left to that close. Orders not yet open (status 0)
+ * and positions already closing are not touched. Answers the positions it put into closing. Unlike a partial close it
+ * needs no request id: a retry asks for the same end state (nothing holding), and only what holds then is closed.
+ */
+export async function closeAll(s: LeverServices, userId: number, book: 'real' | 'simulator') {
+  const rows = await withLever(s.database.db)
+    .selectFrom('lever_positions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('book', '=', book)
+    .where('phase', '=', 'holding')
+    .orderBy('id')
+    .execute();
+  const now = s.now();
+  const closing: LeverPositionRow[] = [];
+  for (const row of rows) {
+    const updated = await writeTransaction(s.database, (trx) =>
+      markClosing(trx, row, now, { lots: null, requestId: null }),
+    );
+    if (updated) closing.push(updated);
+  }
+  for (const row of closing) s.onChanged?.(row);
+  return { positions: closing.map((row) => toWire(row)) };
 }
 
 /** lever/cancel: an order that has not opened (status 0) is cancelled and its reserve released. */

@@ -6,6 +6,7 @@ import { contractTransferable, refuseBackedCrossMargin } from './cross-backing';
 import { LeverEngine } from './engine';
 import { leverErrors } from './errors';
 import { migration0012 } from './migrations/0012_lever';
+import { migration0027 } from './migrations/0027_lever_parts';
 import { leverOps } from './ops';
 import { withLever } from './tables';
 import { LEVER_QUOTE } from './terms';
@@ -16,7 +17,7 @@ export const leverDomain = defineDomain({
   name: 'lever',
   calls: leverCalls,
   errors: leverErrors,
-  migrations: [migration0012],
+  migrations: [migration0012, migration0027],
   tables: withLever,
   // QA traces of its orders: recorded only for the order's owner.
   tracedOrders: { 'lever-order': ownedRow(withLever, 'lever_positions', 'user_id') },

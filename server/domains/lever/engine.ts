@@ -19,7 +19,7 @@ import {
 } from '../../trading';
 import type { MarkOf } from './cross-backing';
 import { type LeverPositionRow, priceUnits, unitsOf } from './positions';
-import { cancelOrder, closePosition, openPosition, restPending } from './settle';
+import { cancelOrder, closePart, closePosition, openPosition, restPending } from './settle';
 import { withLever } from './tables';
 import { LEVER_QUOTE, leverPriceScale } from './terms';
 
@@ -554,9 +554,22 @@ export class LeverEngine extends EngineLoop {
       case 'cancel':
         await cancelOrder(trx, ledger, action.row, 'no_tick', now);
         return;
-      case 'close':
-        await closePosition(trx, ledger, action.row, action.tick, action.reason, now);
+      case 'close': {
+        const { row, tick } = action;
+        if (row.phase === 'closing' && row.close_lots !== null && row.close_lots < row.lots) {
+          const split = await closePart(trx, ledger, row, tick, now);
+          if (!split) return;
+          // The lots that stay are held through this tick, which comes after their entry: it is judged for them too,
+          // by their recomputed terms (RULES: triggers are checked on every tick after the entry tick). Skipping it
+          // would let a tick past the rest's LP, SL or TP go by. A cross rest is judged with its account from the
+          // next tick on (a closing row is not in its account's check, as for a whole close).
+          const fired = this.decide(split.position, tick);
+          if (fired?.kind === 'close') await closePosition(trx, ledger, split.position, tick, fired.reason, now);
+          return;
+        }
+        await closePosition(trx, ledger, row, tick, action.reason, now);
         return;
+      }
     }
   }
 }

@@ -5,6 +5,7 @@ export { contractTransferable, type MarkOf, refuseBackedCrossMargin } from './cr
 export { leverDomain } from './domain';
 export * from './engine';
 export * from './migrations/0012_lever';
+export * from './migrations/0027_lever_parts';
 export * from './ops';
 export type { LeverServices } from './submit';
 export { type LeverTables, withLever } from './tables';

@@ -153,7 +153,28 @@ export function toWire(row: LeverPositionRow, ctx: WireContext = {}): LeverPosit
     request_id: row.request_id,
     created_at: row.created_at,
     updated_at: row.updated_at,
+    close_lots: row.phase === 'closing' ? row.close_lots : null,
+    part_of: row.part_of,
+    opened_lots: row.opened_lots ?? row.lots,
+    earlier_parts: earlierParts(row),
+    part_basis:
+      row.basis_lots === null ||
+      row.basis_margin === null ||
+      row.basis_added_margin === null ||
+      row.basis_open_fee === null
+        ? null
+        : {
+            lots: row.basis_lots,
+            initial_margin: formatAmount(LEVER_QUOTE, row.basis_margin),
+            additional_margin: formatAmount(LEVER_QUOTE, row.basis_added_margin),
+            open_fee: formatAmount(LEVER_QUOTE, row.basis_open_fee),
+          },
   };
+}
+
+/** The lots of the parts closed off a row's position before (stored comma-separated; null: none). */
+export function earlierParts(row: Pick<LeverPositionRow, 'earlier_parts'>): number[] {
+  return row.earlier_parts ? row.earlier_parts.split(',').map(Number) : [];
 }
 
 /** An exact value as plain decimal text without trailing zeros beyond what it needs. */

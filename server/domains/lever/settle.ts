@@ -6,6 +6,8 @@ import {
   crossMarginBacked,
   initialMargin,
   isolatedLiquidationPrice,
+  partialClose,
+  splitPosition,
   tradeFee,
 } from '../../../protocol/rules/lever';
 import { fromUnits } from '../../../protocol/rules/spot';
@@ -16,7 +18,7 @@ import type { Database } from '../../platform/db/schema';
 import { recordUserEvent } from '../../platform/realtime/user-events';
 import type { EngineTick } from '../../trading';
 import { type CrossBacking, lockCrossBacking, type MarkOf } from './cross-backing';
-import { type LeverPositionRow, termsOf, toWire, unitsOf } from './positions';
+import { earlierParts, type LeverPositionRow, termsOf, toWire, unitsOf } from './positions';
 import { leverLedgerIds } from './submit';
 import { withLever } from './tables';
 import { LEVER_QUOTE } from './terms';
@@ -299,4 +301,204 @@ export async function closePosition(
   await pinTick(trx, { symbol: tick.symbol, seq: tick.seq, ts: tick.ts, price: tick.price }, `lever:${row.id}`);
   await announce(trx, closed, now);
   return closed;
+}
+
+/** A partial close's two rows after its tick: the position holding the rest, and the part closed off it. */
+export interface ClosedPart {
+  position: LeverPositionRow;
+  part: LeverPositionRow;
+}
+
+/**
+ * k of a closing position's n lots close at `tick` (RULES "Partial close"; k = the row's close_lots, 1 ≤ k < n), in
+ * the caller's transaction. The position keeps its id and goes back to holding with n − k lots, the margin left,
+ * its share of the open fee and an LP recomputed from them; its margin hold is replaced by one of the margin left.
+ * The part becomes a row of its own, closed by its owner at `tick`: it names the position's entry tick and this exit
+ * tick, holds its shares (rules splitPosition: margin × k / n rounded down to the user, the open fee likewise) and the
+ * close money of rules partialClose (its own P&L and the close fee on its own notional), posted in one entry. So a
+ * part settles, shows and re-checks exactly like a whole close of k lots, and a position's parts and what it holds
+ * always add up to what it opened with. The part keeps the position's acceptance time (its entry was decided by it),
+ * the close's request id (a retry finds it) and the basis it was split from.
+ *
+ * Only from closing at the version the engine saw: nothing but the engine changes a closing row, so any other
+ * version means this close already happened (another process) or a liquidation took the whole position first.
+ */
+export async function closePart(
+  trx: Kysely<Database>,
+  ledger: Ledger,
+  row: LeverPositionRow,
+  tick: EngineTick,
+  now: number,
+): Promise<ClosedPart | undefined> {
+  if (row.close_lots === null || row.margin === null) return undefined;
+  const units = unitsOf(row);
+  const k = BigInt(row.close_lots);
+  const whole = {
+    lots: units.lots,
+    initialMargin: BigInt(row.margin),
+    addedMargin: BigInt(row.added_margin),
+    openFee: BigInt(row.open_fee ?? 0),
+  };
+  const { part, rest } = splitPosition(whole, k);
+  const restMargin = rest.initialMargin + rest.addedMargin;
+  const restLp =
+    row.margin_mode === 'isolated'
+      ? isolatedLiquidationPrice({
+          side: row.side,
+          lots: rest.lots,
+          entry: units.entry,
+          margin: restMargin,
+          terms: units.terms,
+        })
+      : null;
+  const version = row.version + 1;
+  const position = await withLever(trx)
+    .updateTable('lever_positions')
+    .set({
+      phase: 'holding',
+      version,
+      lots: Number(rest.lots),
+      margin: Number(rest.initialMargin),
+      added_margin: Number(rest.addedMargin),
+      open_fee: Number(rest.openFee),
+      liq_price: restLp === null ? null : fromUnits(restLp, row.price_scale),
+      close_lots: null,
+      close_request_id: null,
+      close_requested_at: null,
+      opened_lots: row.opened_lots ?? row.lots,
+      earlier_parts: [...earlierParts(row), Number(k)].join(','),
+      // The rest's new terms judge the ticks after this one; this tick itself the engine checks at once (engine.ts).
+      terms_since: tick.ts,
+      updated_at: now,
+    })
+    .where('id', '=', row.id)
+    .where('phase', '=', 'closing')
+    .where('version', '=', row.version)
+    .where('close_lots', '=', row.close_lots)
+    .returningAll()
+    .executeTakeFirst();
+  if (!position) return undefined;
+  const closed = await withLever(trx)
+    .insertInto('lever_positions')
+    .values({
+      user_id: row.user_id,
+      book: row.book,
+      symbol: row.symbol,
+      side: row.side,
+      margin_mode: row.margin_mode,
+      order_type: row.order_type,
+      lots: Number(k),
+      contract_size: row.contract_size,
+      leverage: row.leverage,
+      mmr: row.mmr,
+      fee_rate: row.fee_rate,
+      price_scale: row.price_scale,
+      limit_price: row.limit_price,
+      // The terms in force at the tick, as a whole close keeps them.
+      tp_price: row.tp_price,
+      sl_price: row.sl_price,
+      liq_price: row.liq_price,
+      phase: 'closed',
+      version: 1,
+      reserve: 0,
+      margin: Number(part.initialMargin),
+      added_margin: Number(part.addedMargin),
+      open_fee: Number(part.openFee),
+      entry_seq: row.entry_seq,
+      entry_ts: row.entry_ts,
+      entry_price: row.entry_price,
+      exit_seq: tick.seq,
+      exit_ts: tick.ts,
+      exit_price: tick.price,
+      close_reason: 'user',
+      // Client ids are claimed per user across every call, so the close's id cannot be another row's. The digest is
+      // the submit's kind and this row was no submit: none matches it.
+      request_id: row.close_request_id ?? `part:${row.id}:${version}`,
+      request_digest: '',
+      terms_since: tick.ts,
+      accepted_at: row.accepted_at,
+      opened_at: row.opened_at,
+      close_requested_at: row.close_requested_at,
+      closed_at: now,
+      created_at: row.created_at,
+      updated_at: now,
+      close_request_id: row.close_request_id,
+      part_of: row.id,
+      opened_lots: row.opened_lots ?? row.lots,
+      earlier_parts: row.earlier_parts,
+      basis_lots: row.lots,
+      basis_margin: row.margin,
+      basis_added_margin: row.added_margin,
+      basis_open_fee: row.open_fee,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const book = ledger.within(trx);
+  const user = row.user_id;
+  // The margin hold is replaced by one of the margin left before the part's money moves, so that the part's margin
+  // share is free to settle its loss and fee, exactly as a whole close releases its hold first.
+  if (row.margin_hold_id !== null) {
+    await book.voidHold({ userId: user, requestId: leverLedgerIds.swap(row.id, version), holdId: row.margin_hold_id });
+  }
+  let holdId: number | null = null;
+  if (restMargin > 0n) {
+    const hold = await book.placeHold({
+      userId: user,
+      requestId: leverLedgerIds.margin(row.id, version),
+      kind: 'margin',
+      book: row.book,
+      type: 'contract',
+      currency: LEVER_QUOTE,
+      amount: Number(restMargin),
+      ref: `lever ${row.id}`,
+    });
+    holdId = hold.holdId;
+  }
+  // An isolated part loses at most its margin share; a cross one also the free contract balance (as a whole close).
+  const canLose = row.margin_mode === 'isolated' ? undefined : await freeBalance(trx, ledger, row);
+  const { amounts } = partialClose(
+    { ...whole, side: row.side, entry: units.entry, terms: units.terms },
+    k,
+    tick.units,
+    canLose,
+  );
+  const legs = closeLegs(row, amounts);
+  if (legs.length > 0) {
+    await book.post({
+      userId: user,
+      requestId: leverLedgerIds.close(closed.id),
+      kind: 'trade',
+      book: row.book,
+      legs,
+      memo: `lever ${row.id} part ${closed.id} user`,
+    });
+  }
+  const settledPart = await withLever(trx)
+    .updateTable('lever_positions')
+    .set({
+      close_fee: Number(amounts.feePaid),
+      realized_pnl: Number(amounts.pnl),
+      insurance: Number(amounts.insurance),
+    })
+    .where('id', '=', closed.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const held = await withLever(trx)
+    .updateTable('lever_positions')
+    .set({ margin_hold_id: holdId })
+    .where('id', '=', row.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  // The part used both ticks: they are kept as long as it exists.
+  if (row.entry_seq !== null && row.entry_ts !== null && row.entry_price !== null) {
+    await pinTick(
+      trx,
+      { symbol: row.symbol, seq: row.entry_seq, ts: row.entry_ts, price: row.entry_price },
+      `lever:${closed.id}`,
+    );
+  }
+  await pinTick(trx, { symbol: tick.symbol, seq: tick.seq, ts: tick.ts, price: tick.price }, `lever:${closed.id}`);
+  await announce(trx, settledPart, now);
+  await announce(trx, held, now);
+  return { position: held, part: settledPart };
 }

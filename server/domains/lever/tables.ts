@@ -51,6 +51,16 @@ export interface LeverPositionsTable {
   closed_at: number | null;
   created_at: number;
   updated_at: number;
+  /** Partial closes (migration 0027_lever_parts): see there. All null on rows written before them. */
+  close_lots: number | null;
+  close_request_id: string | null;
+  part_of: number | null;
+  opened_lots: number | null;
+  earlier_parts: string | null;
+  basis_lots: number | null;
+  basis_margin: number | null;
+  basis_added_margin: number | null;
+  basis_open_fee: number | null;
 }
 
 // A type alias, not an interface: withTables wants a record type (an interface has no index signature).

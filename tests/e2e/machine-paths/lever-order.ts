@@ -110,7 +110,9 @@ async function cleanUp(session: Session): Promise<void> {
   ];
   for (const p of open) {
     if (p.phase === 'pending' || p.phase === 'waiting') await call(session, 'lever/cancel', { id: String(p.id) });
-    if (p.phase === 'holding') await call(session, 'lever/close', { id: String(p.id) });
+    if (p.phase === 'holding') {
+      await call(session, 'lever/close', { id: String(p.id), request_id: `cleanup-close-${p.id}` });
+    }
   }
   if (open.some((p) => p.phase === 'holding' || p.phase === 'closing')) await session.clocks.step();
 }
