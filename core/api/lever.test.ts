@@ -2,7 +2,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LeverPosition } from '../../protocol/lever';
 import { configureApi } from './client';
-import { addLeverMargin, closeLeverPosition, pollOpenPositions, setLeverStops, submitLeverOrder } from './lever';
+import {
+  addLeverMargin,
+  closeAllLeverPositions,
+  closeLeverPosition,
+  pollOpenPositions,
+  setLeverStops,
+  submitLeverOrder,
+} from './lever';
 import { failAnswer } from './testing';
 
 // The envelope rules are core/api/client.test.ts's; here only what is lever's: the calls' paths and fields, which
@@ -129,8 +136,33 @@ describe('lever calls', () => {
       form: { id: '7', amount: '50', request_id: 'req-2' },
     });
     answer = () => Promise.reject(new TypeError('network down'));
-    expect(await closeLeverPosition(7)).toEqual({ ok: false, message: 'No connection', answered: false });
-    expect(sent.at(-1)).toMatchObject({ path: 'lever/close', form: { id: '7' } });
+    expect(await closeLeverPosition(7, { lots: 3, request_id: 'req-3' })).toEqual({
+      ok: false,
+      message: 'No connection',
+      answered: false,
+    });
+    expect(sent.at(-1)).toEqual({
+      path: 'lever/close',
+      method: 'POST',
+      form: { id: '7', lots: '3', request_id: 'req-3' },
+    });
+  });
+
+  it('a full close sends no lots and makes its own request id when none is given; close-all sends the book', async () => {
+    answer = () => ok({ ...holding, status: 2, phase: 'closing', close_lots: null });
+    expect(await closeLeverPosition(7)).toMatchObject({ ok: true, position: { phase: 'closing' } });
+    const form = sent.at(-1)?.form ?? {};
+    expect(Object.keys(form).sort()).toEqual(['id', 'request_id']);
+    expect(form.request_id).toMatch(/^[\x21-\x7e]{1,48}$/);
+    await closeLeverPosition(7);
+    expect(sent.at(-1)?.form.request_id).not.toBe(form.request_id);
+
+    answer = () => ok({ positions: [{ ...holding, status: 2, phase: 'closing' }] });
+    const all = await closeAllLeverPositions('real');
+    expect(all).toMatchObject({ ok: true, positions: [{ id: 7, phase: 'closing' }] });
+    expect(sent.at(-1)).toEqual({ path: 'lever/close_all', method: 'POST', form: { account: 'real' } });
+    answer = () => fail('Invalid input', 'account', 'invalidInput');
+    expect(await closeAllLeverPositions('simulator')).toMatchObject({ ok: false, answered: true });
   });
 
   it('an envelope without a reason is no answer the client can trust: a retry keeps the request id', async () => {

@@ -67,6 +67,19 @@ export function closeLeverPosition(id: number, close: LeverClose = {}): Promise<
   return positionResult(callApiResult('lever/close', form, { quiet: true }));
 }
 
+/** What lever/close_all answered: the positions it put into closing (none: an empty list), or the refusal. */
+export type LeverCloseAllResult = { ok: true; positions: LeverPosition[] } | Refusal;
+
+/**
+ * Closes every holding position of one book, each at its instrument's next tick (orders not yet open and positions
+ * already closing are left). A retry is harmless: it closes only what still holds, so it takes no request id.
+ */
+export async function closeAllLeverPositions(account: LeverAccount): Promise<LeverCloseAllResult> {
+  const r = await callApiResult('lever/close_all', { account }, { quiet: true });
+  if (r.ok) return { ok: true, positions: r.data.positions };
+  return refusal(r);
+}
+
 /** Cancels an order that has not opened yet (status 0). */
 export function cancelLeverOrder(id: number): Promise<LeverResult> {
   return positionResult(callApiResult('lever/cancel', { id: String(id) }, { quiet: true }));

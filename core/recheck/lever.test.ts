@@ -136,3 +136,111 @@ describe('recheckLever', () => {
     });
   });
 });
+
+/**
+ * Partial closes (RULES "Partial close"): a long of 7 lots (0.007 BTC) at 10x opened at batch 2's tick (100.00): IM
+ * 0.07, open fee 0.00035; 0.000011 added. 3 lots closed off by the user at batch 5's tick (101.00): the part holds
+ * ⌊0.070011 × 3/7⌋ = 0.030004 (0.03 initial, 0.000004 added) and ⌊0.00035 × 3/7⌋ = 0.00015 of the open fee; P&L 0.003,
+ * close fee 0.003 × 101 × 0.0005 = 0.0001515 → 0.000152. The rest (4 lots: 0.04 + 0.000007, open fee 0.0002) closes
+ * at the same tick later in the test's story: P&L 0.004, fee 0.000202.
+ */
+const part: LeverPosition = {
+  ...closed,
+  id: 9,
+  order_no: 'L00000009',
+  lots: 3,
+  quantity: '0.003',
+  amount: '0.3',
+  profit_take_price: null,
+  close_reason: 'user',
+  initial_margin: '0.030000',
+  additional_margin: '0.000004',
+  open_fee: '0.000150',
+  close_fee: '0.000152',
+  commission: '0.000302',
+  realized_pnl: '0.003000',
+  total_profit_or_loss: '0.002698',
+  request_id: 'close-1',
+  part_of: 7,
+  opened_lots: 7,
+  earlier_parts: [],
+  part_basis: { lots: 7, initial_margin: '0.070000', additional_margin: '0.000011', open_fee: '0.000350' },
+};
+const rest: LeverPosition = {
+  ...closed,
+  lots: 4,
+  quantity: '0.004',
+  amount: '0.4',
+  profit_take_price: null,
+  close_reason: 'user',
+  initial_margin: '0.040000',
+  additional_margin: '0.000007',
+  open_fee: '0.000200',
+  close_fee: '0.000202',
+  commission: '0.000402',
+  realized_pnl: '0.004000',
+  total_profit_or_loss: '0.003598',
+  part_of: null,
+  opened_lots: 7,
+  earlier_parts: [3],
+  part_basis: null,
+};
+
+describe('recheckLever: partial closes', () => {
+  it('passes a part and the rest of a true record: shares by the rule, the basis replayed from the entry tick', async () => {
+    const f = record({ 2: '100.00', 5: '101.00' }, 8);
+    expect(await recheckLever(part, 6, f)).toMatchObject({ ok: true, entryBatchId: 2, exitBatchId: 5 });
+    expect(await recheckLever(rest, 6, f)).toMatchObject({ ok: true, entryBatchId: 2, exitBatchId: 5 });
+    // A second part, 1 of the 4 left: ⌊0.040007 / 4⌋ = 0.010001 (0.01 initial, 0.000001 added), open fee 0.00005;
+    // P&L 0.001, fee 0.0000505 → 0.000051.
+    const second: LeverPosition = {
+      ...part,
+      lots: 1,
+      quantity: '0.001',
+      amount: '0.1',
+      initial_margin: '0.010000',
+      additional_margin: '0.000001',
+      open_fee: '0.000050',
+      close_fee: '0.000051',
+      commission: '0.000101',
+      realized_pnl: '0.001000',
+      total_profit_or_loss: '0.000899',
+      earlier_parts: [3],
+      part_basis: { lots: 4, initial_margin: '0.040000', additional_margin: '0.000007', open_fee: '0.000200' },
+    };
+    expect(await recheckLever(second, 6, f)).toMatchObject({ ok: true });
+  });
+
+  it('refuses shares that are not the rule’s, a basis the entry tick does not give, and parts that do not add up', async () => {
+    const f = record({ 2: '100.00', 5: '101.00' }, 8);
+    const wrong: [string, LeverPosition][] = [
+      // Rounded the other way: the user would receive more than ⌊M × k / n⌋.
+      ['added share', { ...part, additional_margin: '0.000005' }],
+      ['initial share', { ...part, initial_margin: '0.030001', additional_margin: '0.000003' }],
+      [
+        'basis margin',
+        {
+          ...part,
+          part_basis: { ...(part.part_basis as NonNullable<LeverPosition['part_basis']>), initial_margin: '0.070001' },
+        },
+      ],
+      [
+        'basis lots',
+        { ...part, part_basis: { ...(part.part_basis as NonNullable<LeverPosition['part_basis']>), lots: 8 } },
+      ],
+      ['no basis', { ...part, part_basis: null }],
+      ['a part by a trigger', { ...part, close_reason: 'take_profit', profit_take_price: '101.00' }],
+      ['parts that leave other lots', { ...rest, earlier_parts: [2] }],
+      ['no parts told', { ...rest, earlier_parts: [] }],
+      ['more opened than told', { ...rest, opened_lots: 8 }],
+    ];
+    for (const [what, p] of wrong) {
+      expect(await recheckLever(p, 6, f), what).toEqual({ ok: false, reason: 'margin_differs' });
+    }
+    // The open fee share is the rule's too: shown otherwise, the fees do not add up.
+    expect(await recheckLever({ ...part, open_fee: '0.000151', commission: '0.000303' }, 6, f)).toEqual({
+      ok: false,
+      reason: 'money_differs',
+    });
+  });
+});

@@ -1,6 +1,7 @@
 import type { LeverPosition } from '../../protocol/lever';
 import type { ChainRecord, RecordedTick } from '../../protocol/price-record';
 import {
+  afterParts,
   closeAmounts,
   closedNet,
   firesStop,
@@ -10,6 +11,7 @@ import {
   type LeverTerms,
   pnlUnits,
   reachesLiquidation,
+  splitPosition,
   tradeFee,
 } from '../../protocol/rules/lever';
 import { toUnits } from '../../protocol/rules/spot';
@@ -26,6 +28,12 @@ import { checkChain, checkTick, type RecordFetchers, type TickFailure } from './
  * the realised P&L, close fee and insurance follow from the exit tick, and the fees and net shown add up to them
  * (closedNet). It cannot prove that no EARLIER tick crossed a
  * take-profit or stop-loss, because when the owner set or moved them is not part of the record.
+ *
+ * Partial closes (RULES "Partial close"): a closed part re-checks like a close of its own lots: the same ticks and
+ * checks, and its margin and open fee follow from its basis (the position just before it was split off) by the rules'
+ * splitPosition, the basis's initial margin and open fee in turn from the entry tick and the lots of the parts closed
+ * before (afterParts); the added margin of the basis is the owner's own act and taken as shown, like any added margin.
+ * A position that had parts closed off re-checks with the initial margin and open fee the same replay leaves it.
  */
 
 export type LeverRecheckFailure =
@@ -126,8 +134,9 @@ export async function recheckLever(
     const magnitude = toUnits(text.replace(/^-/, ''), quoteScale);
     return magnitude === null ? null : text.startsWith('-') ? -magnitude : magnitude;
   };
-  const initial = initialMargin(units.lots, units.entry, p.leverage, units.terms);
-  const openFee = tradeFee(units.lots, units.entry, units.terms);
+  const shares = expectedShares(p, units, posted);
+  if (!shares) return failed('margin_differs');
+  const { initial, openFee } = shares;
   if (posted(p.initial_margin) !== initial) return failed('margin_differs');
 
   // The exit reaches the price that closed it.
@@ -170,4 +179,40 @@ export async function recheckLever(
   const net = closedNet({ pnl, openFee, closeFee, insurance: posted(p.insurance) ?? 0n });
   if (posted(p.total_profit_or_loss) !== net) return failed('money_differs');
   return { ok: true, ...reached, entryBatchId: entryRecord.batch.id, exitBatchId: exitRecord.batch.id };
+}
+
+/**
+ * The initial margin and open fee a closed row must show (quote units), from its entry tick and lots: the whole
+ * position's at the entry when nothing was split off it; after parts, what afterParts leaves of the opened position;
+ * for a part, its share (splitPosition) of its basis, whose initial margin and open fee are in turn the replay's and
+ * whose lots must be the part's plus what it leaves. Null when the row's parts or basis do not add up.
+ */
+function expectedShares(
+  p: LeverPosition,
+  units: LeverPositionUnits,
+  posted: (text: string | null) => bigint | null,
+): { initial: bigint; openFee: bigint } | null {
+  const opened = BigInt(p.opened_lots ?? p.lots);
+  const terms = units.terms;
+  const atOpen = {
+    lots: opened,
+    initialMargin: initialMargin(opened, units.entry, p.leverage, terms),
+    addedMargin: 0n,
+    openFee: tradeFee(opened, units.entry, terms),
+  };
+  const before = afterParts(atOpen, (p.earlier_parts ?? []).map(BigInt));
+  if (!before) return null;
+  const basis = p.part_basis ?? null;
+  if (p.part_of === null || p.part_of === undefined) {
+    if (basis !== null || before.lots !== units.lots) return null;
+    return { initial: before.initialMargin, openFee: before.openFee };
+  }
+  // A part: closed by its owner, split off the basis the replay reaches.
+  const added = basis === null ? null : posted(basis.additional_margin);
+  if (basis === null || added === null || p.close_reason !== 'user' || BigInt(basis.lots) !== before.lots) return null;
+  if (posted(basis.initial_margin) !== before.initialMargin || posted(basis.open_fee) !== before.openFee) return null;
+  if (units.lots < 1n || units.lots >= before.lots) return null;
+  const { part } = splitPosition({ ...before, addedMargin: added }, units.lots);
+  if (posted(p.additional_margin) !== part.addedMargin) return null;
+  return { initial: part.initialMargin, openFee: part.openFee };
 }

@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { recheckLever } from '../../core/recheck/lever';
+import type { RecordFetchers } from '../../core/recheck/record';
+import { okEnvelope } from '../../protocol';
 import type { LeverPosition } from '../../protocol/lever';
 import {
   type CloseReason,
@@ -8,6 +11,7 @@ import {
   partialClose,
   tradeFee,
 } from '../../protocol/rules/lever';
+import { calls } from '../../server/domains';
 import { withLever } from '../../server/domains/lever';
 import { withLedger } from '../../server/ledger';
 import { translate } from '../../server/platform/i18n/messages';
@@ -36,6 +40,30 @@ describe.each(DATABASES)('lever partial close on %s', (kind) => {
     const p = await b.phase(token, placed.id, 'holding');
     expect(p.entry?.seq).toBe(tick.seq);
     return p;
+  }
+
+  /** The client's re-check reads the price record through the server's public market/chain calls, as the app does. */
+  const fetchers: RecordFetchers = {
+    head: () => b.ok('market/chain/head', {}),
+    record: async (symbol, seq) => {
+      const { body } = await b.t.call('market/chain/record', { symbol, seq: String(seq) });
+      // Refused (`tickNotRecorded`) until the recorder has sealed the tick's batch.
+      return body.type === 'ok' ? okEnvelope(calls['market/chain/record'].response).parse(body).data : null;
+    },
+    links: (fromId, toId) => b.ok('market/chain/links', { from_id: String(fromId), to_id: String(toId) }),
+  };
+
+  /** Re-checks a closed row with core/recheck/lever.ts once its ticks are sealed. */
+  async function recheck(p: LeverPosition) {
+    let result: Awaited<ReturnType<typeof recheckLever>> | undefined;
+    await vi.waitFor(
+      async () => {
+        result = await recheckLever(p, BTC_TERMS.quoteScale, fetchers);
+        expect(result).not.toEqual({ ok: false, reason: 'not_sealed' });
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+    return result;
   }
 
   /** The user's rows as stored (parts included), oldest first. */
@@ -159,6 +187,11 @@ describe.each(DATABASES)('lever partial close on %s', (kind) => {
     expect(final).toEqual({ balance: usdt('1004.577429'), available: usdt('1004.577429') });
     expect(usdt('2.81847') + usdt('1.758959')).toBe(final.balance - usdt('1000'));
     expect(await openHolds(p.id)).toEqual([]);
+    // Both settlements re-check from the price record with the rule code: the part from its basis, the rest from
+    // the lots closed off before it.
+    expect(await recheck(part)).toMatchObject({ ok: true, exitBatchId: expect.any(Number) });
+    expect(await recheck(done)).toMatchObject({ ok: true });
+    expect(await recheck({ ...part, additional_margin: '4.285715' })).toEqual({ ok: false, reason: 'margin_differs' });
     expect(await b.ledgerProblems()).toEqual([]);
   });
 
