@@ -245,6 +245,45 @@ describe('request ids', () => {
   });
 });
 
+describe('closing part of a position (RULES "Partial close")', () => {
+  const ids = (inputs: unknown[]) => inputs.map((c) => (c as { request_id: string }).request_id);
+  it('confirms a close of some lots, keeps its id on a retry after no answer, and a new id for other lots', () => {
+    const { calls, send, view } = liveActor(position('holding', 4_000));
+    send(EVENTS.fresh);
+    send(EVENTS.reviewClose);
+    expect(view()).toMatchObject({ phase: 'confirmingClose', reviewing: 'close', confirmEnabled: true });
+    expect(calls.closePosition).toEqual([]);
+    send({ type: 'CONFIRM', lots: 1 });
+    expect(calls.closePosition).toEqual([{ id: 7, lots: 1, request_id: 'req-1' }]);
+    send(EVENTS.closeLost);
+    expect(view()).toMatchObject({ phase: 'holding', error: NO_ANSWER });
+    send({ type: 'CLOSE', lots: 1 });
+    send(EVENTS.closeRefused);
+    send({ type: 'CLOSE', lots: 1 });
+    send(EVENTS.closeLost);
+    send({ type: 'CLOSE' });
+    expect(calls.closePosition.map((c) => (c as { lots: number | null }).lots)).toEqual([1, 1, 1, null]);
+    expect(ids(calls.closePosition)).toEqual(['req-1', 'req-1', 'req-2', 'req-3']);
+  });
+
+  it('holds the rest again after the split tick, but never takes a whole close back', () => {
+    const { send, view } = liveActor(position('holding', 4_000));
+    send(EVENTS.fresh);
+    send({ type: 'CLOSE', lots: 1 });
+    send(done('closePosition', { ok: true, position: position('closing', 5_000, { close_lots: 1 }) }));
+    expect(view().phase).toBe('closing');
+    // The part closed at its tick; the position holds its other lot.
+    send({ type: 'POSITION', position: position('holding', 6_000, { lots: 1, close_lots: null }) });
+    expect(view()).toMatchObject({ phase: 'holding', closeEnabled: true });
+    expect(view().position?.lots).toBe(1);
+    // A whole close waiting for its tick is never moved back by a copy that says holding.
+    send({ type: 'CLOSE' });
+    send(done('closePosition', { ok: true, position: position('closing', 7_000, { lots: 1, close_lots: null }) }));
+    send({ type: 'POSITION', position: position('holding', 8_000, { lots: 1 }) });
+    expect(view().phase).toBe('closing');
+  });
+});
+
 describe('the stale gate', () => {
   it('refuses close, set stop and add margin while prices are stale, and allows them once fresh', () => {
     const { calls, send, view } = liveActor(position('holding', 4_000));
@@ -258,7 +297,7 @@ describe('the stale gate', () => {
     expect(view()).toMatchObject({ closeEnabled: true, setStopEnabled: true, addMarginEnabled: true });
     send(EVENTS.close);
     expect(view()).toMatchObject({ phase: 'closeRequested', busy: true, status: 1 });
-    expect(calls.closePosition).toEqual([{ id: 7 }]);
+    expect(calls.closePosition).toEqual([{ id: 7, lots: null, request_id: 'req-1' }]);
   });
 
   it('refuses cancel and a new submission while prices are stale', () => {

@@ -62,6 +62,13 @@ type LeverAcknowledgement = { ok: true; position: LeverPosition };
 /** What every call answers (core/api/lever.ts LeverResult). */
 export type LeverCallResult = SubmitAnswer<LeverAcknowledgement>;
 
+/** What a close sends (core/api/lever.ts closeLeverPosition): the lots to close (null: all) under its request id. */
+export interface LeverCloseInput {
+  id: number;
+  lots: number | null;
+  request_id: string;
+}
+
 export interface LeverOrderMachineInput {
   /** Makes a request id (core/ids.ts newRequestId in the app, a counter in tests). */
   makeId: () => string;
@@ -78,11 +85,12 @@ export type LeverOrderEvent =
   | { type: 'SUBMIT'; draft: LeverOrderDraft }
   /** Shows the draft for confirmation first (the trader's setting); CONFIRM sends it, BACK returns to the ticket. */
   | { type: 'REVIEW'; draft: LeverOrderDraft }
-  | { type: 'CONFIRM' }
+  /** Sends what is under review; a close may name the lots to close (RULES "Partial close"; none: all of them). */
+  | { type: 'CONFIRM'; lots?: number }
   | { type: 'BACK' }
   | { type: 'POSITION'; position: LeverPosition }
   | { type: 'CANCEL' }
-  | { type: 'CLOSE' }
+  | { type: 'CLOSE'; lots?: number }
   /** Asks to close, confirmed by CONFIRM (or taken back by BACK) before the close is sent. */
   | { type: 'REVIEW_CLOSE' }
   | { type: 'ADD_MARGIN'; amount: string }
@@ -104,6 +112,8 @@ export interface LeverOrderContext {
   position: LeverPosition | null;
   /** The margin top-up in flight (or lost without an answer) and its amount. */
   marginAttempt: (HeldRequest & { amount: string }) | null;
+  /** The close in flight (or lost without an answer): its lots (null: all) and request id, kept for a retry. */
+  closeAttempt: (HeldRequest & { lots: number | null }) | null;
   stops: LeverStopsDraft | null;
   /** What went wrong last (a message in the user's language, from the server or the client). */
   error: string | null;
@@ -128,10 +138,16 @@ const PHASE_RANK: Readonly<Record<LeverPhase, number>> = {
  * an earlier one late news from the slower path) and not back in its lifecycle.
  */
 export function isPositionNews(held: LeverPosition, incoming: LeverPosition): boolean {
+  // A partial close is the one way back: the position closing some of its lots holds the rest again after its tick.
+  const restHolds =
+    held.phase === 'closing' &&
+    (held.close_lots ?? null) !== null &&
+    incoming.phase === 'holding' &&
+    incoming.lots < held.lots;
   return (
     incoming.id === held.id &&
     incoming.updated_at > held.updated_at &&
-    PHASE_RANK[incoming.phase] >= PHASE_RANK[held.phase]
+    (PHASE_RANK[incoming.phase] >= PHASE_RANK[held.phase] || restHolds)
   );
 }
 
@@ -185,7 +201,7 @@ export const leverOrderMachine = setup({
     // The submission child, sending with the call it was provided (submitOrderWith).
     submitOrder: submission,
     cancelOrder: fromPromise<LeverCallResult, { id: number }>(() => new Promise(() => {})),
-    closePosition: fromPromise<LeverCallResult, { id: number }>(() => new Promise(() => {})),
+    closePosition: fromPromise<LeverCallResult, LeverCloseInput>(() => new Promise(() => {})),
     setStops: fromPromise<LeverCallResult, { id: number } & LeverStopsDraft>(() => new Promise(() => {})),
     addMargin: fromPromise<LeverCallResult, { id: number; amount: string; request_id: string }>(
       () => new Promise(() => {}),
@@ -221,6 +237,13 @@ export const leverOrderMachine = setup({
     holdReview: assign(({ event }) =>
       event.type === 'REVIEW' ? { draft: event.draft, position: null, placed: null, ...clearError } : {},
     ),
+    beginClose: assign(({ context, event }) => {
+      if (event.type !== 'CLOSE' && event.type !== 'CONFIRM') return {};
+      const lots = event.lots ?? null;
+      // The same close again (a retry after no answer) keeps its id; other lots are a new request.
+      const request = requestFor(context.closeAttempt, [context.position?.id, lots], context.makeId);
+      return { closeAttempt: { ...request, lots } };
+    }),
     beginTopUp: assign(({ context, event }) => {
       if (event.type !== 'ADD_MARGIN') return {};
       const request = requestFor(context.marginAttempt, [context.position?.id, event.amount], context.makeId);
@@ -231,7 +254,15 @@ export const leverOrderMachine = setup({
     ),
     clearError: assign(clearError),
     showNoAnswer: assign({ error: NO_ANSWER, errorField: null }),
-    forget: assign({ draft: null, attempt: null, position: null, marginAttempt: null, stops: null, ...clearError }),
+    forget: assign({
+      draft: null,
+      attempt: null,
+      position: null,
+      marginAttempt: null,
+      closeAttempt: null,
+      stops: null,
+      ...clearError,
+    }),
   },
 }).createMachine({
   id: 'leverOrder',
@@ -242,6 +273,7 @@ export const leverOrderMachine = setup({
     attempt: null,
     position: input.position ?? null,
     marginAttempt: null,
+    closeAttempt: null,
     stops: null,
     ...clearError,
     ticket: input.ticket ?? false,
@@ -365,7 +397,7 @@ export const leverOrderMachine = setup({
           on: {
             POSITION: { guard: 'isNewsOfOurs', target: 'routing', actions: 'takeUpdate' },
             NEW_ORDER: { target: 'entering', actions: 'forget' },
-            CLOSE: { guard: 'pricesFresh', target: 'closeRequested', actions: 'clearError' },
+            CLOSE: { guard: 'pricesFresh', target: 'closeRequested', actions: ['clearError', 'beginClose'] },
             REVIEW_CLOSE: { guard: 'pricesFresh', target: 'confirmingClose', actions: 'clearError' },
             SET_STOP: {
               guard: 'pricesFresh',
@@ -384,7 +416,7 @@ export const leverOrderMachine = setup({
           tags: ['status:1'],
           on: {
             POSITION: { guard: 'isNewsOfOurs', target: 'routing', actions: 'takeUpdate' },
-            CONFIRM: { guard: 'pricesFresh', target: 'closeRequested' },
+            CONFIRM: { guard: 'pricesFresh', target: 'closeRequested', actions: 'beginClose' },
             BACK: 'holding',
           },
         },
@@ -393,8 +425,19 @@ export const leverOrderMachine = setup({
           invoke: {
             id: 'closePosition',
             src: 'closePosition',
-            input: ({ context }) => ({ id: context.position?.id ?? 0 }),
-            onDone: { target: 'routing', actions: assign(({ context, event }) => answerOf(context, event.output)) },
+            input: ({ context }) => ({
+              id: context.position?.id ?? 0,
+              lots: context.closeAttempt?.lots ?? null,
+              request_id: context.closeAttempt?.requestId ?? '',
+            }),
+            onDone: {
+              target: 'routing',
+              actions: assign(({ context, event }) => ({
+                ...answerOf(context, event.output),
+                // Answered either way: the next close is a new one. No answer: the retry keeps the id.
+                closeAttempt: leavesRequestOpen(event.output) ? context.closeAttempt : null,
+              })),
+            },
             onError: { target: 'routing', actions: 'showNoAnswer' },
           },
           on: { POSITION: newsWhileBusy(['holding']) },

@@ -1,4 +1,4 @@
-import { Fragment, type ReactElement } from 'react';
+import { Fragment, type ReactElement, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Button } from './Button';
@@ -18,6 +18,7 @@ export interface SheetFact {
  */
 export function ConfirmSheet({
   title,
+  field,
   facts,
   note,
   confirmLabel,
@@ -28,6 +29,8 @@ export function ConfirmSheet({
   onBack,
 }: {
   title: string;
+  /** What the trader may still change on the sheet (the lots of a close), above the facts. */
+  field?: ReactNode;
   facts: readonly SheetFact[];
   note: string;
   confirmLabel: string;
@@ -63,6 +66,7 @@ export function ConfirmSheet({
         </>
       }
     >
+      {field}
       <dl className="kv" data-testid="confirm-sheet">
         {facts.map((fact) => (
           <Fragment key={fact.label}>

@@ -226,6 +226,42 @@ describe('lever in the browser', () => {
     expect(await history.first().getAttribute('data-reason')).toBe('user');
   });
 
+  it('closes part of a position, then every position of the book, each confirmed', async () => {
+    await loggedInUser(server, page, 'lever-parts@example.com', { lang: 'de' });
+    await page.goto(`${server.url}/pages/lever/simulator?symbol=BTC`);
+    await open('long', { lots: '3', leverage: 10, lang: 'de' });
+    const long = positionRows().first();
+    await expect.poll(() => long.getAttribute('data-phase'), { timeout: 20_000 }).toBe('holding');
+
+    // One of its three lots: the sheet asks how many and names the part's fee; the rest holds on.
+    await long.getByTestId('row-close').click();
+    const lots = page.getByTestId('close-lots');
+    await expect.poll(() => lots.inputValue(), { timeout: 10_000 }).toBe('3');
+    await lots.fill('4');
+    expect(await page.getByTestId('confirm-action').isDisabled()).toBe(true);
+    await lots.fill('1');
+    expect(await page.getByTestId('confirm-action').textContent()).toBe(
+      text('de', 'leverdetail.confirm.closePart_one').replace('{{count}}', '1'),
+    );
+    await page.getByTestId('confirm-action').click();
+    await page.getByRole('tab', { name: new RegExp(`^${text('de', 'lever.tabs.history')}`) }).click();
+    const history = page.locator('li[data-testid^="history-"]');
+    await expect.poll(() => history.count(), { timeout: 20_000 }).toBe(1);
+    await page.getByRole('tab', { name: /^Positionen/ }).click();
+    await expect.poll(() => long.getAttribute('data-phase'), { timeout: 20_000 }).toBe('holding');
+    expect(await positionRows().count()).toBe(1);
+
+    // A second position, then close-all: both close at their next ticks.
+    await open('short', { lots: '1', leverage: 5, lang: 'de' });
+    await expect.poll(() => positionRows().count(), { timeout: 20_000 }).toBe(2);
+    await page.getByTestId('close-all').click();
+    await expect.poll(() => page.getByTestId('close-all-count').textContent(), { timeout: 10_000 }).toBe('2');
+    await page.getByTestId('confirm-action').click();
+    await expect.poll(() => positionRows().count(), { timeout: 20_000 }).toBe(0);
+    await page.getByRole('tab', { name: new RegExp(`^${text('de', 'lever.tabs.history')}`) }).click();
+    await expect.poll(() => history.count(), { timeout: 20_000 }).toBe(3);
+  });
+
   it('prompts a real account without verification, with the way to the verification page', async () => {
     const session = await loggedInUser(server, page, 'lever-real@example.com');
     await fundContract(session.user.id, '100');

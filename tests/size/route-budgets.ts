@@ -79,9 +79,12 @@ export const CHART_ROUTE_BUDGET = 267 * KB;
  * setting is on) by 0.6 KB: the option tab measured 243.7 KB, the Lever tab 243.3 KB (budget raised by 2 KB). Then
  * the larger shell (0.8 KB, above), each order actor reporting its steps for live inspection (the reporter; its call
  * loads with the first report) and order results announced as they happen: the option tab measured 245.7 KB, the
- * Lever tab 245.3 KB (budget raised by 3 KB).
+ * Lever tab 245.3 KB (budget raised by 3 KB). Issue 26's trading screens: results as profit or loss, the machines'
+ * confirming states with each ticket's sheet wiring (the sheets, their strings and close-all load when reached for;
+ * the option page's running and settled lists after first paint), and partial closes with their request ids: the
+ * Lever tab measured 248.6 KB, the option tab 247.2 KB (budget raised by 1 KB; issue 27 brings every budget down).
  */
-export const MACHINE_ROUTE_BUDGET = 248 * KB;
+export const MACHINE_ROUTE_BUDGET = 249 * KB;
 const MACHINE_LIBRARY = /node_modules\/xstate\//;
 export const DEFAULT_LANG = 'de';
 /** Pages that draw charts: the only routes that may load the chart library. */

@@ -1,22 +1,24 @@
-import type { ReactElement } from 'react';
+import { type ReactElement, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LeverPosition } from '../../../../protocol/lever';
-import { tradeFee } from '../../../../protocol/rules/lever';
+import { pnlUnits, tradeFee } from '../../../../protocol/rules/lever';
 import { fromUnits, toUnits } from '../../../../protocol/rules/spot';
 import { ConfirmSheet, type SheetFact } from '../../../components/ConfirmSheet';
+import { Field } from '../../../components/Field';
 import type { SheetActions } from '../../../components/sheet-actions';
 import { useQuote } from '../../../hooks/useQuote';
 import { formatNumber, formatPrice } from '../../../lib/format';
+import { errorText } from '../../../lib/i18n';
 import { formatAmount, formatPnl } from '../format';
 
 /**
- * A close on the confirmation sheet: the position, the tick it closes at (the next recorded one; now the last
- * price, which this sheet follows while it is open), the floating P&L now and the close fee at that price by the
- * published rule. Loaded when the first one is asked for.
+ * A close on the confirmation sheet: how many of the position's lots (all by default; fewer is a partial close,
+ * RULES "Partial close"), the tick it closes at (the next recorded one; now the last price, which this sheet follows
+ * while it is open), and the P&L of those lots and their close fee at that price by the published rules. Loaded
+ * when the first one is asked for.
  */
 export default function CloseConfirm({
   position,
-  pnl,
   priceScale,
   quoteScale,
   confirmEnabled,
@@ -25,27 +27,39 @@ export default function CloseConfirm({
   onBack,
 }: {
   position: LeverPosition;
-  /** The worker's floating P&L of the position now, if it has one yet. */
-  pnl: string | null;
   priceScale: number;
   quoteScale: number;
-} & SheetActions): ReactElement {
+  /** Sends the close: of `lots` lots, or of all of them when none is named. */
+  onConfirm: (lots?: number) => void;
+} & Omit<SheetActions, 'onConfirm'>): ReactElement {
   const { t, i18n } = useTranslation();
+  const [lotsText, setLotsText] = useState(String(position.lots));
+  const lots = /^[1-9]\d{0,8}$/.test(lotsText) ? Number(lotsText) : null;
+  const lotsError =
+    lots === null
+      ? errorText('leverLotsInvalid')
+      : lots > position.lots
+        ? errorText('leverCloseTooManyLots')
+        : undefined;
+  const closing = lotsError === undefined && lots !== null ? BigInt(lots) : null;
   const lang = i18n.language;
   const last = useQuote(position.symbol).quote?.last ?? null;
   const price = (v: string) => formatPrice(v, lang, priceScale);
   const side = t(position.direction === 'long' ? 'lever.ticket.long' : 'lever.ticket.short');
   const lastUnits = last === null ? null : toUnits(last, priceScale);
-  const fee =
-    lastUnits === null
+  const terms = {
+    contractSize: position.contract_size,
+    mmr: position.mmr,
+    feeRate: position.fee_rate,
+    priceScale,
+    quoteScale,
+  };
+  const entry = position.entry_price === null ? null : toUnits(position.entry_price, priceScale);
+  const fee = lastUnits === null || closing === null ? null : tradeFee(closing, lastUnits, terms);
+  const pnl =
+    lastUnits === null || closing === null || entry === null
       ? null
-      : tradeFee(BigInt(position.lots), lastUnits, {
-          contractSize: position.contract_size,
-          mmr: position.mmr,
-          feeRate: position.fee_rate,
-          priceScale,
-          quoteScale,
-        });
+      : fromUnits(pnlUnits({ side: position.direction, lots: closing, entry, terms }, lastUnits), quoteScale);
   const facts: SheetFact[] = [
     {
       label: t('leverdetail.confirm.side'),
@@ -80,14 +94,29 @@ export default function CloseConfirm({
   ];
   return (
     <ConfirmSheet
+      field={
+        <Field
+          label={t('leverdetail.confirm.lotsToClose', { count: position.lots })}
+          value={lotsText}
+          onValue={(v) => setLotsText(v.replace(/[^\d]/g, '').slice(0, 9))}
+          inputMode="numeric"
+          autoComplete="off"
+          error={lotsError}
+          data-testid="close-lots"
+        />
+      }
       title={t('leverdetail.confirm.closeTitle', { no: position.order_no })}
       facts={facts}
       note={t('leverdetail.confirm.note')}
-      confirmLabel={t('leverdetail.confirm.closeAction')}
+      confirmLabel={
+        lots !== null && lots < position.lots
+          ? t('leverdetail.confirm.closePart', { count: lots })
+          : t('leverdetail.confirm.closeAction')
+      }
       confirmClass={`lever-confirm is-${position.direction === 'long' ? 'short' : 'long'}`}
-      confirmEnabled={confirmEnabled}
+      confirmEnabled={confirmEnabled && closing !== null}
       blockedNote={blocked ? t('lever.staleBlocked') : null}
-      onConfirm={onConfirm}
+      onConfirm={() => onConfirm(lots !== null && lots < position.lots ? lots : undefined)}
       onBack={onBack}
     />
   );

@@ -5,6 +5,7 @@ import type { LeverLive } from '../../../../machines/lever/live';
 import type { LeverAccount, LeverInstrument } from '../../../../protocol/lever';
 import { Segmented } from '../../../components/Segmented';
 import { LoadingOrFailed } from '../../../components/StateView';
+import { loadNamespace } from '../../../lib/i18n';
 import { BookTotalsBar } from './BookTotalsBar';
 import { PositionRow } from './PositionRow';
 
@@ -12,6 +13,8 @@ import { PositionRow } from './PositionRow';
 const HistoryList = lazy(() => import('./HistoryList'));
 /** Pending orders are a tab away too (the positions show first). */
 const OrderRow = lazy(() => import('./OrderRow'));
+/** Close-all and its sheet load after the positions, with their strings (the lever details' table). */
+const CloseAll = lazy(() => Promise.all([import('./CloseAll'), loadNamespace('leverdetail')]).then(([m]) => m));
 
 type Tab = 'positions' | 'orders' | 'history';
 
@@ -35,6 +38,7 @@ export const LeverLists = memo(function LeverLists({
   const { t } = useTranslation();
   const lists = useSelector(live.actor, (s) => s.context.lists);
   const rows = useSelector(live.actor, (s) => s.context.rows);
+  const fresh = useSelector(live.actor, (s) => s.context.fresh);
   const [tab, setTab] = useState<Tab>('positions');
   const scaleOf = (symbol: string) => instruments.find((i) => i.symbol === symbol)?.price_scale ?? 2;
   return (
@@ -61,6 +65,13 @@ export const LeverLists = memo(function LeverLists({
         ) : (
           <>
             <BookTotalsBar figures={live.figures} />
+            <Suspense fallback={null}>
+              <CloseAll
+                book={book}
+                holding={lists.positions.filter((p) => p.phase === 'holding').length}
+                stale={!fresh}
+              />
+            </Suspense>
             <ul className="lever-list" data-testid="positions">
               {lists.positions.map((p) => {
                 const row = rows[p.id];

@@ -119,12 +119,11 @@ export const PositionRow = memo(function PositionRow({
         <Suspense fallback={null}>
           <CloseConfirm
             position={shown}
-            pnl={figures.get(shown.id)?.pnl ?? null}
             priceScale={priceScale}
             quoteScale={quoteScale}
             confirmEnabled={view.confirmEnabled}
             blocked={view.blockedByStalePrices}
-            onConfirm={() => send({ type: 'CONFIRM' })}
+            onConfirm={(lots) => send(lots === undefined ? { type: 'CONFIRM' } : { type: 'CONFIRM', lots })}
             onBack={() => send({ type: 'BACK' })}
           />
         </Suspense>

@@ -16,7 +16,12 @@ export const leverMachine = leverOrderMachine.provide({
   actors: {
     submitOrder: submitOrderWith(submitLeverOrder),
     cancelOrder: fromPromise(({ input }) => cancelLeverOrder(input.id)),
-    closePosition: fromPromise(({ input }) => closeLeverPosition(input.id)),
+    closePosition: fromPromise(({ input }) =>
+      closeLeverPosition(input.id, {
+        request_id: input.request_id,
+        ...(input.lots === null ? {} : { lots: input.lots }),
+      }),
+    ),
     setStops: fromPromise(({ input }) => setLeverStops(input)),
     addMargin: fromPromise(({ input }) => addLeverMargin(input)),
   },
