@@ -241,7 +241,7 @@ describe('lever in the browser', () => {
     expect(await page.getByTestId('confirm-action').isDisabled()).toBe(true);
     await lots.fill('1');
     expect(await page.getByTestId('confirm-action').textContent()).toBe(
-      text('de', 'leverdetail.confirm.closePart_one').replace('{{count}}', '1'),
+      text('de', 'lever.confirm.closePart_one').replace('{{count}}', '1'),
     );
     await page.getByTestId('confirm-action').click();
     await page.getByRole('tab', { name: new RegExp(`^${text('de', 'lever.tabs.history')}`) }).click();

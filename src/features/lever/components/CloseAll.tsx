@@ -9,7 +9,7 @@ import { toast } from '../../../state/toasts';
 /**
  * Close-all (RULES "Partial close": every holding position of the book, each at the next recorded tick of its
  * instrument), confirmed on a sheet that says how many. Orders not yet open and positions already closing stay; each
- * row follows its own position from the socket. Loaded with the positions list, strings included.
+ * row follows its own position from the socket. Loaded with the positions list.
  */
 export default function CloseAll({
   book,
@@ -35,7 +35,7 @@ export default function CloseAll({
       return;
     }
     setOpen(false);
-    toast(t('leverdetail.closeAll.done', { count: answer.positions.length }), 'success');
+    toast(t('lever.closeAll.done', { count: answer.positions.length }), 'success');
   };
   return (
     <div className="lever-close-all">
@@ -46,17 +46,17 @@ export default function CloseAll({
         onClick={() => setOpen(true)}
         data-testid="close-all"
       >
-        {t('leverdetail.closeAll.action')}
+        {t('lever.closeAll.action')}
       </Button>
       {open ? (
         <ConfirmSheet
-          title={t('leverdetail.closeAll.title', { count: holding })}
+          title={t('lever.closeAll.title', { count: holding })}
           facts={[
-            { label: t('leverdetail.closeAll.positions'), value: String(holding), testId: 'close-all-count' },
-            { label: t('leverdetail.confirm.fillsAt'), value: t('leverdetail.closeAll.eachAt') },
+            { label: t('lever.closeAll.positions'), value: String(holding), testId: 'close-all-count' },
+            { label: t('lever.confirm.fillsAt'), value: t('lever.closeAll.eachAt') },
           ]}
-          note={error ?? t('leverdetail.closeAll.note')}
-          confirmLabel={t('leverdetail.closeAll.confirm', { count: holding })}
+          note={error ?? t('lever.closeAll.note')}
+          confirmLabel={t('lever.closeAll.confirm', { count: holding })}
           confirmClass="lever-confirm is-short"
           confirmEnabled={!busy && !stale && holding > 0}
           blockedNote={stale ? t('lever.staleBlocked') : null}

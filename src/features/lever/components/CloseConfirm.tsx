@@ -1,7 +1,7 @@
 import { type ReactElement, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LeverPosition } from '../../../../protocol/lever';
-import { pnlUnits, tradeFee } from '../../../../protocol/rules/lever';
+import { pnlUnits, quantity, tradeFee } from '../../../../protocol/rules/lever';
 import { fromUnits, toUnits } from '../../../../protocol/rules/spot';
 import { ConfirmSheet, type SheetFact } from '../../../components/ConfirmSheet';
 import { Field } from '../../../components/Field';
@@ -54,6 +54,10 @@ export default function CloseConfirm({
     priceScale,
     quoteScale,
   };
+  const quantityText = (lots: bigint) => {
+    const q = quantity(lots, terms);
+    return formatNumber(fromUnits(q.units, q.scale), lang, { min: 0, max: q.scale });
+  };
   const entry = position.entry_price === null ? null : toUnits(position.entry_price, priceScale);
   const fee = lastUnits === null || closing === null ? null : tradeFee(closing, lastUnits, terms);
   const pnl =
@@ -62,32 +66,36 @@ export default function CloseConfirm({
       : fromUnits(pnlUnits({ side: position.direction, lots: closing, entry, terms }, lastUnits), quoteScale);
   const facts: SheetFact[] = [
     {
-      label: t('leverdetail.confirm.side'),
+      label: t('lever.confirm.side'),
       value: `${side} ${position.leverage}x · ${t(position.margin_mode === 'isolated' ? 'lever.ticket.isolated' : 'lever.ticket.cross')}`,
       testId: 'confirm-side',
     },
     {
-      label: t('leverdetail.confirm.size'),
-      value: t('leverdetail.confirm.sizeValue', {
-        lots: position.lots,
-        qty: formatNumber(position.quantity, lang, { min: 0, max: 8 }),
-        base: position.symbol,
-      }),
+      label: t('lever.confirm.size'),
+      // What this close takes: the lots asked for (all of them by default), in the base coin by the rule.
+      value:
+        closing === null
+          ? '--'
+          : t('lever.confirm.sizeValue', {
+              lots: String(closing),
+              qty: quantityText(closing),
+              base: position.symbol,
+            }),
       testId: 'confirm-size',
     },
     { label: t('lever.row.entry'), value: position.entry_price ? price(position.entry_price) : '--' },
     {
-      label: t('leverdetail.confirm.fillsAt'),
-      value: t('leverdetail.confirm.nextTick', { price: last === null ? '--' : price(last) }),
+      label: t('lever.confirm.fillsAt'),
+      value: t('lever.confirm.nextTick', { price: last === null ? '--' : price(last) }),
       testId: 'confirm-fill',
     },
     {
-      label: t('leverdetail.confirm.pnlNow'),
+      label: t('lever.confirm.pnlNow'),
       value: pnl === null ? '--' : `${formatPnl(pnl, lang)} USDT`,
       testId: 'confirm-pnl',
     },
     {
-      label: t('leverdetail.confirm.closeFee'),
+      label: t('lever.confirm.closeFee'),
       value: fee === null ? '--' : `${formatAmount(fromUnits(fee, quoteScale), lang)} USDT`,
       testId: 'confirm-fee',
     },
@@ -96,7 +104,7 @@ export default function CloseConfirm({
     <ConfirmSheet
       field={
         <Field
-          label={t('leverdetail.confirm.lotsToClose', { count: position.lots })}
+          label={t('lever.confirm.lotsToClose', { count: position.lots })}
           value={lotsText}
           onValue={(v) => setLotsText(v.replace(/[^\d]/g, '').slice(0, 9))}
           inputMode="numeric"
@@ -105,13 +113,13 @@ export default function CloseConfirm({
           data-testid="close-lots"
         />
       }
-      title={t('leverdetail.confirm.closeTitle', { no: position.order_no })}
+      title={t('lever.confirm.closeTitle', { no: position.order_no })}
       facts={facts}
-      note={t('leverdetail.confirm.note')}
+      note={t('lever.confirm.note')}
       confirmLabel={
         lots !== null && lots < position.lots
-          ? t('leverdetail.confirm.closePart', { count: lots })
-          : t('leverdetail.confirm.closeAction')
+          ? t('lever.confirm.closePart', { count: lots })
+          : t('lever.confirm.closeAction')
       }
       confirmClass={`lever-confirm is-${position.direction === 'long' ? 'short' : 'long'}`}
       confirmEnabled={confirmEnabled && closing !== null}

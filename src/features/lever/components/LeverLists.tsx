@@ -5,7 +5,6 @@ import type { LeverLive } from '../../../../machines/lever/live';
 import type { LeverAccount, LeverInstrument } from '../../../../protocol/lever';
 import { Segmented } from '../../../components/Segmented';
 import { LoadingOrFailed } from '../../../components/StateView';
-import { loadNamespace } from '../../../lib/i18n';
 import { BookTotalsBar } from './BookTotalsBar';
 import { PositionRow } from './PositionRow';
 
@@ -13,8 +12,8 @@ import { PositionRow } from './PositionRow';
 const HistoryList = lazy(() => import('./HistoryList'));
 /** Pending orders are a tab away too (the positions show first). */
 const OrderRow = lazy(() => import('./OrderRow'));
-/** Close-all and its sheet load after the positions, with their strings (the lever details' table). */
-const CloseAll = lazy(() => Promise.all([import('./CloseAll'), loadNamespace('leverdetail')]).then(([m]) => m));
+/** Close-all and its sheet load after the positions. */
+const CloseAll = lazy(() => import('./CloseAll'));
 
 type Tab = 'positions' | 'orders' | 'history';
 

@@ -9,7 +9,7 @@ import { Icon } from '../../../components/Icon';
 import { Segmented } from '../../../components/Segmented';
 import { useQuote } from '../../../hooks/useQuote';
 import { amountKeystrokes, wireAmount } from '../../../lib/amount-input';
-import { errorText, loadNamespace } from '../../../lib/i18n';
+import { errorText } from '../../../lib/i18n';
 import { confirmsOrders } from '../../../state/order-confirmation';
 import { useOrderActor } from '../hooks/useOrderActor';
 import { draftOf, type LeverTicket as Ticket, type TicketField, type TicketProblem, ticketProblem } from '../ticket';
@@ -19,8 +19,7 @@ import { TicketEstimate } from './TicketEstimate';
 /** SPEC 8's prompt is rare (a refused real-account order): it loads when it is needed. */
 const VerifyDialog = lazy(() => import('./VerifyDialog'));
 /** The confirmation sheet loads when the trader reaches for the button, so it is there by the time it is needed. */
-// With its strings, which sit in the lever details' table: the tab itself never needs them.
-const loadOpenConfirm = () => Promise.all([import('./OpenConfirm'), loadNamespace('leverdetail')]).then(([m]) => m);
+const loadOpenConfirm = () => import('./OpenConfirm');
 const OpenConfirm = lazy(loadOpenConfirm);
 
 const FIELDS: readonly string[] = ['lots', 'price', 'take_profit', 'stop_loss'] satisfies TicketField[];

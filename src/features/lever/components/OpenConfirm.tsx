@@ -37,10 +37,10 @@ export default function OpenConfirm({
   const price = (v: string) => formatPrice(v, lang, instrument.price_scale);
   const lots = lotsOf(ticket.lots);
   const facts: SheetFact[] = [
-    { label: t('leverdetail.confirm.side'), value: side, testId: 'confirm-side' },
+    { label: t('lever.confirm.side'), value: side, testId: 'confirm-side' },
     {
-      label: t('leverdetail.confirm.size'),
-      value: t('leverdetail.confirm.sizeValue', {
+      label: t('lever.confirm.size'),
+      value: t('lever.confirm.sizeValue', {
         lots: ticket.lots,
         qty: lots === null ? '--' : quantityText(lots, instrument, quoteScale, lang),
         base: instrument.symbol,
@@ -48,16 +48,16 @@ export default function OpenConfirm({
       testId: 'confirm-size',
     },
     {
-      label: t('leverdetail.confirm.leverage'),
+      label: t('lever.confirm.leverage'),
       value: `${ticket.leverage}x · ${t(ticket.marginMode === 'isolated' ? 'lever.ticket.isolated' : 'lever.ticket.cross')}`,
       testId: 'confirm-leverage',
     },
     {
-      label: t('leverdetail.confirm.fillsAt'),
+      label: t('lever.confirm.fillsAt'),
       value:
         ticket.type === 'limit'
-          ? t('leverdetail.confirm.limitTick', { price: price(ticket.price) })
-          : t('leverdetail.confirm.nextTick', { price: last === null ? '--' : price(last) }),
+          ? t('lever.confirm.limitTick', { price: price(ticket.price) })
+          : t('lever.confirm.nextTick', { price: last === null ? '--' : price(last) }),
       testId: 'confirm-fill',
     },
     { label: t('lever.ticket.margin'), value: usdt(estimate?.margin), testId: 'confirm-margin' },
@@ -72,9 +72,9 @@ export default function OpenConfirm({
   }
   return (
     <ConfirmSheet
-      title={t('leverdetail.confirm.openTitle', { side, symbol: `${instrument.symbol}/USDT` })}
+      title={t('lever.confirm.openTitle', { side, symbol: `${instrument.symbol}/USDT` })}
       facts={facts}
-      note={t('leverdetail.confirm.note')}
+      note={t('lever.confirm.note')}
       confirmLabel={t(ticket.side === 'long' ? 'lever.ticket.openLong' : 'lever.ticket.openShort')}
       confirmClass={`lever-confirm is-${ticket.side}`}
       confirmEnabled={confirmEnabled}

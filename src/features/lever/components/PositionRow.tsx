@@ -8,7 +8,6 @@ import { fromUnits, toUnits } from '../../../../protocol/rules/spot';
 import { OrderFlow } from '../../../app/OrderFlow';
 import { Button } from '../../../components/Button';
 import { formatPrice } from '../../../lib/format';
-import { loadNamespace } from '../../../lib/i18n';
 import { confirmsOrders } from '../../../state/order-confirmation';
 import { formatAmount, formatPercent, formatPnl, formatSignedPercent, signClass } from '../format';
 import { useOnScreen } from '../hooks/useOnScreen';
@@ -19,8 +18,7 @@ import { RowHead } from './RowHead';
 // The inline forms load when one is opened: most rows are only watched.
 const StopsForm = lazy(() => import('./StopsForm'));
 const MarginForm = lazy(() => import('./MarginForm'));
-// With its strings, which sit in the lever details' table: the tab itself never needs them.
-const loadCloseConfirm = () => Promise.all([import('./CloseConfirm'), loadNamespace('leverdetail')]).then(([m]) => m);
+const loadCloseConfirm = () => import('./CloseConfirm');
 const CloseConfirm = lazy(loadCloseConfirm);
 
 type Panel = 'stops' | 'margin' | null;
