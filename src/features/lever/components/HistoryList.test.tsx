@@ -176,6 +176,24 @@ describe('HistoryList', () => {
     ]);
   });
 
+  it('names the gap the fund bore on a close by the user too (a tick past the liquidation price), so the lines add up', async () => {
+    const closedAtGap: LeverPosition = {
+      ...gapped,
+      id: 5,
+      order_no: 'L00000005',
+      close_reason: 'user',
+      Liquidation_Time: null,
+    };
+    show([closedAtGap]);
+    expect(await resultOf(5)).toEqual([
+      ['Realised P&L', `-10.00${nbsp}USDT`],
+      ['Open fee', `-0.30${nbsp}USDT`],
+      ['Close fee', `0.00${nbsp}USDT`],
+      ['Covered by the insurance fund', `+4.00${nbsp}USDT`],
+      ['Net result', `-6.30${nbsp}USDT`],
+    ]);
+  });
+
   it('shows no result for an order cancelled before it opened', async () => {
     show([cancelled]);
     const row = await screen.findByTestId('history-4');

@@ -113,7 +113,8 @@ function ClosedResult({ position: p }: { position: LeverPosition }): ReactElemen
   if (p.phase !== 'closed' || p.realized_pnl === null || p.total_profit_or_loss === null) return null;
   const money = (value: string) => formatMoney(value, LEVER_CURRENCY, lang, { signed: true });
   const cost = (value: string | null) => (value === null ? '–' : money(negateText(value)));
-  const insurance = p.close_reason === 'liquidation' ? p.insurance : null;
+  // A liquidation leaves margin to the fund; any close at a tick past the liquidation price has the fund bear the gap.
+  const insurance = p.insurance !== null && signOf(p.insurance) !== 0 ? p.insurance : null;
   const rows: { key: string; label: string; value: string; className?: string }[] = [
     { key: 'pnl', label: t('lever.row.realized'), value: money(p.realized_pnl), className: signClass(p.realized_pnl) },
     { key: 'open-fee', label: t('lever.row.openFee'), value: cost(p.open_fee) },

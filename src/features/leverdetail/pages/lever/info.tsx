@@ -105,7 +105,8 @@ function PositionFacts({ position: p, scale }: { position: LeverPosition; scale:
     ['openFee', t('leverdetail.info.openFee'), cost(p.open_fee)],
     ['closeFee', t('leverdetail.info.closeFee'), cost(p.close_fee)],
   ];
-  if (p.close_reason === 'liquidation' && p.insurance !== null) {
+  // A liquidation leaves margin to the fund; any close at a tick past the liquidation price has the fund bear the gap.
+  if (p.insurance !== null && signOf(p.insurance) !== 0) {
     const covered = signOf(p.insurance) < 0;
     rows.push([
       'insurance',
