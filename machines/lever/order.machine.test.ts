@@ -266,6 +266,17 @@ describe('closing part of a position (RULES "Partial close")', () => {
     expect(ids(calls.closePosition)).toEqual(['req-1', 'req-1', 'req-2', 'req-3']);
   });
 
+  it('a close asked again after an unanswered part did close is a new request, not the old id', () => {
+    const { calls, send } = liveActor(position('holding', 4_000));
+    send(EVENTS.fresh);
+    send({ type: 'CLOSE', lots: 1 });
+    send(EVENTS.closeLost);
+    // The lost close did apply: its part closed at the next tick and the position holds one lot.
+    send({ type: 'POSITION', position: position('holding', 6_000, { lots: 1 }) });
+    send({ type: 'CLOSE', lots: 1 });
+    expect(ids(calls.closePosition)).toEqual(['req-1', 'req-2']);
+  });
+
   it('holds the rest again after the split tick, but never takes a whole close back', () => {
     const { send, view } = liveActor(position('holding', 4_000));
     send(EVENTS.fresh);

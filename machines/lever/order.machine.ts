@@ -240,13 +240,17 @@ export const leverOrderMachine = setup({
     beginClose: assign(({ context, event }) => {
       if (event.type !== 'CLOSE' && event.type !== 'CONFIRM') return {};
       const lots = event.lots ?? null;
-      // The same close again (a retry after no answer) keeps its id; other lots are a new request.
-      const request = requestFor(context.closeAttempt, [context.position?.id, lots], context.makeId);
+      // The same close again (a retry after no answer) keeps its id; other lots are a new request, and so is a close
+      // of a position whose lots changed meanwhile (the unanswered part did close: its id must not be sent again).
+      const p = context.position;
+      const request = requestFor(context.closeAttempt, [p?.id, p?.lots, lots], context.makeId);
       return { closeAttempt: { ...request, lots } };
     }),
     beginTopUp: assign(({ context, event }) => {
       if (event.type !== 'ADD_MARGIN') return {};
-      const request = requestFor(context.marginAttempt, [context.position?.id, event.amount], context.makeId);
+      // A top-up whose margin shows in the position meanwhile did apply: the next one is new.
+      const p = context.position;
+      const request = requestFor(context.marginAttempt, [p?.id, p?.additional_margin, event.amount], context.makeId);
       return { marginAttempt: { ...request, amount: event.amount } };
     }),
     takeUpdate: assign(({ context, event }) =>
