@@ -139,11 +139,21 @@ export async function closeAll(s: LeverServices, userId: number, book: 'real' | 
     .execute();
   const now = s.now();
   const closing: LeverPositionRow[] = [];
-  for (const row of rows) {
-    const updated = await writeTransaction(s.database, (trx) =>
-      markClosing(trx, row, now, { lots: null, requestId: null }),
-    );
-    if (updated) closing.push(updated);
+  for (const first of rows) {
+    // A row that changed between the read and the update (a new mark's stops, added margin) is read again and
+    // tried again while it still holds, as a single close is.
+    let row = first;
+    for (let attempt = 0; attempt < 3 && row.phase === 'holding'; attempt++) {
+      const current = row;
+      const updated = await writeTransaction(s.database, (trx) =>
+        markClosing(trx, current, now, { lots: null, requestId: null }),
+      );
+      if (updated) {
+        closing.push(updated);
+        break;
+      }
+      row = await owned(s, userId, row.id);
+    }
   }
   for (const row of closing) s.onChanged?.(row);
   return { positions: closing.map((row) => toWire(row)) };
