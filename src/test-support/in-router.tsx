@@ -5,11 +5,12 @@ import { createQueryClient } from '../data/query';
 
 /**
  * A component that links (list rows to their detail pages), drawn inside a router of its own on '/' and a fresh query
- * client, for component tests: a Link needs a router, and the app's own router would load the whole shell.
+ * client, for component tests: a Link needs a router, and the app's own router would load the whole shell. `at` adds
+ * a query (`/?id=3`) for a page that reads its record from the link.
  */
-export function inRouter(view: () => ReactElement): ReactElement {
+export function inRouter(view: () => ReactElement, at = '/'): ReactElement {
   const root = createRootRoute({ component: view });
-  const router = createRouter({ routeTree: root, history: createMemoryHistory({ initialEntries: ['/'] }) });
+  const router = createRouter({ routeTree: root, history: createMemoryHistory({ initialEntries: [at] }) });
   return (
     <QueryClientProvider client={createQueryClient()}>
       <RouterProvider router={router} />

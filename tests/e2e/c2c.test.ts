@@ -166,6 +166,20 @@ describe('c2c in the browser', () => {
       const orderUrl = page.url();
       const orderId = new URL(orderUrl).searchParams.get('id');
 
+      // A second order on this ad waits for this one: the ad's page says so before any form, and leads back to it.
+      await page.goto(`${server.url}/pages/assets/c2c/buy?id=${ad.id}`);
+      const openNote = page.getByTestId('c2c-open-order');
+      await openNote.waitFor({ timeout: 15_000 });
+      expect(await openNote.getByRole('status').textContent()).toContain(
+        'Du hast bei diesem Angebot schon eine offene Order',
+      );
+      expect(await page.getByTestId('c2c-submit').count()).toBe(0);
+      await shot(page, 'c2c-open-order-dark-de');
+      await openNote.getByRole('link').click();
+      await page.waitForURL(/assets\/c2c\/orderDetail/, { timeout: 15_000 });
+      expect(new URL(page.url()).searchParams.get('id')).toBe(orderId);
+      await expect.poll(() => view.getAttribute('data-status'), { timeout: 15_000 }).toBe('2');
+
       // The order's chat: the buyer writes from the order; the merchant reads it on their side and answers, live.
       await page.getByTestId('c2c-chat').click();
       await page.waitForURL(/help\/center\/otcChat/, { timeout: 15_000 });
@@ -288,6 +302,16 @@ describe('c2c in the browser', () => {
     await expect.poll(() => view.getAttribute('data-status'), { timeout: 15_000 }).toBe('1');
     await shot(page, 'c2c-order-paying-light-en');
     expect(await coinBalance(seller.user.id)).toMatchObject({ held: 200_000 });
+    // The ad's page now tells of this order before any form, and leads back to it.
+    await page.goto(`${server.url}/pages/assets/c2c/buy?id=${ad.id}`);
+    const openNote = page.getByTestId('c2c-open-order');
+    await openNote.waitFor({ timeout: 15_000 });
+    expect(await openNote.getByRole('status').textContent()).toContain('You already have an open order on this ad');
+    expect(await page.getByTestId('c2c-submit').count()).toBe(0);
+    await shot(page, 'c2c-open-order-light-en');
+    await openNote.getByRole('link').click();
+    await page.waitForURL(/assets\/c2c\/orderDetail/, { timeout: 15_000 });
+    await expect.poll(() => view.getAttribute('data-status'), { timeout: 15_000 }).toBe('1');
     // The machine drawn from the code, the order's state marked on it (and said in words).
     const chart = page.getByTestId('machine-chart');
     const current = () =>
@@ -305,5 +329,9 @@ describe('c2c in the browser', () => {
     await shot(page, 'c2c-order-expired-light-en');
     // The drawing follows the live order to its final state.
     await expect.poll(current, { timeout: 15_000 }).toEqual(['c2cOrder.cancelled']);
+    // The order has ended: the ad's page offers the form again.
+    await page.goto(`${server.url}/pages/assets/c2c/buy?id=${ad.id}`);
+    await page.getByTestId('c2c-submit').waitFor({ timeout: 15_000 });
+    expect(await page.getByTestId('c2c-open-order').count()).toBe(0);
   });
 });

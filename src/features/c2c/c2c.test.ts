@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { C2cAd, C2cOrder, C2cStatus } from '../../../protocol/c2c';
 import { c2cFiatAmount, priceUnits } from '../../../protocol/rules/c2c';
 import { clockOf, formatC2cPrice, formatCoin, formatFiat } from './format';
-import { belongsTo, mergeOrders, statusesOf } from './orders';
+import { belongsTo, mergeOrders, openOrderOn, statusesOf } from './orders';
 import { checkFiat, checkQuantity, figuresOf, maxQuantity, orderable } from './terms';
 
 // The C2C pages' own logic: the buy checks (the server's keys in the server's order), the total by the published rule
@@ -113,6 +113,17 @@ describe('the order list', () => {
     expect(rows.map((o) => `${o.id}:${o.status}`)).toEqual(['6:1', '5:2', '3:1']);
     expect(mergeOrders(loaded, live, true, belongsTo('buyer', 1)).map((o) => o.id)).toEqual([6, 5, 3, 2]);
     expect(mergeOrders(loaded, null, true, belongsTo('buyer', 'all'))).toEqual(loaded);
+  });
+});
+
+describe('an open order on an ad', () => {
+  it('is the user’s order as buyer on that ad while it is paying, paid or under appeal', () => {
+    const onAd = (o: C2cOrder, adId: number): C2cOrder => ({ ...o, ad_id: adId });
+    expect(openOrderOn(1, null)).toBeNull();
+    expect(openOrderOn(1, [])).toBeNull();
+    // Another ad's, one as merchant, ended ones: none stops an order here.
+    expect(openOrderOn(1, [onAd(order(4, 1), 2), order(5, 1, 'merchant'), order(6, 3), order(7, 5)])).toBeNull();
+    for (const status of [1, 2, 4] as const) expect(openOrderOn(1, [order(6, 3), order(8, status)])?.id).toBe(8);
   });
 });
 

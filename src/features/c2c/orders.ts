@@ -1,5 +1,5 @@
 import type { C2cOrder, C2cStatus } from '../../../protocol/c2c';
-import { newerC2cOrder } from '../../../streams/c2c/news';
+import { isOpenC2cOrder, newerC2cOrder } from '../../../streams/c2c/news';
 
 /** The order list's tabs: every order, or one status (SPEC 4, with 3 completed and 4 appeal). */
 export const ORDER_TABS = ['all', 1, 2, 4, 3, 5] as const;
@@ -37,3 +37,10 @@ export const belongsTo =
   (side: C2cOrder['role'], tab: OrderTab) =>
   (order: C2cOrder): boolean =>
     order.role === side && (tab === 'all' || order.status === tab);
+
+/**
+ * The user's open order (as buyer) on one ad among the orders the `c2c` stream knows, or null. The server takes one
+ * open order per buyer and ad (`c2cOrderOpen`), so the ad's page shows this one instead of a form it would refuse.
+ */
+export const openOrderOn = (adId: number, orders: readonly C2cOrder[] | null): C2cOrder | null =>
+  orders?.find((o) => o.role === 'buyer' && o.ad_id === adId && isOpenC2cOrder(o)) ?? null;

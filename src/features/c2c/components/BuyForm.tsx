@@ -23,9 +23,10 @@ type Mode = 'fiat' | 'quantity';
  * Ordering from an ad (assets/c2c/buy): what to spend in the ad's fiat currency, or how many coins, typed in the
  * user's own number format; the quantity and the exact total by the published rule (quantity × price rounded up to
  * the cent, what the server will charge); the payment method; and Buy. One request id per order, kept while the same
- * order is retried, so a lost answer never orders twice.
+ * order is retried, so a lost answer never orders twice. `onOrderOpen`: the server refused because the user already has
+ * an open order on this ad.
  */
-export function BuyForm({ ad }: { ad: C2cAd }): ReactElement {
+export function BuyForm({ ad, onOrderOpen }: { ad: C2cAd; onOrderOpen?: () => void }): ReactElement {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const navigate = useNavigate();
@@ -101,6 +102,7 @@ export function BuyForm({ ad }: { ad: C2cAd }): ReactElement {
     if (!r.ok) {
       if (r.field !== 'amount') setRefusal(r.message);
       if (r.answered) void client.invalidateQueries({ queryKey: c2cKeys.ad(ad.id) });
+      if (r.reason === 'c2cOrderOpen') onOrderOpen?.();
       return;
     }
     submission.accepted();

@@ -11,14 +11,18 @@ import { useQueryParam } from '../../../../../hooks/hooks';
 import { session } from '../../../../../state/session';
 import { PayTypes } from '../../../components/Badges';
 import { BuyForm } from '../../../components/BuyForm';
+import { OpenOrderNote } from '../../../components/OpenOrderNote';
 import { formatC2cPrice, formatCoin, formatFiat } from '../../../format';
 import { recordId, useC2cAd } from '../../../hooks/queries';
+import { useC2cLive } from '../../../hooks/useC2cLive';
+import { openOrderOn } from '../../../orders';
 import { orderable } from '../../../terms';
 import '../../../c2c.css';
 
 /**
- * Buying from one ad (assets/c2c/buy?id=, login required): the merchant and the ad's terms, then the order form. A
- * closed ad, one of the user's own, or one without coins left within its limits says so instead.
+ * Buying from one ad (assets/c2c/buy?id=, login required): the merchant and the ad's terms, then the order form. An
+ * open order of the user's on this ad shows instead, with the way to it, until it ends (the `c2c` stream says when);
+ * a closed ad, one of the user's own, or one without coins left within its limits says so instead.
  */
 export default function C2cBuyPage(): ReactElement {
   const { t } = useTranslation();
@@ -41,6 +45,9 @@ function Buy({ ad }: { ad: C2cAd }): ReactElement {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const me = useSnapshot(session).user;
+  // The tab's shared order stream (its topic, polled only beside a lost socket), as the order pages read it.
+  const { stream, orders } = useC2cLive();
+  const open = openOrderOn(ad.id, orders);
   const blocked =
     ad.state !== 'open'
       ? 'c2c.buy.closed'
@@ -77,14 +84,17 @@ function Buy({ ad }: { ad: C2cAd }): ReactElement {
         </dl>
         <PayTypes types={ad.pay_types} />
       </section>
-      {blocked ? (
+      {open ? (
+        <OpenOrderNote order={open} />
+      ) : blocked ? (
         <EmptyState icon="info" text={t(blocked)}>
           <Link to="/pages/assets/c2c/index" className="btn btn-secondary">
             <span className="btn-label">{t('c2c.links.market')}</span>
           </Link>
         </EmptyState>
       ) : (
-        <BuyForm key={ad.id} ad={ad} />
+        // A refusal for an open order the stream has not told of yet: ask it now, so the order shows in its place.
+        <BuyForm key={ad.id} ad={ad} onOrderOpen={() => void stream.refresh()} />
       )}
     </div>
   );
