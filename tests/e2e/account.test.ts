@@ -62,6 +62,34 @@ async function login(account: string, password: string, lang: 'de' | 'en') {
     .click();
 }
 
+/**
+ * Where this page's toasts appear, measured from the toast layer itself (always in the page, empty between toasts), so
+ * no 2.5-second toast has to be caught: the layer's bottom edge, where toasts stack upwards from, against the
+ * navigation bar, the page's first heading and the tab bar.
+ */
+async function expectToastsClearOfTheHeader(): Promise<void> {
+  const place = await page.evaluate(() => {
+    const box = (selector: string) => {
+      const r = document.querySelector(selector)?.getBoundingClientRect();
+      return r ? { top: r.top, bottom: r.bottom } : null;
+    };
+    return {
+      layer: box('.toasts'),
+      navbar: box('.navbar'),
+      heading: box('.page-body h2'),
+      tabbar: box('.tabbar'),
+      height: window.innerHeight,
+    };
+  });
+  const { layer, navbar, heading, tabbar, height } = place;
+  expect(layer && navbar).toBeTruthy();
+  if (!layer || !navbar) return;
+  // Anchored at the bottom, above the tab bar where there is one; three stacked toasts (about 150 px) stay clear of
+  // the navigation bar (title, back button) and of the heading under it.
+  expect(layer.bottom).toBeLessThanOrEqual(tabbar ? tabbar.top : height);
+  expect(layer.bottom - 150).toBeGreaterThan(Math.max(navbar.bottom, heading?.bottom ?? 0));
+}
+
 describe('account flows in the browser', () => {
   it('registers, switches to English and light, changes the password, logs out and back in', async () => {
     const email = `e2e-${Date.now()}@example.com`;
@@ -108,6 +136,9 @@ describe('account flows in the browser', () => {
     await page.getByText('Wrong account or password').waitFor();
     await login(email, 'second-secret', 'en');
     await page.waitForURL((url) => url.pathname === '/' || url.pathname === '/pages/index/index');
+    // The welcome toast shows above the tab bar, not over the home's greeting or the navigation bar.
+    await page.locator('.page-body h2').first().waitFor();
+    await expectToastsClearOfTheHeader();
   });
 
   it('sends a revoked session to login through the type-999 path', async () => {
@@ -145,6 +176,8 @@ describe('account flows in the browser', () => {
       .click();
     await page.waitForURL(onPath('/pages/settings/security/index'));
     await page.getByRole('heading', { name: text('de', 'security.title') }).waitFor();
+    // A page without a tab bar: the welcome toast still keeps off the title and the back button.
+    await expectToastsClearOfTheHeader();
   });
 
   it('opens deep links on the right page, in German by default', async () => {

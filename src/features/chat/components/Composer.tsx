@@ -48,7 +48,7 @@ export function Composer({
   };
 
   return (
-    <form className="chat-composer" onSubmit={submit}>
+    <form className="chat-composer bottom-action" onSubmit={submit}>
       {progress !== null && (
         <p className="chat-upload" role="status">
           {t('chat.composer.uploading', { percent: progress })}

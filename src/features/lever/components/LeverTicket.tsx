@@ -202,7 +202,7 @@ export function LeverTicket({
       ) : null}
       <button
         type="button"
-        className={`lever-confirm is-${side}`}
+        className={`lever-confirm bottom-action is-${side}`}
         disabled={disabled}
         aria-busy={view.busy || undefined}
         onClick={confirm}

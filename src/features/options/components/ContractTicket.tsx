@@ -141,7 +141,7 @@ export function ContractTicket({
           {view.error}
         </p>
       ) : null}
-      <div className="option-buttons">
+      <div className="option-buttons bottom-action">
         <button
           type="button"
           className="option-buy is-up"

@@ -243,7 +243,7 @@ export function OrderTicket({
         block
         busy={busy}
         disabled={disabled}
-        className={side === 'buy' ? 'spot-submit is-buy' : 'spot-submit is-sell'}
+        className={side === 'buy' ? 'spot-submit bottom-action is-buy' : 'spot-submit bottom-action is-sell'}
         onPointerDown={type === 'market' ? loadMarketConfirm : undefined}
       >
         {side === 'buy' ? t('spot.submitBuy', { coin }) : t('spot.submitSell', { coin })}
