@@ -8,8 +8,9 @@ import { loggedInUser } from './users';
 
 /**
  * Customer service in a real Chromium at 375x812 against the real server: a user opens a conversation from the menu's
- * "contact us", writes, and support's answer (posted on the server's database, as the console does) arrives live;
- * the socket drops and comes back without losing or doubling a message; the conversation ends and becomes history.
+ * "contact us" (or the help centre's "contact support") and can type at once, writes, and support's answer (posted on
+ * the server's database, as the console does) arrives live; the socket drops and comes back without losing or
+ * doubling a message; the conversation ends and becomes history; a new one can be started on a chosen topic.
  */
 let server: InProcessServer;
 let page: Page;
@@ -36,6 +37,9 @@ async function openConversationId(userId: number): Promise<number> {
 }
 
 const bubbles = () => page.locator('.chat-bubble .chat-text').allTextContents();
+/** Whether the message field has the focus (the keyboard is up on a phone). */
+const focused = (name: string) => () =>
+  page.getByRole('textbox', { name }).evaluate((el) => el === document.activeElement);
 
 describe('customer-service chat in the browser', () => {
   browserPerTest(
@@ -53,21 +57,13 @@ describe('customer-service chat in the browser', () => {
     await page.goto(`${server.url}/pages/index/index`);
     await page.getByRole('button', { name: 'Menu' }).click();
     await page.getByRole('link', { name: 'Contact us' }).click();
-    await page.waitForURL(/help\/center\/chat/, { timeout: 15_000 });
-    await page.getByText('You have no open conversation with customer service.').waitFor({ timeout: 15_000 });
-    await shot(page, 'chat-empty-dark-en');
-    await page.getByRole('link', { name: 'Start a new conversation' }).click();
-    await page.waitForURL(/help\/center\/newchat/);
-    // No topic: the form says so and starts nothing.
-    await page.getByRole('button', { name: 'Start chat' }).click();
-    await page.getByRole('alert').getByText('Please choose a topic').waitFor();
-    await page.getByText('Deposits').click();
-    await shot(page, 'chat-new-dark-en');
-    await page.getByRole('button', { name: 'Start chat' }).click();
     await page.waitForURL(/help\/center\/chat$/, { timeout: 15_000 });
-
+    // Ready to type: the conversation is opened on the way and the message field has the focus.
     const box = page.getByRole('textbox', { name: 'Write a message' });
-    await box.fill('My deposit has not arrived <b>yet</b>');
+    await box.waitFor({ timeout: 15_000 });
+    await expect.poll(focused('Write a message'), { timeout: 15_000 }).toBe(true);
+    await shot(page, 'chat-empty-dark-en');
+    await page.keyboard.type('My deposit has not arrived <b>yet</b>');
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await expect.poll(bubbles, { timeout: 15_000 }).toEqual(['My deposit has not arrived <b>yet</b>']);
     const id = await openConversationId(session.user.id);
@@ -114,18 +110,36 @@ describe('customer-service chat in the browser', () => {
     await page.getByText('This conversation has ended.').waitFor({ timeout: 15_000 });
     expect(await page.getByRole('textbox', { name: 'Write a message' }).count()).toBe(0);
     await page.goto(`${server.url}/pages/help/center/chat2`);
-    await page.getByRole('link', { name: /Deposits/ }).waitFor({ timeout: 15_000 });
+    await page.getByRole('link', { name: /Something else/ }).waitFor({ timeout: 15_000 });
     await shot(page, 'chat-history-dark-en');
+
+    // A new conversation on a chosen topic: no topic, and the form says so and starts nothing.
+    await page.goto(`${server.url}/pages/help/center/newchat`);
+    await page.getByRole('button', { name: 'Start chat' }).click();
+    await page.getByRole('alert').getByText('Please choose a topic').waitFor();
+    await page.getByText('Deposits').click();
+    await shot(page, 'chat-new-dark-en');
+    await page.getByRole('button', { name: 'Start chat' }).click();
+    await page.waitForURL(/help\/center\/chat$/, { timeout: 15_000 });
+    await expect.poll(focused('Write a message'), { timeout: 15_000 }).toBe(true);
+    expect(await openConversationId(session.user.id)).not.toBe(id);
+    await page.goto(`${server.url}/pages/help/center/chat2`);
+    await page.getByRole('link', { name: /Deposits/ }).waitFor({ timeout: 15_000 });
   });
 
   it('reads naturally in German in the light theme', async () => {
     const session = await loggedInUser(server, page, 'chat-de@example.com', { lang: 'de', theme: 'light' });
-    await page.goto(`${server.url}/pages/help/center/newchat`);
-    await page.getByText('Auszahlungen').click();
-    await page.getByRole('button', { name: 'Chat beginnen' }).click();
+    // One tap from the help centre, and the keyboard is up.
+    await page.goto(`${server.url}/pages/help/center/center`);
+    await page
+      .getByTestId('help-contact')
+      .getByRole('link', { name: /Support kontaktieren/ })
+      .click();
     await page.waitForURL(/help\/center\/chat$/, { timeout: 15_000 });
+    await page.getByRole('textbox', { name: 'Nachricht schreiben' }).waitFor({ timeout: 15_000 });
+    await expect.poll(focused('Nachricht schreiben'), { timeout: 15_000 }).toBe(true);
     const id = await openConversationId(session.user.id);
-    await page.getByRole('textbox', { name: 'Nachricht schreiben' }).fill('Wann kommt meine Auszahlung an?');
+    await page.keyboard.type('Wann kommt meine Auszahlung an?');
     await page.getByRole('button', { name: 'Senden', exact: true }).click();
     await asSupport((s) =>
       sendAsOperator(s, operator, 'e2e-de-1', { conversation_id: id, text: 'Innerhalb von 48 Stunden.' }),

@@ -21,16 +21,19 @@ const NEAR_TOP = 200;
 /**
  * A conversation: the messages in a virtualised list (only what is on screen is in the page, so a long history scrolls
  * smoothly on a phone), earlier pages loaded when scrolling up (the reading position stays put), new messages scrolled
- * into view while the reader is at the bottom, read receipts sent for what was seen, and the composer.
+ * into view while the reader is at the bottom, read receipts sent for what was seen, and the composer (focused when it
+ * shows, with `focusComposer`).
  */
 export function ChatRoom({
   feed,
   view,
   readOnly = false,
+  focusComposer = false,
 }: {
   feed: ConversationFeed;
   view: ConversationView;
   readOnly?: boolean;
+  focusComposer?: boolean;
 }): ReactElement {
   const { t } = useTranslation();
   const scroller = useRef<HTMLDivElement>(null);
@@ -160,6 +163,7 @@ export function ChatRoom({
         <p className="chat-closed">{t('chat.closed')}</p>
       ) : readOnly ? null : (
         <Composer
+          autoFocus={focusComposer}
           onText={(text) => {
             atBottom.current = true;
             void feed.sendText(text);

@@ -4,13 +4,17 @@ import { ChatHeader } from './ChatHeader';
 import { ChatRoom } from './ChatRoom';
 import '../chat.css';
 
-/** A chat page: its own header over the conversation (or over `fallback` while there is none to show). */
+/**
+ * A chat page: its own header over the conversation (or over `fallback` while there is none to show). `focusComposer`:
+ * the page was opened to write, so the message field takes the focus as soon as it shows.
+ */
 export function ChatScreen({
   title,
   subtitle,
   right,
   conversationId,
   readOnly,
+  focusComposer,
   fallback,
 }: {
   title: string;
@@ -18,6 +22,7 @@ export function ChatScreen({
   right?: ReactNode;
   conversationId: number | null;
   readOnly?: boolean;
+  focusComposer?: boolean;
   fallback?: ReactNode;
 }): ReactElement {
   const { feed, view } = useConversation(conversationId);
@@ -25,7 +30,7 @@ export function ChatScreen({
     <div className="page chat-page">
       <ChatHeader title={title} {...(subtitle ? { subtitle } : {})} right={right} />
       {conversationId !== null && feed && view ? (
-        <ChatRoom feed={feed} view={view} readOnly={readOnly ?? false} />
+        <ChatRoom feed={feed} view={view} readOnly={readOnly ?? false} focusComposer={focusComposer ?? false} />
       ) : (
         <main className="page-body">{fallback}</main>
       )}

@@ -1,4 +1,4 @@
-import { type ChangeEvent, type FormEvent, type ReactElement, useRef, useState } from 'react';
+import { type ChangeEvent, type FormEvent, type ReactElement, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { precheckImage, uploadImage, uploadPercent } from '../../../../core/api/upload';
 import { CHAT_TEXT_MAX } from '../../../../protocol/chat';
@@ -8,20 +8,28 @@ import { toast } from '../../../state/toasts';
 
 /**
  * Writing: a text box that grows with the text (up to a few lines), send, and a photo (camera or gallery) that goes up
- * first as an upload with its progress shown, then into the conversation.
+ * first as an upload with its progress shown, then into the conversation. `autoFocus`: the text box takes the focus
+ * when the composer first shows (a page opened to write: the keyboard comes up without another tap).
  */
 export function Composer({
   onText,
   onImage,
+  autoFocus = false,
 }: {
   onText: (text: string) => void;
   onImage: (uploadId: number) => void;
+  autoFocus?: boolean;
 }): ReactElement {
   const { t } = useTranslation();
   const [text, setText] = useState('');
   const [progress, setProgress] = useState<number | null>(null);
   const picker = useRef<HTMLInputElement>(null);
   const box = useRef<HTMLTextAreaElement>(null);
+  // Once, when it first shows: a later change of the flag must not pull the focus away from where the user is.
+  const focusOnShow = useRef(autoFocus);
+  useEffect(() => {
+    if (focusOnShow.current) box.current?.focus({ preventScroll: true });
+  }, []);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();

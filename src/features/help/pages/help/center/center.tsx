@@ -57,7 +57,7 @@ export default function HelpCenterPage(): ReactElement {
     <Page title={t('help.title')} className="help-page">
       <PullToRefresh onRefresh={refresh}>
         <div className="help-stack">
-          <ContactSupport />
+          <ContactSupport topic={topic} />
           <SearchBox value={q} onSearch={onSearch} />
           {topics.data && topics.data.topics.length > 0 ? (
             <TopicChips topics={topics.data.topics} value={topic} onChange={(next) => show({ topic: next })} />

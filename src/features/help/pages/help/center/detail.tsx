@@ -64,7 +64,7 @@ function ArticleView({ article: a }: { article: HelpArticle }): ReactElement {
         </div>
       </article>
       <h2 className="help-group-title">{t('help.detail.more')}</h2>
-      <ContactSupport />
+      <ContactSupport topic={a.topic} />
       <BackLink />
     </div>
   );
