@@ -73,6 +73,8 @@ export function buildFarHistory(instrument: Instrument, options: FarHistoryOptio
   const startUnits = parseUnits(instrument.startPrice, instrument.priceScale);
   // Mean of the walk's trade size (log-normal, sigma 0.8: e^(0.8²/2)), in quantity units.
   const tradeUnits = instrument.tradeSize * 10 ** instrument.qtyScale * Math.exp(0.32);
+  // Float maths is the model of a market here, not money (as in walk.ts): Math.round snaps each modelled price to a
+  // whole number of ticks, and from then on every price is exact integer units, as the feed serves them.
   const toUnits = (price: number) => Math.max(1, Math.round(price * scale));
   // Minutes of a whole trading day: the volatility's persistence and the price's pull count in these.
   const dayMinutes = instrument.hours === 'always' || options.alwaysOpen ? 1_440 : SESSION_MINUTES;
@@ -136,6 +138,7 @@ export function buildFarHistory(instrument: Instrument, options: FarHistoryOptio
       h: Math.max(toUnits(high), open, close),
       l: Math.min(toUnits(low), open, close),
       c: close,
+      // A modelled volume, snapped to whole quantity units like the walk's trade sizes.
       v: Math.max(1, Math.round(steps * tradeUnits * Math.exp(0.3 * gaussian(rng) - 0.045))),
     };
     if (daily) days.push(bar);
