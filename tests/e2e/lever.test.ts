@@ -34,6 +34,12 @@ const number = (s: string | null) => Number((s ?? '').replace(/[^\d.-]/g, ''));
 const practice = async () => number(await page.getByTestId('practice-balance').textContent());
 const positionRows = () => page.locator('li[data-testid^="position-"]');
 const rowOf = (side: 'Long' | 'Short'): Locator => positionRows().filter({ hasText: new RegExp(`^${side} `) });
+// Rows out of sight take no figures (the ticket's action stays in reach without a scroll), so bring the row into view
+// before waiting for its floating P&L: the first row may sit below the fold depending on the ticket's height.
+const pnlShown = async (row: Locator): Promise<void> => {
+  await row.scrollIntoViewIfNeeded();
+  await expect.poll(() => row.getByTestId('row-pnl').textContent(), { timeout: 15_000 }).toMatch(/\d/);
+};
 
 /** Fills the ticket and confirms once the price gate lets it. */
 async function open(
@@ -150,9 +156,7 @@ describe('lever in the browser', () => {
     // The worker runs as a real module Worker of the built app, and its figures fill the cells and move.
     expect(workers.some((url) => url.includes('positions'))).toBe(true);
     const pnl = long.getByTestId('row-pnl');
-    // Rows out of sight take no figures: the ticket's action stays in reach without a scroll, so scroll to the row.
-    await long.scrollIntoViewIfNeeded();
-    await expect.poll(() => pnl.textContent(), { timeout: 15_000 }).toMatch(/\d/);
+    await pnlShown(long);
     const firstPnl = await pnl.textContent();
     await expect.poll(() => pnl.textContent(), { timeout: 30_000 }).not.toBe(firstPnl);
     await expect.poll(() => short.getByTestId('row-liquidation').textContent(), { timeout: 15_000 }).toMatch(/\d/);
@@ -216,7 +220,7 @@ describe('lever in the browser', () => {
     expect(await page.getByTestId('verify-banner').count()).toBe(0);
     await open('long', { lots: '1', leverage: 10 });
     await expect.poll(() => rowOf('Long').count(), { timeout: 20_000 }).toBe(1);
-    await expect.poll(() => rowOf('Long').getByTestId('row-pnl').textContent(), { timeout: 15_000 }).toMatch(/\d/);
+    await pnlShown(rowOf('Long'));
     await shot(page, 'lever-real-open');
     await closeRow(rowOf('Long'));
     await expect.poll(() => rowOf('Long').count(), { timeout: 20_000 }).toBe(0);
@@ -287,9 +291,7 @@ describe('lever in the browser', () => {
     await expect.poll(() => positionRows().count(), { timeout: 20_000 }).toBe(1);
     await open('short', { lots: '1', leverage: 5, cross: true, lang: 'de' });
     await expect.poll(() => positionRows().count(), { timeout: 20_000 }).toBe(2);
-    await expect
-      .poll(() => positionRows().first().getByTestId('row-pnl').textContent(), { timeout: 15_000 })
-      .toMatch(/\d/);
+    await pnlShown(positionRows().first());
     await page.getByTestId('ticket').scrollIntoViewIfNeeded();
     await shotsInBothThemes('lever-ticket-de', 'light');
     await page.getByTestId('positions').scrollIntoViewIfNeeded();
