@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
 import type { OptionContract } from '../../../protocol/options';
-import { type OptionResult, optionProfit } from '../../../protocol/rules/options';
+import type { OptionResult } from '../../../protocol/rules/options';
 import { fromUnits, toUnits } from '../../../protocol/rules/spot';
 import { formatMoney } from '../../lib/format';
 
@@ -8,18 +8,19 @@ const RESULTS: readonly OptionContract['state'][] = ['won', 'lost', 'flat', 'ref
 const isResult = (state: OptionContract['state']): state is OptionResult => RESULTS.includes(state);
 
 /**
- * What a contract made or lost for its owner, as exact decimal text of its currency: the rule the server settles
- * with (optionProfit), so a lost 12 USDT contract is -12, not the 0 it paid back. A cancelled contract had its stake
- * released: 0. Null while it is open, or when its stake is not an amount of its currency.
+ * What a contract made or lost for its owner, as exact decimal text: what the settlement paid back less the stake, so
+ * a lost 12 USDT contract is -12, not the 0 it paid back, and a cancelled one (its stake released) is 0. The
+ * difference is taken at the wider of the two figures' decimals, which is exact whatever the currency's scale; the
+ * payout itself is what the re-check proves from the record. Null while the contract is open.
  */
 export function contractProfit(c: OptionContract): string | null {
-  // The server sends every amount with all of its currency's decimals: the stake's are the currency's scale.
-  const scale = c.stake.split('.')[1]?.length ?? 0;
+  if (c.payout === null || !(isResult(c.state) || c.state === 'cancelled')) return null;
+  const decimals = (text: string) => text.split('.')[1]?.length ?? 0;
+  const scale = Math.max(decimals(c.payout), decimals(c.stake));
+  const payout = toUnits(c.payout, scale);
   const stake = toUnits(c.stake, scale);
-  if (stake === null) return null;
-  if (c.state === 'cancelled') return fromUnits(0n, scale);
-  if (!isResult(c.state)) return null;
-  return fromUnits(optionProfit(stake, c.ratio, c.state, scale), scale);
+  if (payout === null || stake === null) return null;
+  return fromUnits(payout - stake, scale);
 }
 
 /**
