@@ -181,27 +181,3 @@ export function formatChange(value: DecimalInput | null | undefined, lang: strin
     'formatChange',
   );
 }
-
-/**
- * A volume in the locale's compact notation with up to two decimals, cut: 1234567 gives 1.23M (en), 1,23 Mio. (de),
- * 123.45万 (ja, zh). Small values are shown whole as the locale does. On bad input it logs and returns '0'.
- */
-export function formatVolume(value: DecimalInput | null | undefined, lang: string): string {
-  const text = toDecimalText(value);
-  if (text === null) {
-    console.warn('formatVolume: not a number', value);
-    return '0';
-  }
-  return formatExact(
-    text,
-    lang,
-    {
-      notation: 'compact',
-      minimumFractionDigits: 0,
-      maximumFractionDigits: 2,
-      roundingMode: 'trunc',
-      signDisplay: 'negative',
-    },
-    'formatVolume',
-  );
-}

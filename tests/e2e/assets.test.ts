@@ -200,7 +200,7 @@ describe('assets and transfers in the browser', () => {
     const user = (await loggedInUser(server, page, 'assets-e2e-2@example.com')).user;
     await fund(user.id, 'BTC', '0.01');
     await page.goto(at('/pages/assets/tradeAccount?type=coin'));
-    await expect.poll(() => page.getByTestId('available-BTC').textContent(), { timeout: 15_000 }).toBe('0.01');
+    await expect.poll(() => page.getByTestId('available-BTC').textContent(), { timeout: 15_000 }).toBe('0.01\u00a0BTC');
     let reloads = 0;
     page.on('request', (r) => {
       if (r.url().endsWith('/api/wallet/list')) reloads += 1;

@@ -1,9 +1,15 @@
 import { fromUnits } from '../../../protocol/rules/spot';
 import { formatBalance } from '../../components/assets/format';
+import { formatBalanceOf } from '../../lib/figures';
 import { localeOf } from '../../lib/format';
 
-/** A wire amount in the user's locale with its currency's decimals where it has them (at least two), cut. */
-export const formatAmount = (value: string, lang: string, scale: number): string => formatBalance(value, lang, scale);
+/**
+ * A wire amount in the user's locale, cut: money currencies (USDT) at two decimals in balances, cards and lists (the
+ * one number rule, src/lib/figures.ts), others with their currency's decimals where they have them. Without
+ * `currency`, every decimal the amount has (the exact figure of a detail or confirmation).
+ */
+export const formatAmount = (value: string, lang: string, scale: number, currency: string | null = null): string =>
+  currency === null ? formatBalance(value, lang, scale) : formatBalanceOf(value, currency, lang, scale);
 
 /** An amount in minor units, shown like a wire amount. */
 export const formatUnits = (units: bigint, lang: string, scale: number): string =>

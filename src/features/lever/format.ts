@@ -1,10 +1,13 @@
 import { formatChange, formatNumber } from '../../lib/format';
 
-/** USDT amounts (margins, fees, balances): exact, cut (never rounded up), 2 to 4 decimals as SPEC 9 shows numbers. */
-export const formatAmount = (value: string, lang: string): string => formatNumber(value, lang, { min: 2, max: 4 });
+/**
+ * USDT amounts (margins, fees, balances, P&L) on the ticket, rows and totals: two decimals cut toward zero, never
+ * rounded up (the one number rule, src/lib/figures.ts); the caller adds the unit.
+ */
+export const formatAmount = (value: string, lang: string): string => formatNumber(value, lang, { min: 2, max: 2 });
 
-/** Floating P&L: 2 to 4 decimals, so a one-lot position still shows its cents move. */
-export const formatPnl = (value: string, lang: string): string => formatNumber(value, lang, { min: 2, max: 4 });
+/** A USDT figure of the ticket, rows and totals with its unit: '9.347,80 USDT'. */
+export const formatUsdt = (value: string, lang: string): string => `${formatAmount(value, lang)}\u00a0USDT`;
 
 /** A signed percent text ('12.5' is 12.5 %), as ROE is shown: '+12.50 %'. */
 export const formatSignedPercent = (value: string, lang: string): string => formatChange(value, lang);

@@ -1,7 +1,7 @@
 import { formatNumber, localeOf } from '../../lib/format';
 
-/** Amounts: exact, truncated, 2 to 6 decimals (USDT holds 6). */
-export const formatAmount = (value: string, lang: string): string => formatNumber(value, lang, { min: 2, max: 6 });
+/** Stakes, balances and payouts as money: two decimals cut (the one number rule, src/lib/figures.ts). */
+export const formatAmount = (value: string, lang: string): string => formatNumber(value, lang, { min: 2, max: 2 });
 
 /**
  * A price at the instrument's own tick, every decimal of its price scale (TRX five, BTC two), not SPEC 9's 2 to 4:

@@ -1,8 +1,5 @@
 import { formatNumber as formatExactNumber } from '../../lib/format';
 
-/** Amounts on the ticket: exact, truncated, with up to 8 decimals (coins have 8, USDT 6). */
-export const formatNumber = (value: string, lang: string): string => formatExactNumber(value, lang, { min: 2, max: 8 });
-
 /** A fee rate ('0.001') as a percent in the user's language ('0.1%'), exactly: the rate's digits moved by two. */
 export function formatPercentRate(rate: string, lang: string): string {
   const match = /^(\d+)(?:\.(\d+))?$/.exec(rate);

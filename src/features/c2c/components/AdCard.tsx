@@ -2,6 +2,7 @@ import { Link } from '@tanstack/react-router';
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { C2cAd } from '../../../../protocol/c2c';
+import { formatHolding } from '../../../lib/figures';
 import { formatC2cPrice, formatCoin, formatFiat } from '../format';
 import { PayTypes } from './Badges';
 
@@ -34,9 +35,7 @@ export function AdCard({ ad, canBuy }: { ad: C2cAd; canBuy: boolean }): ReactEle
           {formatFiat(ad.min_fiat, lang)} – {formatFiat(ad.max_fiat, lang)} {ad.fiat}
         </dd>
         <dt>{t('c2c.ad.available')}</dt>
-        <dd>
-          {formatCoin(ad.available, lang, ad.scale)} {ad.coin}
-        </dd>
+        <dd>{formatHolding(ad.available, ad.coin, lang, ad.scale)}</dd>
       </dl>
       <div className="c2c-ad-foot">
         <PayTypes types={ad.pay_types} />

@@ -4,8 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { labelOf } from '../../../../machines/c2c/steps';
 import type { C2cOrder } from '../../../../protocol/c2c';
 import { Icon } from '../../../components/Icon';
+import { formatHolding } from '../../../lib/figures';
 import { formatDateTime } from '../../../lib/format';
-import { formatCoin, formatFiat } from '../format';
+import { formatFiat } from '../format';
 import { StatusBadge } from './Badges';
 
 /**
@@ -34,9 +35,7 @@ export function OrderRow({ order: o, now }: { order: C2cOrder; now: number }): R
         </div>
         <dl className="kv c2c-kv">
           <dt>{t('c2c.order.quantity')}</dt>
-          <dd>
-            {formatCoin(o.quantity, lang, o.scale)} {o.coin}
-          </dd>
+          <dd>{formatHolding(o.quantity, o.coin, lang, o.scale)}</dd>
           <dt>{t('c2c.order.amount')}</dt>
           <dd>
             {formatFiat(o.amount, lang)} {o.fiat}

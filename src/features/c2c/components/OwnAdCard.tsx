@@ -3,7 +3,8 @@ import { type ReactElement, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { C2cOwnAd } from '../../../../protocol/c2c';
 import { Button } from '../../../components/Button';
-import { formatC2cPrice, formatCoin, formatFiat } from '../format';
+import { formatHolding } from '../../../lib/figures';
+import { formatC2cPrice, formatFiat } from '../format';
 import { PayTypes } from './Badges';
 import { ConfirmDialog } from './ConfirmDialog';
 
@@ -28,17 +29,11 @@ export function OwnAdCard({ ad, busy, onClose }: { ad: C2cOwnAd; busy: boolean; 
       </div>
       <dl className="kv c2c-kv">
         <dt>{t('c2c.merchant.amount')}</dt>
-        <dd>
-          {formatCoin(ad.amount, lang, ad.scale)} {ad.coin}
-        </dd>
+        <dd>{formatHolding(ad.amount, ad.coin, lang, ad.scale)}</dd>
         <dt>{t('c2c.ad.available')}</dt>
-        <dd>
-          {formatCoin(ad.available, lang, ad.scale)} {ad.coin}
-        </dd>
+        <dd>{formatHolding(ad.available, ad.coin, lang, ad.scale)}</dd>
         <dt>{t('c2c.merchant.sold')}</dt>
-        <dd>
-          {formatCoin(ad.deal_volume, lang, ad.scale)} {ad.coin}
-        </dd>
+        <dd>{formatHolding(ad.deal_volume, ad.coin, lang, ad.scale)}</dd>
         <dt>{t('c2c.ad.limits')}</dt>
         <dd>
           {formatFiat(ad.min_fiat, lang)} – {formatFiat(ad.max_fiat, lang)} {ad.fiat}

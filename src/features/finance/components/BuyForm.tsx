@@ -44,7 +44,7 @@ export function BuyForm({ family, info }: { family: FinanceFamily; info: Finance
   const availableUnits = unitsOf(available, scale);
   const short = availableUnits < unitsOf(product.min_amount, scale) || (typedUnits ?? 0n) > availableUnits;
   const largest = maxAmountUnits(product);
-  const money = (v: string) => `${formatAmount(v, lang, scale)} ${currency}`;
+  const money = (v: string) => `${formatAmount(v, lang, scale, currency)} ${currency}`;
 
   const bound = form.bind('amount', { map: amountKeystrokes });
   // A refusal beside the button was about the amount sent: a new amount makes it old news.

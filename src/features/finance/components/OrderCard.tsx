@@ -13,7 +13,7 @@ import { formatAmount, formatRate, formatUtc } from '../format';
 export function OrderCard({ order: o, onRedeem }: { order: FinanceOrder; onRedeem?: () => void }): ReactElement {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
-  const money = (v: string) => `${formatAmount(v, lang, o.scale)} ${o.currency}`;
+  const money = (v: string) => `${formatAmount(v, lang, o.scale, o.currency)} ${o.currency}`;
   const utc = (ms: number) => t('finance.utc', { time: formatUtc(ms, lang) });
   return (
     <li className="card finance-order" data-testid={`finance-order-${o.id}`}>

@@ -38,11 +38,11 @@ export function ProductCard({ product }: { product: FinanceProduct }): ReactElem
       <dl className="kv finance-kv">
         <dt>{t('finance.product.min')}</dt>
         <dd>
-          {formatAmount(p.min_amount, lang, p.scale)} {p.currency}
+          {formatAmount(p.min_amount, lang, p.scale, p.currency)} {p.currency}
         </dd>
         <dt>{t('finance.product.capacity')}</dt>
         <dd>
-          {formatAmount(p.capacity, lang, p.scale)} {p.currency}
+          {formatAmount(p.capacity, lang, p.scale, p.currency)} {p.currency}
         </dd>
       </dl>
     </>

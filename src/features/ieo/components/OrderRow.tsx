@@ -4,8 +4,9 @@ import { useTranslation } from 'react-i18next';
 import type { IeoOrder } from '../../../../protocol/ieo';
 import type { IeoOrderStream } from '../../../../streams/ieo/subscriptions';
 import { Icon } from '../../../components/Icon';
+import { formatUsdt } from '../../../lib/figures';
 import { formatDateTime } from '../../../lib/format';
-import { formatCoin, formatMoney } from '../format';
+import { formatCoin } from '../format';
 import { useSubscription } from '../hooks/useSubscription';
 import { StatusBadge } from './Badges';
 
@@ -50,7 +51,7 @@ export function OrderRow({
           {o.payment !== null && (view.step === 'allotted' || view.step === 'paying') ? (
             <>
               <dt>{t('ieo.order.payment')}</dt>
-              <dd>{formatMoney(o.payment, lang)} USDT</dd>
+              <dd>{formatUsdt(o.payment, lang)}</dd>
             </>
           ) : null}
           <dt>{t('ieo.order.applyTime')}</dt>

@@ -10,6 +10,7 @@ import { Field } from '../../../components/Field';
 import { useSubmission } from '../../../data/submission';
 import { useForm } from '../../../hooks/useForm';
 import { amountKeystrokes, editableAmount, wireAmount } from '../../../lib/amount-input';
+import { formatUsdt } from '../../../lib/figures';
 import { formatDateTime } from '../../../lib/format';
 import { errorText } from '../../../lib/i18n';
 import { toast } from '../../../state/toasts';
@@ -99,9 +100,7 @@ export function PurchaseForm({ project: p }: { project: IeoProject }): ReactElem
           <dt>{t('ieo.project.ieoPrice')}</dt>
           <dd>{formatMoney(p.ieo_price, lang)} USDT</dd>
           <dt>{t('ieo.purchase.cost')}</dt>
-          <dd data-testid="ieo-cost">
-            {previewUnits === null ? '–' : `${formatMoney(fullCost(previewUnits, p), lang)} USDT`}
-          </dd>
+          <dd data-testid="ieo-cost">{previewUnits === null ? '–' : formatUsdt(fullCost(previewUnits, p), lang)}</dd>
         </dl>
         <p className="ieo-muted ieo-flat">{t('ieo.purchase.costNote', { time: formatDateTime(p.pay_until, lang) })}</p>
       </section>

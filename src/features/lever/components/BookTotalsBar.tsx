@@ -1,7 +1,7 @@
 import { type ReactElement, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FigureBoard } from '../../../../machines/lever/figure-board';
-import { formatAmount, formatPnl, signClass } from '../format';
+import { formatUsdt, signClass } from '../format';
 import { writeCell } from '../live-cells';
 
 /**
@@ -17,9 +17,9 @@ export function BookTotalsBar({ figures }: { figures: FigureBoard }): ReactEleme
   useLayoutEffect(() => {
     const draw = () => {
       const totals = figures.getTotals();
-      writeCell(pnl.current, totals ? formatPnl(totals.pnl, lang) : '–', signClass(totals?.pnl ?? null));
-      writeCell(margin.current, totals ? formatAmount(totals.margin, lang) : '–');
-      writeCell(equity.current, totals?.equity ? formatAmount(totals.equity, lang) : '–');
+      writeCell(pnl.current, totals ? formatUsdt(totals.pnl, lang) : '–', signClass(totals?.pnl ?? null));
+      writeCell(margin.current, totals ? formatUsdt(totals.margin, lang) : '–');
+      writeCell(equity.current, totals?.equity ? formatUsdt(totals.equity, lang) : '–');
     };
     draw();
     return figures.subscribeTotals(draw);

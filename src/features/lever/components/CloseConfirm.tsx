@@ -9,7 +9,9 @@ import type { SheetActions } from '../../../components/sheet-actions';
 import { useQuote } from '../../../hooks/useQuote';
 import { formatNumber, formatPrice } from '../../../lib/format';
 import { errorText } from '../../../lib/i18n';
-import { formatAmount, formatPnl } from '../format';
+
+/** A sheet names the exact figures, as a detail page does (the one number rule, src/lib/figures.ts). */
+const exactUsdt = (value: string, lang: string) => formatNumber(value, lang, { min: 2, max: 8 });
 
 /**
  * A close on the confirmation sheet: how many of the position's lots (all by default; fewer is a partial close,
@@ -91,12 +93,12 @@ export default function CloseConfirm({
     },
     {
       label: t('lever.confirm.pnlNow'),
-      value: pnl === null ? '--' : `${formatPnl(pnl, lang)} USDT`,
+      value: pnl === null ? '--' : `${exactUsdt(pnl, lang)} USDT`,
       testId: 'confirm-pnl',
     },
     {
       label: t('lever.confirm.closeFee'),
-      value: fee === null ? '--' : `${formatAmount(fromUnits(fee, quoteScale), lang)} USDT`,
+      value: fee === null ? '--' : `${exactUsdt(fromUnits(fee, quoteScale), lang)} USDT`,
       testId: 'confirm-fee',
     },
   ];

@@ -9,6 +9,7 @@ import { Icon } from '../../../components/Icon';
 import { Segmented } from '../../../components/Segmented';
 import { useQuote } from '../../../hooks/useQuote';
 import { amountKeystrokes, wireAmount } from '../../../lib/amount-input';
+import { formatNumber } from '../../../lib/format';
 import { errorText } from '../../../lib/i18n';
 import { confirmsOrders } from '../../../state/order-confirmation';
 import { useOrderActor } from '../hooks/useOrderActor';
@@ -140,7 +141,10 @@ export function LeverTicket({
         onValue={edit((v) => setLots(v.replace(/[^\d]/g, '').slice(0, 9)))}
         inputMode="numeric"
         autoComplete="off"
-        hint={t('lever.ticket.lotSize', { size: instrument.contract_size, base: instrument.symbol })}
+        hint={t('lever.ticket.lotSize', {
+          size: formatNumber(instrument.contract_size, lang, { min: 0, max: 8 }),
+          base: instrument.symbol,
+        })}
         error={fieldError('lots')}
         data-testid="ticket-lots"
       />

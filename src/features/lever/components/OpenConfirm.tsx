@@ -6,8 +6,10 @@ import { fromUnits } from '../../../../protocol/rules/spot';
 import { ConfirmSheet, type SheetFact } from '../../../components/ConfirmSheet';
 import type { SheetActions } from '../../../components/sheet-actions';
 import { formatNumber, formatPrice } from '../../../lib/format';
-import { formatAmount } from '../format';
 import { type LeverTicket, lotsOf, termsOf, ticketEstimate } from '../ticket';
+
+/** A sheet names the exact figures, as a detail page does (the one number rule, src/lib/figures.ts). */
+const exactUsdt = (value: string, lang: string) => formatNumber(value, lang, { min: 2, max: 8 });
 
 /**
  * A lever open on the confirmation sheet: side, size, leverage and margin mode, the tick it fills at (the next
@@ -33,7 +35,7 @@ export default function OpenConfirm({
   const lang = i18n.language;
   const estimate = ticketEstimate(ticket, instrument, quoteScale, last);
   const side = t(ticket.side === 'long' ? 'lever.ticket.long' : 'lever.ticket.short');
-  const usdt = (v: string | undefined) => (v === undefined ? t('lever.ticket.none') : `${formatAmount(v, lang)} USDT`);
+  const usdt = (v: string | undefined) => (v === undefined ? t('lever.ticket.none') : `${exactUsdt(v, lang)} USDT`);
   const price = (v: string) => formatPrice(v, lang, instrument.price_scale);
   const lots = lotsOf(ticket.lots);
   const facts: SheetFact[] = [

@@ -9,7 +9,7 @@ import { OrderFlow } from '../../../app/OrderFlow';
 import { Button } from '../../../components/Button';
 import { formatPrice } from '../../../lib/format';
 import { confirmsOrders } from '../../../state/order-confirmation';
-import { formatAmount, formatPercent, formatPnl, formatSignedPercent, signClass } from '../format';
+import { formatPercent, formatSignedPercent, formatUsdt, signClass } from '../format';
 import { useOnScreen } from '../hooks/useOnScreen';
 import { useOrderActor } from '../hooks/useOrderActor';
 import { writeCell } from '../live-cells';
@@ -196,7 +196,7 @@ function LiveFacts({
     const draw = () => {
       const live = figures.get(id);
       const warning = live?.warning ?? 'safe';
-      writeCell(pnl.current, live ? formatPnl(live.pnl, lang) : '–', signClass(live?.pnl ?? null));
+      writeCell(pnl.current, live ? formatUsdt(live.pnl, lang) : '–', signClass(live?.pnl ?? null));
       writeCell(roe.current, live?.roe ? formatSignedPercent(live.roe, lang) : '–', signClass(live?.roe ?? null));
       writeCell(mark.current, live?.mark ? formatPrice(live.mark, lang, priceScale) : '–');
       writeCell(
@@ -250,7 +250,7 @@ function LiveFacts({
         </div>
         <div>
           <dt>{t('lever.row.margin')}</dt>
-          <dd data-testid="row-margin">{margin ? formatAmount(margin, lang) : '–'}</dd>
+          <dd data-testid="row-margin">{margin ? formatUsdt(margin, lang) : '–'}</dd>
         </div>
         <div>
           <dt>{t('lever.row.liquidation')}</dt>

@@ -2,7 +2,7 @@ import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LeverAccount, LeverInstrument } from '../../../../protocol/lever';
 import { formatPrice } from '../../../lib/format';
-import { formatAmount } from '../format';
+import { formatUsdt } from '../format';
 import { type LeverTicket, ticketEstimate } from '../ticket';
 
 /**
@@ -28,8 +28,7 @@ export function TicketEstimate({
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const estimate = ticketEstimate(ticket, instrument, quoteScale, last);
-  const amount = (v: string | undefined) =>
-    v === undefined ? t('lever.ticket.none') : `${formatAmount(v, lang)} USDT`;
+  const amount = (v: string | undefined) => (v === undefined ? t('lever.ticket.none') : formatUsdt(v, lang));
   return (
     <div className="lever-estimate" data-testid="ticket-estimate">
       <p className="lever-estimate-title">

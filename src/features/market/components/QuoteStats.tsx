@@ -1,7 +1,8 @@
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Quote } from '../../../../protocol/market';
-import { formatPrice, formatVolume } from '../../../lib/format';
+import { formatPrice } from '../../../lib/format';
+import { formatVolume } from '../live/volume';
 
 /** The 24 h statistics of one instrument. */
 export function QuoteStats({ quote, priceScale }: { quote: Quote; priceScale: number }): ReactElement {

@@ -51,7 +51,7 @@ describe('QuoteTable', () => {
     );
     const { container, rerender } = render(table(rowsOf(...first)));
     expect(cell(container, 'BTC', '[data-testid="last"]')?.textContent).toBe('100.00');
-    expect(cell(container, 'BTC', '.quote-vol')?.textContent).toBe('market.vol 1.5K');
+    expect(cell(container, 'BTC', '.quote-vol')?.textContent).toBe('market.vol 1.5K\u00a0BTC');
     const badge = cell(container, 'ETH', '.change');
     expect(badge?.textContent).toBe('-2.00%');
     expect(badge?.className).toBe('change change-down change-filled');

@@ -99,7 +99,10 @@ const QuoteLine = memo(function QuoteLine({
           <strong>{symbol}</strong>
           <small>/{info?.quote ?? 'USDT'}</small>
           <span className="quote-vol">
+            {/* Every figure with its unit: the volume is traded quantity of the instrument itself. */}
             {t('market.vol')} <span ref={volumeRef} />
+            {'\u00a0'}
+            {symbol}
           </span>
         </span>
         {/* Live cells: filled by the writer when mounted, then kept current by it (never by React). */}

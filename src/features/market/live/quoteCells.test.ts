@@ -2,8 +2,10 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Quote } from '../../../../protocol/market';
 import * as format from '../../../lib/format';
 import { changeCell, changeDirection, lastCell, QuoteTexts, volumeCell } from './quoteCells';
+import * as volume from './volume';
 
 vi.mock('../../../lib/format', { spy: true });
+vi.mock('./volume', { spy: true });
 
 const quote = (last: string, change_pct: string, volume: string, symbol = 'BTC'): Quote => ({
   symbol,
@@ -45,7 +47,7 @@ describe('quote cells', () => {
     const texts = new QuoteTexts('en');
     vi.mocked(format.formatPrice).mockClear();
     vi.mocked(format.formatChange).mockClear();
-    vi.mocked(format.formatVolume).mockClear();
+    vi.mocked(volume.formatVolume).mockClear();
     texts.last(quote('1.5', '1', '10'), 2);
     texts.last(quote('1.5', '2', '20'), 2); // a new quote with the same price
     texts.last(quote('1.5', '1', '10', 'ETH'), 2); // another instrument
@@ -58,7 +60,7 @@ describe('quote cells', () => {
     expect(format.formatChange).toHaveBeenCalledTimes(1);
     texts.volume(quote('1', '1', '10'));
     texts.volume(quote('1', '2', '10'));
-    expect(format.formatVolume).toHaveBeenCalledTimes(1);
+    expect(volume.formatVolume).toHaveBeenCalledTimes(1);
   });
 
   it('tell a change direction from exact decimals; a bad value is flat', () => {

@@ -1,20 +1,10 @@
-import { signOf, toDecimalText } from '../../../../core/decimal-text';
 import type { Quote } from '../../../../protocol/market';
-import { formatChange, formatPrice, formatVolume } from '../../../lib/format';
+import { formatChange, formatPrice } from '../../../lib/format';
+import { type ChangeDirection, changeClass, changeDirection } from './change';
 import type { CellRender } from './frameWriter';
+import { formatVolume } from './volume';
 
-export type ChangeDirection = 'up' | 'down' | 'flat';
-
-/** Whether a 24 h change (in percent) is up, down or flat; a bad value is flat. */
-export function changeDirection(pct: string): ChangeDirection {
-  const text = toDecimalText(pct);
-  const sign = text === null ? 0 : signOf(text);
-  return sign > 0 ? 'up' : sign < 0 ? 'down' : 'flat';
-}
-
-/** The change badge's classes: its direction's colour (the text's sign says the same without colour). */
-export const changeClass = (dir: ChangeDirection, filled = false): string =>
-  `change change-${dir}${filled ? ' change-filled' : ''}`;
+export { type ChangeDirection, changeClass, changeDirection } from './change';
 
 /** Formatted texts of one instrument and the raw values they were formatted from (undefined: not yet). */
 interface Texts {

@@ -14,8 +14,8 @@ export function FillDetail({ order }: { order: SpotOrder }): ReactElement {
   const rows: [string, string, string][] = [
     ['tick', t('spot.fill.tick'), `#${fill.tick.seq}`],
     ['time', t('spot.fill.time'), formatDateTime(fill.tick.ts, lang)],
-    ['price', t('spot.fill.price'), exact(fill.price)],
-    ['qty', t('spot.fill.qty'), exact(fill.qty)],
+    ['price', t('spot.fill.price'), `${exact(fill.price)} USDT`],
+    ['qty', t('spot.fill.qty'), `${exact(fill.qty)} ${order.symbol}`],
     ['value', t('spot.fill.value'), `${exact(fill.value)} USDT`],
     ['fee', t('spot.fill.fee'), `${exact(fill.fee)} USDT`],
     ['total', order.side === 'buy' ? t('spot.fill.totalBuy') : t('spot.fill.totalSell'), `${exact(fill.total)} USDT`],

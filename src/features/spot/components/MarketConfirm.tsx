@@ -2,7 +2,8 @@ import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmSheet, type SheetFact } from '../../../components/ConfirmSheet';
 import type { SheetActions } from '../../../components/sheet-actions';
-import { formatNumber, formatPercentRate } from '../format';
+import { formatPrice, formatQuantity, formatUsdt } from '../../../lib/figures';
+import { formatPercentRate } from '../format';
 import { estimate, type PairTerms, type Ticket } from '../ticket';
 
 /**
@@ -27,7 +28,8 @@ export default function MarketConfirm({
   const lang = i18n.language;
   const coin = terms.pair.symbol;
   const est = estimate(ticket, last, terms);
-  const usdt = (v: string | undefined) => (v === undefined ? '–' : `${formatNumber(v, lang)} USDT`);
+  // A confirmation names the exact figures, as a detail page does (src/lib/figures.ts).
+  const usdt = (v: string | undefined) => (v === undefined ? '–' : formatUsdt(v, lang, true));
   const facts: SheetFact[] = [
     {
       label: t('spot.confirm.side'),
@@ -36,12 +38,14 @@ export default function MarketConfirm({
     },
     {
       label: t('spot.confirm.size'),
-      value: est ? `${formatNumber(est.qty, lang)} ${coin}` : '–',
+      value: est ? formatQuantity(est.qty, coin, lang, terms.steps.qtyScale) : '–',
       testId: 'confirm-size',
     },
     {
       label: t('spot.confirm.fillsAt'),
-      value: t('spot.confirm.nextTick', { price: last === null ? '–' : formatNumber(last, lang) }),
+      value: t('spot.confirm.nextTick', {
+        price: last === null ? '–' : `${formatPrice(last, lang, terms.steps.priceScale)} USDT`,
+      }),
       testId: 'confirm-fill',
     },
     { label: t('spot.estimate.value'), value: usdt(est?.value), testId: 'confirm-value' },

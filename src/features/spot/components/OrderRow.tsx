@@ -2,7 +2,8 @@ import { type ReactElement, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SpotOrder } from '../../../../protocol/spot';
 import { Button } from '../../../components/Button';
-import { formatDateTime, formatNumber } from '../../../lib/format';
+import { formatPrice, formatQuantity, formatUsdt } from '../../../lib/figures';
+import { formatDateTime } from '../../../lib/format';
 import { FillDetail } from './FillDetail';
 
 /** One order: side and type, what was asked, its state (SPEC 4: waiting shows as pending), cancel or fill detail. */
@@ -24,7 +25,6 @@ export function OrderRow({
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const [open, setOpen] = useState(false);
-  const num = (v: string) => formatNumber(v, lang, { min: 2, max: 8 });
   const type = order.type === 'limit' ? t('spot.limit') : t('spot.market');
   const sideClass = order.side === 'buy' ? 'change-up' : 'change-down';
   return (
@@ -40,19 +40,19 @@ export function OrderRow({
         {order.qty !== null ? (
           <div>
             <dt>{t('spot.orders.qty')}</dt>
-            <dd>{num(order.qty)}</dd>
+            <dd>{formatQuantity(order.qty, order.symbol, lang, 8)}</dd>
           </div>
         ) : null}
         {order.amount !== null ? (
           <div>
             <dt>{t('spot.orders.amount')}</dt>
-            <dd>{num(order.amount)} USDT</dd>
+            <dd>{formatUsdt(order.amount, lang)}</dd>
           </div>
         ) : null}
         {order.price !== null ? (
           <div>
             <dt>{t('spot.orders.limitPrice')}</dt>
-            <dd>{num(order.price)}</dd>
+            <dd>{formatPrice(order.price, lang, order.price.split('.')[1]?.length ?? 0)} USDT</dd>
           </div>
         ) : null}
         <div>

@@ -9,9 +9,10 @@ import { Button } from '../../../components/Button';
 import { Field } from '../../../components/Field';
 import { Segmented } from '../../../components/Segmented';
 import { amountKeystrokes, wireAmount } from '../../../lib/amount-input';
+import { formatQuantity, formatUsdt } from '../../../lib/figures';
 import { errorText } from '../../../lib/i18n';
 import { confirmsOrders } from '../../../state/order-confirmation';
-import { formatNumber, formatPercentRate } from '../format';
+import { formatPercentRate } from '../format';
 import {
   byAmount,
   draftOf,
@@ -196,8 +197,11 @@ export function OrderTicket({
       </div>
       <p className="spot-available" data-testid="ticket-available">
         {t('spot.available', {
-          amount: held ? formatNumber(fromUnits(held.units, held.scale), lang) : '–',
-          coin: side === 'buy' ? 'USDT' : coin,
+          amount: !held
+            ? '–'
+            : side === 'buy'
+              ? formatUsdt(fromUnits(held.units, held.scale), lang)
+              : formatQuantity(fromUnits(held.units, held.scale), coin, lang, terms.steps.qtyScale),
         })}
       </p>
       <dl className="spot-facts spot-estimate" data-testid="ticket-estimate">
@@ -208,17 +212,17 @@ export function OrderTicket({
         </dt>
         <dd />
         {[
-          ['qty', t('spot.estimate.qty'), est ? `${formatNumber(est.qty, lang)} ${coin}` : '–'],
-          ['value', t('spot.estimate.value'), est ? `${formatNumber(est.value, lang)} USDT` : '–'],
+          ['qty', t('spot.estimate.qty'), est ? formatQuantity(est.qty, coin, lang, terms.steps.qtyScale) : '–'],
+          ['value', t('spot.estimate.value'), est ? formatUsdt(est.value, lang) : '–'],
           [
             'fee',
             t('spot.estimate.fee', { rate: formatPercentRate(terms.terms.feeRate, lang) }),
-            est ? `${formatNumber(est.fee, lang)} USDT` : '–',
+            est ? formatUsdt(est.fee, lang, true) : '–',
           ],
           [
             'total',
             side === 'buy' ? t('spot.estimate.totalBuy') : t('spot.estimate.totalSell'),
-            est ? `${formatNumber(est.total, lang)} USDT` : '–',
+            est ? formatUsdt(est.total, lang) : '–',
           ],
         ].map(([key, label, value]) => (
           <div key={key} data-testid={`estimate-${key}`}>

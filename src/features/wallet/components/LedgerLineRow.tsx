@@ -1,7 +1,9 @@
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
+import { signOf } from '../../../../core/decimal-text';
 import type { LedgerLine } from '../../../../protocol/wallet';
-import { formatSigned, kindName, typeName } from '../../../components/assets/format';
+import { kindName, typeName } from '../../../components/assets/format';
+import { formatBalanceOf } from '../../../lib/figures';
 import { formatDateTime } from '../../../lib/format';
 import { Amount } from './Amount';
 
@@ -18,7 +20,7 @@ export function LedgerLineRow({ line }: { line: LedgerLine }): ReactElement {
       <div className="asset-line-end">
         <Amount
           className={incoming ? 'is-up' : 'is-down'}
-          text={`${formatSigned(line.amount, i18n.language)} ${line.currency}`}
+          text={`${signOf(line.amount) > 0 ? '+' : ''}${formatBalanceOf(line.amount, line.currency, i18n.language)} ${line.currency}`}
         />
         <span className="asset-line-sub">{formatDateTime(line.created_at, i18n.language)}</span>
       </div>

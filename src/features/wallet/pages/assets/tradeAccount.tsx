@@ -18,6 +18,7 @@ import { Amount } from '../../components/Amount';
 import { EyeToggle } from '../../components/EyeToggle';
 import { PriceBasis } from '../../components/PriceBasis';
 import '../../wallet.css';
+import { formatBalanceOf } from '../../../../lib/figures';
 
 /** One account type (?type=coin|option|contract|trust): every currency's available, frozen and value. */
 export default function TradeAccountPage(): ReactElement {
@@ -105,13 +106,16 @@ export default function TradeAccountPage(): ReactElement {
                 <div>
                   <dt>{t('assets.available')}</dt>
                   <dd>
-                    <Amount testId={`available-${r.currency}`} text={formatBalance(r.available, lang, r.scale)} />
+                    <Amount
+                      testId={`available-${r.currency}`}
+                      text={`${formatBalanceOf(r.available, r.currency, lang, r.scale)}\u00a0${r.currency}`}
+                    />
                   </dd>
                 </div>
                 <div>
                   <dt>{t('assets.frozen')}</dt>
                   <dd>
-                    <Amount text={formatBalance(r.frozen, lang, r.scale)} />
+                    <Amount text={`${formatBalanceOf(r.frozen, r.currency, lang, r.scale)}\u00a0${r.currency}`} />
                   </dd>
                 </div>
                 <div>
@@ -120,7 +124,7 @@ export default function TradeAccountPage(): ReactElement {
                     {r.price_source === 'none' ? (
                       <span className="muted">{t('assets.noQuote')}</span>
                     ) : (
-                      formatBalance(r.price ?? '0', lang)
+                      `${formatBalance(r.price ?? '0', lang)}\u00a0USDT`
                     )}
                   </dd>
                 </div>

@@ -29,6 +29,7 @@ import { errorText } from '../../../../../lib/i18n';
 import { toast } from '../../../../../state/toasts';
 import { Amount } from '../../../components/Amount';
 import '../../../wallet.css';
+import { formatBalanceOf } from '../../../../../lib/figures';
 
 /** How much of the available balance stays behind cross positions (exact, as text), or null when nothing does. */
 function backedAmount(available: string, transferable: string, scale: number): string | null {
@@ -183,7 +184,10 @@ export default function TransferPage(): ReactElement {
           placeholder={t('assets.transfer.amountPlaceholder')}
           hint={
             fromRow && leaving !== undefined
-              ? t('assets.transfer.available', { amount: formatBalance(leaving, lang, fromRow.scale), currency })
+              ? t('assets.transfer.available', {
+                  amount: formatBalanceOf(leaving, currency, lang, fromRow.scale),
+                  currency,
+                })
               : undefined
           }
           end={
@@ -198,7 +202,10 @@ export default function TransferPage(): ReactElement {
 
         {fromRow && backing !== null ? (
           <p className="muted transfer-backing" data-testid="transfer-backing">
-            {t('assets.transfer.backing', { amount: formatBalance(backing, lang, fromRow.scale), currency })}
+            {t('assets.transfer.backing', {
+              amount: formatBalanceOf(backing, currency, lang, fromRow.scale),
+              currency,
+            })}
           </p>
         ) : null}
 
@@ -206,11 +213,11 @@ export default function TransferPage(): ReactElement {
           <dl className="kv transfer-balances" data-testid="transfer-balances">
             <dt>{t(typeName(from))}</dt>
             <dd>
-              <Amount text={`${formatBalance(fromRow.available, lang, fromRow.scale)} ${currency}`} />
+              <Amount text={`${formatBalanceOf(fromRow.available, currency, lang, fromRow.scale)} ${currency}`} />
             </dd>
             <dt>{t(typeName(to))}</dt>
             <dd>
-              <Amount text={`${formatBalance(toRow.available, lang, toRow.scale)} ${currency}`} />
+              <Amount text={`${formatBalanceOf(toRow.available, currency, lang, toRow.scale)} ${currency}`} />
             </dd>
           </dl>
         ) : null}

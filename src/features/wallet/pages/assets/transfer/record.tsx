@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fetchTransfers } from '../../../../../../core/api/wallet';
-import { formatBalance, typeName, typeShort } from '../../../../../components/assets/format';
+import { typeName, typeShort } from '../../../../../components/assets/format';
 import { PagedLines } from '../../../../../components/assets/PagedLines';
 import { Icon } from '../../../../../components/Icon';
 import { Page } from '../../../../../components/Page';
@@ -11,6 +11,7 @@ import { usePagedList } from '../../../../../data/usePagedList';
 import { formatDateTime } from '../../../../../lib/format';
 import { Amount } from '../../../components/Amount';
 import '../../../wallet.css';
+import { formatBalanceOf } from '../../../../../lib/figures';
 
 /** The user's transfers between account types (assets/transfer/record), newest first. */
 export default function TransferRecordPage(): ReactElement {
@@ -39,7 +40,7 @@ export default function TransferRecordPage(): ReactElement {
                 <span className="asset-line-sub">{formatDateTime(r.created_at, lang)}</span>
               </div>
               <div className="asset-line-end">
-                <Amount text={`${formatBalance(r.amount, lang)} ${r.currency}`} />
+                <Amount text={`${formatBalanceOf(r.amount, r.currency, lang)} ${r.currency}`} />
                 <span className="asset-line-sub">{t('assets.transfer.completed')}</span>
               </div>
             </li>
