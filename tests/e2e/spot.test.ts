@@ -202,11 +202,12 @@ describe('spot trading when prices go stale', () => {
     live.feed.stop();
     try {
       await expect.poll(() => blocked.count(), { timeout: 15_000 }).toBe(1);
-      expect(await submitBuy.isDisabled()).toBe(true);
+      // The live book tells the note and then the ticket's machine; on a loaded machine React may draw them in
+      // different frames, so wait for each button to be disabled rather than read it once.
+      await expect.poll(() => submitBuy.isDisabled(), { timeout: 15_000 }).toBe(true);
       await page.getByRole('button', { name: text('en', 'spot.sell') }).click();
-      expect(await page.getByRole('button', { name: filled('spot.submitSell', { coin: 'BTC' }) }).isDisabled()).toBe(
-        true,
-      );
+      const submitSell = page.getByRole('button', { name: filled('spot.submitSell', { coin: 'BTC' }) });
+      await expect.poll(() => submitSell.isDisabled(), { timeout: 15_000 }).toBe(true);
       await shot(page, 'spot-stale');
     } finally {
       live.feed.start();
