@@ -1,6 +1,7 @@
 // @vitest-environment node
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { changePercentText } from './decimal-change';
 import {
   compareDecimalText,
   isDecimalText,
@@ -117,6 +118,18 @@ describe('decimal text, checked against decimal.js', () => {
     );
   });
 
+  it('tells the change in percent, cut, as decimal.js would', () => {
+    const Cut = Decimal.clone({ precision: 1000, rounding: Decimal.ROUND_DOWN });
+    fc.assert(
+      fc.property(decimalText, decimalText, fc.nat(8), (from, to, digits) => {
+        const want = new Cut(from).isZero()
+          ? null
+          : truncatedString(new Cut(to).minus(from).div(from).times(100), digits);
+        expect(changePercentText(from, to, digits)).toBe(want);
+      }),
+    );
+  });
+
   it('multiplies exactly', () => {
     fc.assert(
       fc.property(decimalText, decimalText, (a, b) => {
@@ -210,6 +223,14 @@ describe('decimal text, by example', () => {
     expect(multiplyDecimalText('123456789.123456789', '987654321.987654321')).toBe(
       '121932631356500531.347203169112635269',
     );
+  });
+
+  it("tells a bar's change in percent", () => {
+    expect(changePercentText('64000', '64640', 2)).toBe('1.00');
+    expect(changePercentText('3', '2', 2)).toBe('-33.33');
+    expect(changePercentText('3', '2.99999', 2)).toBe('0.00');
+    expect(changePercentText('0', '5', 2)).toBeNull();
+    expect(() => changePercentText('1', 'x', 2)).toThrow(RangeError);
   });
 
   it('refuses what is not decimal text', () => {
