@@ -8,6 +8,8 @@ export const STORAGE_KEYS = {
   orderFlow: 'tw.orderFlow',
   /** Products whose orders go out without the confirmation sheet (settings), comma-separated; none by default. */
   skipConfirm: 'tw.skipConfirm',
+  /** The indicators drawn on the trade/kline chart, comma-separated; none by default. */
+  chartIndicators: 'tw.chartIndicators',
 } as const;
 
 /** Keys that survive "clear cache": the session and the settings. */
