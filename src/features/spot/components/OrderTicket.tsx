@@ -44,17 +44,20 @@ export function OrderTicket({
   balances,
   view,
   send,
+  initialSide = 'buy',
 }: {
   terms: PairTerms;
   last: string | null;
   balances: Balances | null;
   view: OrderView;
   send: (event: OrderEvent) => void;
+  /** The side chosen when the ticket opens (the chart's Buy and Sell open it with theirs). */
+  initialSide?: OrderSide;
 }): ReactElement {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const coin = terms.pair.symbol;
-  const [side, setSide] = useState<OrderSide>('buy');
+  const [side, setSide] = useState<OrderSide>(initialSide);
   const [type, setType] = useState<OrderType>('market');
   const [mode, setMode] = useState<BuyMode>('quantity');
   const [typed, setTyped] = useState({ qty: '', amount: '', price: '' });

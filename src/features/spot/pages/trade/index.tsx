@@ -7,6 +7,7 @@ import { fetchSpotConfig } from '../../../../../core/api/spot';
 import { fetchAssets } from '../../../../../core/api/wallet';
 import type { SpotOrderRef } from '../../../../../machines/spot/book.machine';
 import { toUnits } from '../../../../../protocol/rules/spot';
+import type { OrderSide } from '../../../../../protocol/spot';
 import { coinQuotes } from '../../../../../streams/market';
 import type { QuoteBoard } from '../../../../../streams/quotes';
 import { Icon } from '../../../../components/Icon';
@@ -51,6 +52,8 @@ export default function SpotPage(): ReactElement {
   const lang = i18n.language;
   const navigate = useNavigate();
   const symbol = (useQueryParam('symbol') ?? 'BTC').toUpperCase();
+  // trade/index?symbol=ETH&side=sell: the chart's Sell opens the ticket on selling; anything else buys.
+  const side: OrderSide = useQueryParam('side') === 'sell' ? 'sell' : 'buy';
   const [picking, setPicking] = useState(false);
 
   const config = useQuery({ queryKey: spotKeys.config, queryFn: () => need(fetchSpotConfig()) });
@@ -101,7 +104,8 @@ export default function SpotPage(): ReactElement {
           <StaleNote stale={stale} />
           {terms ? (
             <LiveTicket
-              key={symbol}
+              key={`${symbol}:${side}`}
+              side={side}
               ticket={live.actor.getSnapshot().context.ticket}
               terms={terms}
               last={quote?.last ?? null}
@@ -138,12 +142,14 @@ function LiveTicket({
   terms,
   last,
   balances,
+  side,
 }: {
   ticket: SpotOrderRef;
   terms: PairTerms;
   last: string | null;
   balances: Balances | null;
+  side: OrderSide;
 }): ReactElement {
   const { view, send } = useSpotOrderActor(ticket);
-  return <OrderTicket terms={terms} last={last} balances={balances} view={view} send={send} />;
+  return <OrderTicket terms={terms} last={last} balances={balances} view={view} send={send} initialSide={side} />;
 }
