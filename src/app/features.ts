@@ -7,6 +7,7 @@ import { funding } from '../features/funding/feature';
 import { help } from '../features/help/feature';
 import { identity } from '../features/identity/feature';
 import { ieo } from '../features/ieo/feature';
+import { kline } from '../features/kline/feature';
 import { lever } from '../features/lever/feature';
 import { leverDetail } from '../features/leverdetail/feature';
 import { market } from '../features/market/feature';
@@ -24,6 +25,7 @@ import type { Feature } from '../lib/feature';
  */
 export const FEATURES: readonly Feature[] = [
   market,
+  kline,
   spot,
   options,
   lever,

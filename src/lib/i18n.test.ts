@@ -8,10 +8,10 @@ describe('i18n tables', () => {
     expect(i18n.hasResourceBundle('en', 'app')).toBe(true);
     expect(i18n.hasResourceBundle('en', 'errors')).toBe(true);
     expect(i18n.hasResourceBundle('de', 'app')).toBe(false);
-    expect(i18n.hasResourceBundle('en', 'market')).toBe(false);
+    expect(i18n.hasResourceBundle('en', 'kline')).toBe(false);
     expect(i18n.t('kline.period')).toBe('kline.period');
 
-    await loadNamespace('market');
+    await loadNamespace('kline');
     // The key keeps its full path: found in the feature namespace without a prefix.
     expect(i18n.t('kline.period')).toBe('Timeframe');
     expect(i18n.t('app:kline.period')).toBe('Timeframe');
@@ -21,11 +21,11 @@ describe('i18n tables', () => {
 
   it('loads every namespace asked for so far in the new language before switching', async () => {
     await startI18n('en');
-    await loadNamespace('market');
+    await loadNamespace('kline');
     await setI18nLanguage('de');
     expect(currentLang()).toBe('de');
     expect(i18n.hasResourceBundle('de', 'app')).toBe(true);
-    expect(i18n.hasResourceBundle('de', 'market')).toBe(true);
+    expect(i18n.hasResourceBundle('de', 'kline')).toBe(true);
     expect(i18n.hasResourceBundle('de', 'wallet')).toBe(false);
     expect(i18n.t('kline.period')).toBe('Zeitraum');
     expect(document.documentElement.lang).toBe('de');

@@ -3,10 +3,7 @@ import type { Feature } from '../../lib/feature';
 
 export const market: Feature = {
   namespace: 'market',
-  pages: [
-    { path: '/pages/index/index', load: () => import('./pages/index/index') },
-    { path: '/pages/trade/kline', load: () => import('./pages/trade/kline') },
-  ],
+  pages: [{ path: '/pages/index/index', load: () => import('./pages/index/index') }],
   tabs: [{ at: 1, path: '/pages/index/index', labelKey: 'tabs.home', icon: 'home' }],
 };
 

@@ -5,12 +5,22 @@ import {
   createChart,
   type IChartApi,
   type ISeriesApi,
+  type MouseEventParams,
+  type PriceFormatCustom,
   type UTCTimestamp,
 } from 'lightweight-charts';
 import { type ReactElement, useEffect, useRef } from 'react';
 import type { Candle } from '../../../../protocol/market';
 import type { CandleSeries } from '../../../../streams/candles';
 import { localeOf } from '../../../lib/format';
+import type { ChartIndicator } from '../../../state/chart-indicators';
+import type { Studies } from '../studies/studies';
+
+/**
+ * The studies and their math (trading-signals) load with the first indicator turned on, not with the page: a chart
+ * without indicators, what a first visit draws, does not wait for them (and the page stays within its size budget).
+ */
+const loadStudies = () => import('../studies/studies');
 
 type Mode = 'candles' | 'line';
 
@@ -48,9 +58,15 @@ function cssVar(name: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 }
 
+/** The bucket start under the crosshair, or null when it is off the bars. */
+const hoveredT = (param: MouseEventParams): number | null =>
+  typeof param.time === 'number' && param.point ? param.time * 1000 : null;
+
 /**
- * Candles (or the time-share line) with lightweight-charts. A new series or a changed history redraws all bars;
- * otherwise only bars from the newest drawn one on are updated, which is what a live tick costs.
+ * Candles (or the time-share line) with lightweight-charts, and the chosen studies: averages and bands over the
+ * price, volume, MACD and RSI in panes below. A new series or a changed history redraws all bars; otherwise only bars
+ * from the newest drawn one on are updated, which is what a live tick costs. The bar under the crosshair is told to
+ * `onHover` (its bucket start, or null when the crosshair leaves the bars).
  */
 export function CandleChart({
   series,
@@ -59,6 +75,8 @@ export function CandleChart({
   priceScale,
   label,
   lang,
+  indicators,
+  onHover,
 }: {
   series: CandleSeries | null;
   mode: Mode;
@@ -66,11 +84,18 @@ export function CandleChart({
   priceScale: number;
   label: string;
   lang: string;
+  indicators: readonly ChartIndicator[];
+  onHover: (t: number | null) => void;
 }): ReactElement {
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<IChartApi | null>(null);
   const plot = useRef<Plot | null>(null);
   const drawn = useRef<Drawn | null>(null);
+  const studies = useRef<Studies | null>(null);
+  const format = useRef<PriceFormatCustom | null>(null);
+  // The newest series and hover handler, for the effects that do not run on their every change.
+  const latest = useRef({ series, onHover });
+  latest.current = { series, onHover };
 
   // One chart per mount, mode and theme: the colours are CSS variables, read again when the theme changes.
   // biome-ignore lint/correctness/useExhaustiveDependencies: theme changes the CSS variables the chart reads
@@ -85,19 +110,27 @@ export function CandleChart({
     });
     const api = createChart(el, {
       autoSize: true,
-      localization: { locale: localeOf(lang), priceFormatter: (price: number) => axis.format(price) },
+      // Each series formats its own axis (price, volume, RSI differ): no chart-wide price formatter.
+      localization: { locale: localeOf(lang) },
       layout: {
         background: { type: ColorType.Solid, color: cssVar('--surface') },
         textColor: cssVar('--text-2'),
         fontSize: 11,
         attributionLogo: false,
+        // Study panes part with the grid's own line; dragging it resizes them.
+        panes: { separatorColor: cssVar('--border'), separatorHoverColor: cssVar('--accent-soft'), enableResize: true },
       },
       grid: { vertLines: { color: cssVar('--border') }, horzLines: { color: cssVar('--border') } },
       rightPriceScale: { borderColor: cssVar('--border') },
       timeScale: { borderColor: cssVar('--border'), timeVisible: true, secondsVisible: false },
       handleScale: { axisPressedMouseMove: false },
     });
-    const priceFormat = { type: 'price' as const, precision, minMove: 10 ** -precision };
+    const priceFormat: PriceFormatCustom = {
+      type: 'custom',
+      formatter: (price: number) => axis.format(price),
+      minMove: 10 ** -precision,
+    };
+    format.current = priceFormat;
     plot.current =
       mode === 'line'
         ? {
@@ -121,15 +154,50 @@ export function CandleChart({
               priceFormat,
             }),
           };
+    const hover = (param: MouseEventParams) => latest.current.onHover(hoveredT(param));
+    api.subscribeCrosshairMove(hover);
     chart.current = api;
     drawn.current = null;
     return () => {
+      api.unsubscribeCrosshairMove(hover);
       api.remove();
       chart.current = null;
       plot.current = null;
       drawn.current = null;
+      studies.current = null;
     };
   }, [mode, priceScale, theme, lang]);
+
+  // The studies, added to the chart above and drawn in full; again when the trader picks others.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new chart (mode, scale, theme, language) needs them anew
+  useEffect(() => {
+    const api = chart.current;
+    const el = box.current;
+    const priceFormat = format.current;
+    if (!api || !el || !priceFormat) return;
+    el.setAttribute('data-indicators', indicators.join(' '));
+    if (indicators.length === 0) {
+      el.setAttribute('data-panes', String(api.panes().length));
+      return;
+    }
+    let added: Studies | null = null;
+    let gone = false;
+    void loadStudies().then(({ addStudies }) => {
+      if (gone || chart.current !== api) return;
+      added = addStudies(api, indicators, el, priceFormat, Math.min(8, Math.max(0, priceScale)), localeOf(lang));
+      studies.current = added;
+      // Bars drawn before the studies came: draw them under the studies too (later bars reach them by the draw below).
+      const bars = latest.current.series?.candles;
+      if (drawn.current && bars?.length) added.draw(bars, null);
+      el.setAttribute('data-panes', String(added.panes));
+    });
+    return () => {
+      gone = true;
+      // The chart itself may be gone already (its effect cleans up first); then so are the studies.
+      if (added && chart.current === api) added.remove();
+      if (studies.current === added) studies.current = null;
+    };
+  }, [indicators, mode, priceScale, theme, lang]);
 
   useEffect(() => {
     const target = plot.current;
@@ -139,11 +207,13 @@ export function CandleChart({
     const was = drawn.current;
     if (!was || was.resetVersion !== series.resetVersion || was.mode !== mode) {
       draw(target, bars, true);
+      studies.current?.draw(bars, null);
     } else {
       // Bars from the newest drawn one on: the open bar changed and any new ones were added.
       let from = bars.length;
       while (from > 0 && (bars[from - 1] as Candle).t >= was.lastT) from -= 1;
       draw(target, bars.slice(from), false);
+      studies.current?.draw(bars, was.lastT);
     }
     drawn.current = { mode, resetVersion: series.resetVersion, lastT: newest.t, count: bars.length };
     box.current?.setAttribute('data-bars', String(bars.length));

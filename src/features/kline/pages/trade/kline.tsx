@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import { type ReactElement, useMemo, useState } from 'react';
+import { type ReactElement, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { isDecimalText, signOf } from '../../../../../core/decimal-text';
@@ -12,18 +12,27 @@ import { Segmented } from '../../../../components/Segmented';
 import { useQueryParam } from '../../../../hooks/hooks';
 import { useStale, useStream } from '../../../../hooks/useStream';
 import { formatPrice } from '../../../../lib/format';
+import { chartIndicators } from '../../../../state/chart-indicators';
 import { settings } from '../../../../state/settings';
+import { Change, StaleMark, StaleNote, useInstruments } from '../../../market/public';
+import { BarReadout } from '../../components/BarReadout';
 import { CandleChart } from '../../components/CandleChart';
-import { Change } from '../../components/Change';
+import { FullScreenButton } from '../../components/FullScreenButton';
+import { IndicatorMenu } from '../../components/IndicatorMenu';
 import { QuoteStats } from '../../components/QuoteStats';
-import { StaleMark, StaleNote } from '../../components/StaleMark';
+import { TradeFromChart } from '../../components/TradeFromChart';
 import { TradeList } from '../../components/TradeList';
-import { useInstruments } from '../../hooks/useInstruments';
-import '../../market.css';
+import { useFullScreen } from '../../hooks/useFullScreen';
+import '../../../market/market.css';
+import '../../kline.css';
 
 /** The time-share line first, then the candle timeframes of SPEC 9. */
 const CHOICES: readonly Period[] = ['timeshare', ...TIMEFRAMES];
 const EMPTY_BOARD: QuoteBoard = { quotes: new Map(), version: 0 };
+/** Studies drawn in a pane of their own below the price (the chart grows by one pane height for each). */
+const PANE_STUDIES: readonly string[] = ['vol', 'macd', 'rsi'];
+/** Spot trades every coin against USDT, except USDT itself; US stocks are quotes only (server spot terms). */
+const SPOT_QUOTE = 'USDT';
 
 /**
  * The chart of one timeframe. Keyed by the period where it is used, so a new timeframe starts empty: its own series
@@ -33,21 +42,35 @@ const EMPTY_BOARD: QuoteBoard = { quotes: new Map(), version: 0 };
 function PeriodChart({ info, period, lang }: { info: InstrumentInfo; period: Period; lang: string }): ReactElement {
   const { t } = useTranslation();
   const { theme } = useSnapshot(settings);
+  const { on } = useSnapshot(chartIndicators);
   const candles = useMemo(() => candleStream(info.kind, info.symbol, period), [info, period]);
   const series = useStream<CandleSeries | null>(candles.series$, null);
   const chartStale = useStale(candles.freshness);
+  // The bucket start under the crosshair; the readout shows the newest bar when there is none.
+  const [hovered, setHovered] = useState<number | null>(null);
+  const bars = series?.candles ?? [];
+  const bar = (hovered === null ? undefined : bars.find((b) => b.t === hovered)) ?? bars[bars.length - 1] ?? null;
   return (
-    <div className={chartStale && series ? 'chart-box is-stale' : 'chart-box'} aria-busy={series === null}>
-      <CandleChart
-        series={series}
-        mode={period === 'timeshare' ? 'line' : 'candles'}
-        theme={theme}
-        priceScale={info.price_scale}
-        lang={lang}
-        label={t('kline.chartLabel', { symbol: info.symbol, period: t(`kline.periods.${period}`) })}
-      />
-      {series === null ? <span className="spinner chart-spinner" aria-hidden="true" /> : null}
-    </div>
+    <>
+      <BarReadout bar={bar} priceScale={info.price_scale} lang={lang} />
+      <div
+        className={chartStale && series ? 'chart-box is-stale' : 'chart-box'}
+        data-sub-panes={on.filter((i) => PANE_STUDIES.includes(i)).length}
+        aria-busy={series === null}
+      >
+        <CandleChart
+          series={series}
+          mode={period === 'timeshare' ? 'line' : 'candles'}
+          theme={theme}
+          priceScale={info.price_scale}
+          lang={lang}
+          label={t('kline.chartLabel', { symbol: info.symbol, period: t(`kline.periods.${period}`) })}
+          indicators={on}
+          onHover={setHovered}
+        />
+        {series === null ? <span className="spinner chart-spinner" aria-hidden="true" /> : null}
+      </div>
+    </>
   );
 }
 
@@ -64,6 +87,9 @@ function Chart({ info }: { info: InstrumentInfo }): ReactElement {
   const quote = board.quotes.get(info.symbol);
   const pct = quote?.change_pct;
   const dir = pct !== undefined && isDecimalText(pct) && signOf(pct) < 0 ? 'is-down' : 'is-up';
+  const chartArea = useRef<HTMLElement>(null);
+  const full = useFullScreen(chartArea);
+  const spot = info.kind === 'coin' && info.symbol !== SPOT_QUOTE;
 
   return (
     <>
@@ -81,15 +107,25 @@ function Chart({ info }: { info: InstrumentInfo }): ReactElement {
         {quote ? <QuoteStats quote={quote} priceScale={info.price_scale} /> : null}
       </section>
       <StaleNote stale={stale && board.version > 0} />
-      <div className="periods">
-        <Segmented
-          label={t('kline.period')}
-          value={period}
-          onChange={setPeriod}
-          options={CHOICES.map((p) => ({ value: p, label: t(`kline.periods.${p}`) }))}
-        />
-      </div>
-      <PeriodChart info={info} period={period} lang={lang} key={period} />
+      <section ref={chartArea} className={full.on ? 'kline-chart is-full' : 'kline-chart'} data-testid="chart-area">
+        <div className="periods">
+          <Segmented
+            label={t('kline.period')}
+            value={period}
+            onChange={setPeriod}
+            options={CHOICES.map((p) => ({ value: p, label: t(`kline.periods.${p}`) }))}
+          />
+        </div>
+        {/* The chart's tools; a price-alert button belongs here too, before full screen. */}
+        <div className="chart-toolbar">
+          <IndicatorMenu />
+          <span className="chart-toolbar-end">
+            <FullScreenButton on={full.on} toggle={full.toggle} />
+          </span>
+        </div>
+        <PeriodChart info={info} period={period} lang={lang} key={period} />
+      </section>
+      {spot ? <TradeFromChart symbol={info.symbol} /> : null}
       <h2 className="section-title">{t('kline.trades')}</h2>
       <TradeList trades={recent} priceScale={info.price_scale} qtyScale={info.qty_scale} />
     </>
