@@ -130,6 +130,22 @@ describe('the kline chart a trader reads', () => {
     });
   }
 
+  it('fits a 320 px phone in German with every indicator on', async () => {
+    await loggedInUser(server, page, 'kline-narrow@example.com', { lang: 'de' });
+    await page.addInitScript(() => localStorage.setItem('tw.chartIndicators', 'ma,ema,boll,vol,macd,rsi'));
+    await page.setViewportSize({ width: 320, height: 700 });
+    await page.goto(`${server.url}/pages/trade/kline?symbol=DOGE`);
+    await expect.poll(() => chart().getAttribute('data-panes'), { timeout: 15_000 }).toBe('4');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    for (const side of ['buy', 'sell']) {
+      const fits = await page
+        .getByTestId(`kline-${side}`)
+        .evaluate((el) => el.scrollWidth <= el.clientWidth && el.getBoundingClientRect().right <= 320);
+      expect(fits, side).toBe(true);
+    }
+    await shot(page, 'kline-narrow-de-dark');
+  });
+
   it('offers no buy or sell for a US stock, which has no spot trading', async () => {
     await loggedInUser(server, page, 'kline-stock@example.com', { lang: 'en' });
     await page.goto(`${server.url}/pages/trade/kline?symbol=AAPL`);
