@@ -73,9 +73,42 @@ export const chainLink = z.object({ id: z.number().int().positive(), digest: hex
 export const chainLinksResponse = z.array(chainLink);
 export type ChainLink = z.infer<typeof chainLink>;
 
+/** Ticks market/chain/ticks returns without a range: the newest ones, a few minutes at one tick a second. */
+export const RECENT_TICKS = 300;
+/** Most ticks one market/chain/ticks range returns: a longer range comes thinned to every `step`-th tick. */
+export const MAX_RANGE_TICKS = 1_200;
+
+/**
+ * market/chain/ticks: one symbol's recorded ticks, oldest first. Without a range, the newest RECENT_TICKS (a live
+ * chart opens with them); with `from_seq` and `to_seq`, the ticks between them, both ends included (a settled
+ * contract's entry to its exit). A range holding more than MAX_RANGE_TICKS is thinned to every `step`-th tick from
+ * `from_seq` on, its last tick always kept: each tick returned is still one the record holds, exactly.
+ */
+export const chainTicksRequest = z
+  .object({ symbol: symbolField, from_seq: wholeField.optional(), to_seq: wholeField.optional() })
+  .superRefine((v, ctx) => {
+    if ((v.from_seq === undefined) !== (v.to_seq === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'invalidInput',
+        path: [v.from_seq === undefined ? 'from_seq' : 'to_seq'],
+      });
+    } else if (v.from_seq !== undefined && v.to_seq !== undefined && v.to_seq < v.from_seq) {
+      ctx.addIssue({ code: 'custom', message: 'invalidInput', path: ['to_seq'] });
+    }
+  });
+export const chainTicksResponse = z.object({
+  symbol: z.string(),
+  ticks: z.array(recordedTick),
+  /** 1, or the stride a long range was thinned to. */
+  step: z.number().int().positive(),
+});
+export type ChainTicks = z.infer<typeof chainTicksResponse>;
+
 /** The price record's public calls: no session, anyone may check the record. */
 export const priceRecordCalls = {
   'market/chain/head': call('GET', false, none, chainHeadResponse),
   'market/chain/record': call('GET', false, chainRecordRequest, chainRecordResponse),
   'market/chain/links': call('GET', false, chainLinksRequest, chainLinksResponse),
+  'market/chain/ticks': call('GET', false, chainTicksRequest, chainTicksResponse),
 } as const;

@@ -1,4 +1,10 @@
-import { type ChainHead, type ChainLink, type ChainRecord, priceRecordCalls } from '../../protocol/price-record';
+import {
+  type ChainHead,
+  type ChainLink,
+  type ChainRecord,
+  type ChainTicks,
+  priceRecordCalls,
+} from '../../protocol/price-record';
 import { areaApi } from './client';
 
 const { callApi, callApiResult } = areaApi(priceRecordCalls);
@@ -30,4 +36,16 @@ export async function fetchChainRecord(symbol: string, seq: number): Promise<Cha
 /** Batches from_id+1 .. to_id, each with its digest and hash (at most MAX_CHAIN_LINKS per call). */
 export function fetchChainLinks(fromId: number, toId: number): Promise<ChainLink[] | false> {
   return callApi('market/chain/links', { from_id: String(fromId), to_id: String(toId) }, background);
+}
+
+/**
+ * One symbol's recorded ticks, oldest first: the newest few hundred, or those of `range` (from and to seq, both
+ * included; a long range comes thinned, its `step` says to what). The charts draw them, quietly like every read here.
+ */
+export function fetchRecordedTicks(symbol: string, range?: { from: number; to: number }): Promise<ChainTicks | false> {
+  return callApi(
+    'market/chain/ticks',
+    range ? { symbol, from_seq: String(range.from), to_seq: String(range.to) } : { symbol },
+    background,
+  );
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_RANGE_TICKS, RECENT_TICKS } from '../../protocol/price-record';
 import { chainHash, GENESIS_HASH, ticksDigest } from '../../protocol/rules/price-record';
 import { MIGRATIONS, migrateToLatest } from '../migrations';
 import { type DatabaseHandle, openSqlite } from '../platform/db/connect';
@@ -8,7 +9,7 @@ import { writeTransaction } from '../platform/db/transaction';
 import { openPostgresSchema } from '../testing';
 import { MarketFeed } from './feed';
 import { formatUnits, INSTRUMENTS } from './instruments';
-import { chainHead, lastRecordedSeqs, pinTick, tickRecord, verifyPriceChain } from './price-chain';
+import { chainHead, lastRecordedSeqs, pinTick, recordedTicks, tickRecord, verifyPriceChain } from './price-chain';
 import { PriceRecorder } from './recorder';
 import { MarketSimulator } from './simulator';
 import { withPriceRecord } from './tables';
@@ -117,6 +118,42 @@ describe.each(targets)('price chain on %s', (_name, open) => {
         ],
       ]),
     );
+  });
+
+  it("reads a symbol's recorded ticks: the newest, a range, and a long range thinned with both ends kept", async () => {
+    const { db, handle, clock, feed, advance } = await setUp();
+    const recorder = new PriceRecorder(handle, feed, { now: () => clock.now });
+    // 1,500 one-second ticks a symbol, in steps the simulator catches up whole: more than one range returns unthinned.
+    for (let k = 0; k < 3; k++) advance(500_000);
+    await recorder.flush();
+    const all = await withPriceRecord(db)
+      .selectFrom('price_ticks')
+      .select(['symbol', 'seq', 'ts', 'price'])
+      .where('symbol', '=', 'BTC')
+      .orderBy('seq')
+      .execute();
+    expect(all.length).toBeGreaterThan(MAX_RANGE_TICKS);
+    const first = all[0];
+    const last = all.at(-1);
+    if (!first || !last) throw new Error('no BTC ticks recorded');
+
+    expect(await recordedTicks(db, 'BTC')).toEqual({ symbol: 'BTC', ticks: all.slice(-RECENT_TICKS), step: 1 });
+    expect(await recordedTicks(db, 'BTC', { from: first.seq, to: first.seq + 9 })).toEqual({
+      symbol: 'BTC',
+      ticks: all.slice(0, 10),
+      step: 1,
+    });
+
+    const long = await recordedTicks(db, 'BTC', { from: first.seq, to: last.seq });
+    const step = Math.ceil((last.seq - first.seq + 1) / MAX_RANGE_TICKS);
+    expect(step).toBe(2);
+    expect(long.step).toBe(step);
+    expect(long.ticks).toEqual(all.filter((t) => (t.seq - first.seq) % step === 0 || t.seq === last.seq));
+    expect(long.ticks[0]).toEqual(first);
+    expect(long.ticks.at(-1)).toEqual(last);
+    expect(long.ticks.length).toBeLessThanOrEqual(MAX_RANGE_TICKS + 1);
+
+    expect(await recordedTicks(db, 'NOPE')).toEqual({ symbol: 'NOPE', ticks: [], step: 1 });
   });
 
   it('a pinned tick joins the flush that carries it, and one whose flush was lost is sealed after 5 s', async () => {

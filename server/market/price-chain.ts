@@ -1,5 +1,13 @@
-import type { Kysely } from 'kysely';
-import { type ChainBatch, type ChainHead, type ChainLink, MAX_CHAIN_LINKS } from '../../protocol/price-record';
+import { type Kysely, sql } from 'kysely';
+import {
+  type ChainBatch,
+  type ChainHead,
+  type ChainLink,
+  type ChainTicks,
+  MAX_CHAIN_LINKS,
+  MAX_RANGE_TICKS,
+  RECENT_TICKS,
+} from '../../protocol/price-record';
 import {
   type ChainTick,
   chainHash,
@@ -280,6 +288,41 @@ export function chainLinks(db: Kysely<Database>, fromId: number, toId: number): 
     .where('id', '<=', Math.min(toId, fromId + MAX_CHAIN_LINKS))
     .orderBy('id')
     .execute();
+}
+
+/**
+ * One symbol's recorded ticks, oldest first (protocol/price-record.ts `market/chain/ticks`): the newest RECENT_TICKS,
+ * or those of seq `range.from` .. `range.to`, thinned to every `step`-th from `range.from` (its last always kept) when
+ * the range is longer than MAX_RANGE_TICKS. Ticks recorded and not sealed yet are included: they are in the record
+ * (a pinned entry tick is written before its batch), and the chain's calls re-check them once sealed. One indexed
+ * range read on (symbol, seq).
+ */
+export async function recordedTicks(
+  db: Kysely<Database>,
+  symbol: string,
+  range?: { from: number; to: number },
+): Promise<ChainTicks> {
+  const base = withPriceRecord(db)
+    .selectFrom('price_ticks')
+    .select(['symbol', 'seq', 'ts', 'price'])
+    .where('symbol', '=', symbol);
+  if (!range) {
+    const newest = await base.orderBy('seq', 'desc').limit(RECENT_TICKS).execute();
+    return { symbol, ticks: newest.reverse(), step: 1 };
+  }
+  const step = Math.max(1, Math.ceil((range.to - range.from + 1) / MAX_RANGE_TICKS));
+  let query = base.where('seq', '>=', range.from).where('seq', '<=', range.to);
+  if (step > 1) {
+    query = query.where((eb) =>
+      eb.or([eb(sql<number>`(${eb.ref('seq')} - ${range.from}) % ${step}`, '=', 0), eb('seq', '=', range.to)]),
+    );
+  }
+  // The bound holds even when the record numbers a symbol's ticks with gaps (a step of one range is at most this many).
+  const ticks = await query
+    .orderBy('seq')
+    .limit(MAX_RANGE_TICKS + 1)
+    .execute();
+  return { symbol, ticks, step };
 }
 
 /**

@@ -112,6 +112,36 @@ describe.each(DATABASES)('price record hash chain over HTTP on %s', (kind) => {
     ).toBe(head.hash);
   });
 
+  it("market/chain/ticks gives a symbol's newest recorded ticks and a range of them, oldest first", async () => {
+    advance(3_000);
+    const seq = feed.quote('BTC')?.seq;
+    if (seq === undefined) throw new Error('no BTC quote');
+    const recent = await eventually(async () => {
+      const r = await ok('market/chain/ticks', { symbol: 'btc' });
+      return r.ticks.at(-1)?.seq === seq ? r : undefined;
+    });
+    expect(recent.symbol).toBe('BTC');
+    expect(recent.step).toBe(1);
+    const seqs = recent.ticks.map((x) => x.seq);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    // The same ticks the chain's record holds for that seq.
+    const record = await ok('market/chain/record', { symbol: 'BTC', seq: String(seq) });
+    expect(recent.ticks).toEqual(expect.arrayContaining(record.ticks));
+    const first = recent.ticks[0];
+    if (!first) throw new Error('no BTC ticks');
+    const range = await ok('market/chain/ticks', { symbol: 'BTC', from_seq: String(first.seq), to_seq: String(seq) });
+    expect(range.ticks).toEqual(recent.ticks.filter((x) => x.seq >= first.seq));
+    // A range needs both ends, in order.
+    expect((await t.call('market/chain/ticks', { symbol: 'BTC', from_seq: '5' })).body).toMatchObject({
+      type: 'error',
+      field: 'to_seq',
+    });
+    expect((await t.call('market/chain/ticks', { symbol: 'BTC', from_seq: '5', to_seq: '4' })).body).toMatchObject({
+      type: 'error',
+      field: 'to_seq',
+    });
+  });
+
   it('answers clear errors: a tick not recorded, a range too long, bad numbers', async () => {
     const missing = await t.call('market/chain/record', { symbol: 'BTC', seq: '999999999' });
     expect(missing.body).toMatchObject({
