@@ -1,26 +1,25 @@
 import { useSelector } from '@xstate/react';
-import type { ReactElement } from 'react';
+import { lazy, type ReactElement, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { OptionLive } from '../../../../machines/options/live';
-import type { OptionAccount } from '../../../../protocol/options';
 import { useQuote } from '../../../hooks/useQuote';
 import { formatPrice } from '../../../lib/format';
 import { Change, StaleMark, StaleNote } from '../../market/public';
-import { PriceSparkline } from './PriceSparkline';
+
+/** The chart library loads with the tick chart, after the page's first paint: the route stays within its budget. */
+const TickChart = lazy(() => import('./TickChart'));
 
 /**
- * The instrument's last price and change, its time-share line with the ticket's running contract's entry, and the
- * stale mark when the book's gate is closed after prices were seen. It follows its own instrument's quote, so the
- * page around it does not render with each price.
+ * The instrument's last price and change, its tick chart (recorded ticks, then live, with the book's running
+ * contracts' entry lines), and the stale mark when the book's gate is closed after prices were seen. It follows its
+ * own instrument's quote, so the page around it does not render with each price.
  */
 export function OptionTicker({
   symbol,
-  book,
   priceScale,
   live,
 }: {
   symbol: string;
-  book: OptionAccount;
   priceScale: number;
   live: OptionLive;
 }): ReactElement {
@@ -28,12 +27,6 @@ export function OptionTicker({
   const lang = i18n.language;
   const { quote, seen } = useQuote(symbol);
   const fresh = useSelector(live.actor, (s) => s.context.fresh);
-  // The entry line of the contract the ticket runs on this instrument and book, while it runs.
-  const entry = useSelector(live.actor.getSnapshot().context.ticket, (s) => {
-    const contract = s.context.contract;
-    const running = s.matches({ contract: 'running' });
-    return running && contract?.account === book && contract.symbol === symbol ? (contract.entry?.price ?? null) : null;
-  });
   const stale = !fresh && seen;
   return (
     <>
@@ -47,7 +40,16 @@ export function OptionTicker({
           <StaleMark stale={stale} />
         </div>
         <p className="option-muted">{t('options.lastPrice')}</p>
-        <PriceSparkline symbol={symbol} last={quote?.last ?? null} ts={quote?.ts ?? null} entry={entry} />
+        <Suspense
+          fallback={
+            <div className="trade-chart" aria-busy="true">
+              <span className="spinner trade-chart-spinner" aria-hidden="true" />
+            </div>
+          }
+        >
+          <TickChart symbol={symbol} priceScale={priceScale} live={live} stale={stale} />
+        </Suspense>
+        <p className="option-muted">{t('options.chart.caption')}</p>
       </section>
       <StaleNote stale={stale} />
     </>

@@ -28,7 +28,7 @@ const RecentResults = lazy(() => import('./RecentResults').then((m) => ({ defaul
 
 /**
  * The option trading screen on one book: option/detail (the Option tab, the real account) and option/simulator (the
- * same screen on the simulator book). An instrument, its live last price and a small time-share line, the ticket
+ * same screen on the simulator book). An instrument, its live last price and its tick chart (loaded after the page), the ticket
  * driven by the contract machine, the open contracts counting down on server time and the recent results. The live
  * path runs in the book's controller (useOptionLive); the page renders with the terms, the balance and the book,
  * while the ticker, the ticket and the rows follow their own prices and clocks.
@@ -76,7 +76,7 @@ export function OptionTrade({ book }: { book: OptionAccount }): ReactElement {
             onChange={(s) => void navigate({ to: path, search: { symbol: s } })}
             label={t('options.instrument')}
           />
-          <OptionTicker symbol={symbol} book={book} priceScale={priceScale} live={live} />
+          <OptionTicker symbol={symbol} priceScale={priceScale} live={live} />
           {balance.failed ? (
             <p className="field-msg field-error" role="alert">
               {t('options.balanceFailed')}{' '}

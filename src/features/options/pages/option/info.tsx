@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import type { ReactElement } from 'react';
+import { lazy, type ReactElement, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fetchOptionContract, fetchOptionTerms } from '../../../../../core/api/options';
 import type { OptionContract } from '../../../../../protocol/options';
@@ -18,9 +18,13 @@ import '../../options.css';
 
 const SETTLED = new Set<OptionContract['state']>(['won', 'lost', 'flat', 'refunded']);
 
+/** The recorded ticks from entry to exit, drawn with the chart library: it loads after the contract's facts. */
+const SettledTicks = lazy(() => import('../../components/SettledTicks'));
+
 /**
  * option/info?id=: one contract: its terms, the entry and exit ticks with time and price, the rule that decided it,
- * the result (what it made or lost, exact) and the payout, and the re-check of all of that against the price record.
+ * the result (what it made or lost, exact) and the payout, the recorded ticks from entry to exit drawn with both
+ * marked, and the re-check of all of that against the price record.
  */
 export default function OptionInfoPage(): ReactElement {
   const { t } = useTranslation();
@@ -111,6 +115,20 @@ function ContractFacts({ contract, scale }: { contract: OptionContract; scale: n
           ratio: formatRatioPercent(contract.ratio, lang),
         })}
       </p>
+      {SETTLED.has(contract.state) && contract.entry && contract.exit ? (
+        <Suspense
+          fallback={
+            <div className="trade-chart" aria-busy="true">
+              <span className="spinner trade-chart-spinner" aria-hidden="true" />
+            </div>
+          }
+        >
+          <SettledTicks
+            contract={{ ...contract, entry: contract.entry, exit: contract.exit }}
+            priceScale={priceScale}
+          />
+        </Suspense>
+      ) : null}
       {SETTLED.has(contract.state) && scale !== null ? <OptionRecheckMark contract={contract} scale={scale} /> : null}
       <Link to="/pages/option/rule" className="option-link">
         {t('options.rules.link')}
