@@ -3,7 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { changePercentText } from '../../../../core/decimal-change';
 import { signOf } from '../../../../core/decimal-text';
 import type { Candle } from '../../../../protocol/market';
-import { formatChange, formatPrice, formatVolume } from '../../../lib/format';
+import { formatChange, formatPrice } from '../../../lib/format';
+import { formatVolume } from '../../market/public';
 
 type Figure = 'open' | 'high' | 'low' | 'close' | 'change' | 'volume';
 

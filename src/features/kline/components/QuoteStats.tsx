@@ -2,7 +2,7 @@ import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Quote } from '../../../../protocol/market';
 import { formatPrice } from '../../../lib/format';
-import { formatVolume } from '../live/volume';
+import { formatVolume } from '../../market/public';
 
 /** The 24 h statistics of one instrument. */
 export function QuoteStats({ quote, priceScale }: { quote: Quote; priceScale: number }): ReactElement {

@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import { type ReactElement, useMemo, useRef, useState } from 'react';
+import { lazy, type ReactElement, Suspense, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { isDecimalText, signOf } from '../../../../../core/decimal-text';
@@ -21,10 +21,12 @@ import { FullScreenButton } from '../../components/FullScreenButton';
 import { IndicatorMenu } from '../../components/IndicatorMenu';
 import { QuoteStats } from '../../components/QuoteStats';
 import { TradeFromChart } from '../../components/TradeFromChart';
-import { TradeList } from '../../components/TradeList';
 import { useFullScreen } from '../../hooks/useFullScreen';
 import '../../../market/market.css';
 import '../../kline.css';
+
+// The recent trades sit below the chart and its figures, out of a phone's first screen: they load after the chart.
+const TradeList = lazy(() => import('../../components/TradeList').then((m) => ({ default: m.TradeList })));
 
 /** The time-share line first, then the candle timeframes of SPEC 9. */
 const CHOICES: readonly Period[] = ['timeshare', ...TIMEFRAMES];
@@ -127,7 +129,9 @@ function Chart({ info }: { info: InstrumentInfo }): ReactElement {
       </section>
       {spot ? <TradeFromChart symbol={info.symbol} /> : null}
       <h2 className="section-title">{t('kline.trades')}</h2>
-      <TradeList trades={recent} priceScale={info.price_scale} qtyScale={info.qty_scale} />
+      <Suspense fallback={null}>
+        <TradeList trades={recent} priceScale={info.price_scale} qtyScale={info.qty_scale} />
+      </Suspense>
     </>
   );
 }
