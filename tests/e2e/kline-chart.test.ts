@@ -128,7 +128,7 @@ describe('the kline chart a trader reads', () => {
       await page.waitForURL((u) => u.pathname === '/pages/trade/index' && u.searchParams.get('side') === 'sell');
       await expect.poll(() => side('spot.sell').getAttribute('aria-pressed'), { timeout: 15_000 }).toBe('true');
       expect(errors).toEqual([]);
-    });
+    }, 150_000);
   }
 
   it('fits a 320 px phone in German with every indicator on', async () => {
