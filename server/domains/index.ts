@@ -1,5 +1,6 @@
 import type { CallData as DataOf, CallRequest as RequestOf } from '../../protocol/call-spec';
 import { accountDomain } from './account';
+import { alertsDomain } from './alerts';
 import { bankCardsDomain } from './bank-cards';
 import { c2cDomain } from './c2c';
 import { chatDomain } from './chat';
@@ -46,6 +47,7 @@ export const DOMAINS = [
   helpDomain,
   newsDomain,
   pollsDomain,
+  alertsDomain,
   chatDomain,
   referralDomain,
   walletDomain,
