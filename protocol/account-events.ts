@@ -29,6 +29,12 @@ export const verificationEventData = z.object({
   reason: z.string().nullable(),
 });
 
+/**
+ * `account` socket event of a price alert that fired (protocol/alerts.ts has its data): here, beside the other
+ * kinds, because the shell follows it from the start and must not load the alerts schemas to do so.
+ */
+export const ALERT_FIRED_EVENT = 'alert';
+
 /** `account` socket events of kinds `deposit` and `withdrawal`: a record changed state. */
 export const DEPOSIT_EVENT = 'deposit';
 export const WITHDRAWAL_EVENT = 'withdrawal';

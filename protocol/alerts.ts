@@ -36,6 +36,8 @@ export type AlertTick = z.infer<typeof alertTick>;
 export const priceAlert = z.object({
   id: z.number().int(),
   symbol: z.string(),
+  /** The currency its price is in (the instrument's quote: USDT for coins, USD for stocks). */
+  quote: z.string(),
   side: z.enum(ALERT_SIDES),
   /** Exact decimal text on the instrument's price step. */
   price: decimalString,
@@ -58,8 +60,8 @@ export const createAlertRequest = z.object({
 export const deleteAlertRequest = z.object({ id: recordIdField });
 export const alertsResponse = z.array(priceAlert);
 
-/** The user event (and `me:alerts` update) of an alert that fired: the alert with its tick. */
-export const ALERT_FIRED_EVENT = 'alert' as const;
+/** The user event (and `me:alerts` update) of an alert that fired carries the alert with its tick. */
+export { ALERT_FIRED_EVENT } from './account-events';
 export const ALERTS_TOPIC = 'alerts' as const;
 /** `me:alerts`: the user's alerts at subscription, then each alert as it fires. */
 export const alertsTopicMessage = z.discriminatedUnion('kind', [

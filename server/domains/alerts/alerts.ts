@@ -6,7 +6,7 @@ import { BusinessError } from '../../platform/errors';
 import { type PriceAlertRow, withAlerts } from './tables';
 
 /** The instrument of a symbol as the market serves it (its price step), or undefined when it serves none. */
-export type InstrumentOf = (symbol: string) => { priceScale: number } | undefined;
+export type InstrumentOf = (symbol: string) => { priceScale: number; quote: string } | undefined;
 
 export interface AlertServices {
   database: DatabaseHandle;
@@ -35,6 +35,7 @@ export function alertOf(row: PriceAlertRow): PriceAlert {
   return {
     id: row.id,
     symbol: row.symbol,
+    quote: row.quote,
     side: row.side,
     price: row.price,
     state: row.state,
@@ -81,6 +82,7 @@ export async function createAlert(s: AlertServices, userId: number, input: NewAl
       .values({
         user_id: userId,
         symbol: input.symbol,
+        quote: instrument.quote,
         side: input.side,
         price,
         state: 'active',

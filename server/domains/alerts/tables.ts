@@ -7,6 +7,8 @@ export interface PriceAlertsTable {
   id: Generated<number>;
   user_id: number;
   symbol: string;
+  /** The instrument's quote currency when the alert was set (what its price is in). */
+  quote: string;
   side: AlertSide;
   /** Exact decimal text on the instrument's step. */
   price: string;

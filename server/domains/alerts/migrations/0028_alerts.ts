@@ -16,6 +16,7 @@ export const migration0028: DomainMigration = {
       .$call(withId(kind))
       .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
       .addColumn('symbol', 'varchar(16)', (c) => c.notNull())
+      .addColumn('quote', 'varchar(8)', (c) => c.notNull())
       .addColumn('side', 'varchar(8)', (c) => c.notNull())
       .addColumn('price', 'varchar(40)', (c) => c.notNull())
       .addColumn('state', 'varchar(8)', (c) => c.notNull())
