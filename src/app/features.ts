@@ -1,4 +1,5 @@
 import { account } from '../features/account/feature';
+import { alerts } from '../features/alerts/feature';
 import { awaiting } from '../features/awaiting/feature';
 import { c2c } from '../features/c2c/feature';
 import { chat } from '../features/chat/feature';
@@ -43,6 +44,7 @@ export const FEATURES: readonly Feature[] = [
   chat,
   promotion,
   awaiting,
+  alerts,
 ];
 
 /** A page's module as the build names it: the feature's pages/ folder holds one module per route. */

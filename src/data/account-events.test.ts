@@ -1,10 +1,14 @@
 // @vitest-environment node
 import { BehaviorSubject, Subject } from 'rxjs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ConnectionState } from '../../streams/socket';
 import { invalidateOnAccountEvents } from './account-events';
 import { keys } from './keys';
 import { createQueryClient } from './query';
+
+// The notice of a fired price alert loads when the first one comes: here a stand-in that records what it was handed.
+const alertFired = vi.hoisted(() => vi.fn(async () => {}));
+vi.mock('../features/alerts/notice', () => ({ alertFired }));
 
 function setup() {
   const events = new Subject<unknown>();
@@ -76,5 +80,16 @@ describe('account events invalidate the data they change', () => {
     events.next({ kind: 'withdrawal', data: { id: 'x' } });
     events.next('junk');
     expect(stale()).toEqual([]);
+  });
+
+  it('a fired price alert: hands it to the alerts notice (which refreshes the list), once', async () => {
+    alertFired.mockClear();
+    const { events, stale } = setup();
+    const alert = { id: 7, symbol: 'BTC' };
+    events.next({ kind: 'alert', data: alert });
+    events.next({ kind: 'deposit', data: { id: 1, state: 'passed', reason: null } });
+    await vi.waitFor(() => expect(alertFired).toHaveBeenCalledWith(alert));
+    expect(alertFired).toHaveBeenCalledTimes(1);
+    expect(stale()).toEqual(['funding/deposits', 'wallet/list/all', 'wallet/list/coin']);
   });
 });

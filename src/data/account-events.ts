@@ -1,7 +1,9 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { filter, merge } from 'rxjs';
+import { ALERT_FIRED_EVENT } from '../../protocol/account-events';
 import {
   type AccountEventSource,
+  accountEvents,
   type FundingChange,
   fundingChanges,
   type VerificationChange,
@@ -13,8 +15,8 @@ import { queryClient } from './query';
 
 /**
  * Socket events make queries stale instead of pages refreshing by hand (DESIGN "Choices already made"): the user's
- * private `account` events (a verification reviewed, a deposit or withdrawal changed state) invalidate the data they
- * change, and a reconnect invalidates all of it, because events sent while the socket was down are not replayed.
+ * private `account` events (a verification reviewed, a deposit or withdrawal changed state, a price alert fired)
+ * invalidate the data they change, and a reconnect invalidates all of it, because events sent while the socket was down are not replayed.
  * Views showing that data refetch at once; the rest refetch when next shown.
  */
 export function invalidationsFor(change: FundingChange | VerificationChange): (readonly unknown[])[] {
@@ -43,5 +45,12 @@ export function invalidateOnAccountEvents(
   const sub = changes.subscribe((change) => {
     for (const queryKey of invalidationsFor(change)) void client.invalidateQueries({ queryKey });
   });
+  // A price alert that fired, wherever the user is: its notice (which also refreshes the alerts list), its strings and
+  // the system notification load with the first one, so no route carries them (src/features/alerts/notice.ts).
+  sub.add(
+    accountEvents(source)
+      .pipe(filter((e) => e.kind === ALERT_FIRED_EVENT))
+      .subscribe((e) => void import('../features/alerts/notice').then((m) => m.alertFired(e.data))),
+  );
   return () => sub.unsubscribe();
 }

@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import { type ReactElement, useMemo, useState } from 'react';
+import { lazy, type ReactElement, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Quote } from '../../../../protocol/market';
 import { coinQuotes, stockQuotes } from '../../../../streams/market';
@@ -9,6 +9,7 @@ import { useStale } from '../../../hooks/useStream';
 import { useFavourites } from '../hooks/useFavourites';
 import { useInstruments } from '../hooks/useInstruments';
 import { RESORT_MS, useLiveBoard } from '../hooks/useLiveBoard';
+import { useRowHold } from '../hooks/useRowHold';
 import { FrameWriter } from '../live/frameWriter';
 import { QuoteTable, type Sort } from './QuoteTable';
 import { quoteRows } from './rows';
@@ -16,8 +17,12 @@ import { StaleMark } from './StaleMark';
 
 type Tab = 'favourites' | 'coins' | 'stocks';
 
+/** The sheet that sets a price alert (src/features/alerts), loaded when a logged-in user holds a row. */
+const AlertSheet = lazy(() => import('../../alerts/public').then((m) => ({ default: m.PriceAlertSheet })));
+
 /**
- * The live markets on the home page: coins, US stocks and the user's favourites, with search and sorting.
+ * The live markets on the home page: coins, US stocks and the user's favourites, with search and sorting; a logged-in
+ * user holds a row (or right-clicks it) to set a price alert on it.
  * Prices arrive through the shared quote streams and are written into the rows' live cells once a frame (FrameWriter);
  * React renders the list only when its instruments change, or a few times a second while it is sorted by a live value.
  */
@@ -28,6 +33,8 @@ export function MarketBoard(): ReactElement {
   const [sort, setSort] = useState<Sort | null>(null);
   const instruments = useInstruments();
   const { favourites, loggedIn, toggle } = useFavourites();
+  const [alertFor, setAlertFor] = useState<string | null>(null);
+  const hold = useRowHold(setAlertFor);
 
   const stream = tab === 'stocks' ? stockQuotes() : coinQuotes();
   const [writer] = useState(() => new FrameWriter<Quote>());
@@ -108,10 +115,16 @@ export function MarketBoard(): ReactElement {
           sort={sort}
           onSort={setSort}
           {...(loggedIn && tab !== 'stocks' ? { onFavourite: toggle } : {})}
+          {...(loggedIn ? { hold } : {})}
           stale={stale}
           writer={writer}
         />
       )}
+      {alertFor && loggedIn ? (
+        <Suspense fallback={null}>
+          <AlertSheet symbol={alertFor} onClose={() => setAlertFor(null)} />
+        </Suspense>
+      ) : null}
     </section>
   );
 }

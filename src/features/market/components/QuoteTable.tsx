@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import { memo, type ReactElement, useMemo } from 'react';
+import { type HTMLAttributes, memo, type ReactElement, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { InstrumentInfo, Quote } from '../../../../protocol/market';
 import { Icon } from '../../../components/Icon';
@@ -129,13 +129,14 @@ function sameLine(a: LineProps, b: LineProps): boolean {
 
 /**
  * The live market list: instrument and volume, last price, 24 h change. Each row opens the instrument's chart;
- * the star (when `onFavourite` is given) adds or removes a favourite.
+ * the star (when `onFavourite` is given) adds or removes a favourite; `hold` (when given) handles a row held.
  */
 export function QuoteTable({
   rows,
   sort,
   onSort,
   onFavourite,
+  hold,
   stale,
   writer,
 }: {
@@ -144,6 +145,8 @@ export function QuoteTable({
   sort: Sort | null;
   onSort: (s: Sort) => void;
   onFavourite?: (symbol: string, on: boolean) => void;
+  /** Handlers for a row held or its context menu (useRowHold), on the list as a whole. */
+  hold?: HTMLAttributes<HTMLElement>;
   stale: boolean;
   /** Writes the rows' live cells; fed by the caller with every board. */
   writer: FrameWriter<Quote>;
@@ -152,7 +155,7 @@ export function QuoteTable({
   const lang = i18n.language;
   const texts = useMemo(() => new QuoteTexts(lang), [lang]);
   return (
-    <div className={stale ? 'quotes is-stale' : 'quotes'}>
+    <div className={stale ? 'quotes is-stale' : 'quotes'} {...hold}>
       <div className="quotes-head">
         <SortButton sort={sort} by="symbol" label={t('market.columns.pair')} onSort={onSort} />
         <SortButton sort={sort} by="volume" label={t('market.columns.volume')} onSort={onSort} />

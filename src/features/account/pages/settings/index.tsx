@@ -104,6 +104,9 @@ export default function SettingsPage(): ReactElement {
           sub={loggedIn ? undefined : t('settings.loginToSee')}
           to="/pages/settings/security/index"
         />
+        {loggedIn ? (
+          <ListItem icon="pulse" label={t('priceAlerts.label')} sub={t('priceAlerts.sub')} to="/pages/alerts/index" />
+        ) : null}
       </ListGroup>
       <ListGroup title={t('settings.appGroup')}>
         <ListItem icon="info" label={t('settings.about')} onClick={() => setOpen('about')} />
