@@ -19,8 +19,14 @@ import { formatTickPrice } from '../format';
 import { optionKeys } from '../keys';
 import { markedTicks, type TickPoint } from '../tick-line';
 
-/** Points of room left and right of the stretch drawn. */
-const EDGE_ROOM = 4;
+/**
+ * Room left and right of the stretch drawn, in points: a little on the left, and on the right enough that the exit's
+ * dot is not hidden under the price lines' titles, which sit at the right edge.
+ */
+const roomOf = (points: number) => ({
+  left: Math.max(2, Math.ceil(points * 0.03)),
+  right: Math.max(8, Math.ceil(points * 0.35)),
+});
 
 const point = (p: TickPoint) => ({ time: p.seq as UTCTimestamp, value: Number(p.price) });
 const lineColours = () => ({
@@ -109,7 +115,8 @@ export default function SettledTicks({
     };
     draw();
     // The whole stretch, with a few points' room either side so that neither dot sits on the chart's edge.
-    chart.api.timeScale().setVisibleLogicalRange({ from: -EDGE_ROOM, to: ticks.length - 1 + EDGE_ROOM });
+    const room = roomOf(ticks.length);
+    chart.api.timeScale().setVisibleLogicalRange({ from: -room.left, to: ticks.length - 1 + room.right });
     return () => chart.remove();
   }, [ticks, lang, priceScale, entry, exit, exitTone, t]);
 
