@@ -112,7 +112,7 @@ describe('options in the browser', () => {
     // Exit simulation: back to the real account's Option tab.
     await page.getByTestId('exit-simulation').click();
     await expect.poll(() => page.getByTestId('book').getAttribute('data-book'), { timeout: 15_000 }).toBe('real');
-  });
+  }, 150_000);
 
   it('shows the result of a contract that settled while the socket was down', async () => {
     await loggedInUser(server, page, 'options-offline@example.com');
