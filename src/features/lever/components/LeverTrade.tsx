@@ -12,7 +12,6 @@ import { formatAmount } from '../format';
 import { useLeverDeal } from '../hooks/useLeverDeal';
 import { useLeverLive } from '../hooks/useLeverLive';
 import { BookBar } from './BookBar';
-import { ChartPanel } from './ChartPanel';
 import { LeverLists } from './LeverLists';
 import { LeverTicker } from './LeverTicker';
 import { LeverTicket } from './LeverTicket';
@@ -69,7 +68,6 @@ export function LeverTrade({ book }: { book: LeverAccount }): ReactElement {
             label={t('lever.instrument')}
           />
           <LeverTicker instrument={instrument} live={live} />
-          <ChartPanel symbol={instrument.symbol} priceScale={instrument.price_scale} live={live} />
           <LeverTicket
             key={`${instrument.symbol}:${book}`}
             book={book}
