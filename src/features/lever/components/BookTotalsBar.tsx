@@ -15,11 +15,13 @@ export function BookTotalsBar({ figures }: { figures: FigureBoard }): ReactEleme
   const margin = useRef<HTMLElement>(null);
   const equity = useRef<HTMLElement>(null);
   useLayoutEffect(() => {
+    // Three figures side by side on a 320 px phone: the unit may go under its number rather than past the screen.
+    const usdt = (value: string) => formatUsdt(value, lang).replace('\u00a0', ' ');
     const draw = () => {
       const totals = figures.getTotals();
-      writeCell(pnl.current, totals ? formatUsdt(totals.pnl, lang) : '–', signClass(totals?.pnl ?? null));
-      writeCell(margin.current, totals ? formatUsdt(totals.margin, lang) : '–');
-      writeCell(equity.current, totals?.equity ? formatUsdt(totals.equity, lang) : '–');
+      writeCell(pnl.current, totals ? usdt(totals.pnl) : '–', signClass(totals?.pnl ?? null));
+      writeCell(margin.current, totals ? usdt(totals.margin) : '–');
+      writeCell(equity.current, totals?.equity ? usdt(totals.equity) : '–');
     };
     draw();
     return figures.subscribeTotals(draw);
