@@ -33,7 +33,7 @@ export function AlertBell({ symbol }: { symbol: string }): ReactElement {
     <>
       <button
         type="button"
-        className="alert-bell"
+        className="icon-btn alert-bell"
         aria-label={t('alerts.bell', { symbol })}
         aria-haspopup="dialog"
         data-testid={`alert-bell-${symbol}`}
