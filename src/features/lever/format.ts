@@ -1,4 +1,4 @@
-import { formatChange, formatNumber } from '../../lib/format';
+import { formatChange, formatMoney, formatNumber } from '../../lib/format';
 
 /**
  * USDT amounts (margins, fees, balances, P&L) on the ticket, rows and totals: two decimals cut toward zero, never
@@ -7,7 +7,7 @@ import { formatChange, formatNumber } from '../../lib/format';
 export const formatAmount = (value: string, lang: string): string => formatNumber(value, lang, { min: 2, max: 2 });
 
 /** A USDT figure of the ticket, rows and totals with its unit: '9.347,80 USDT'. */
-export const formatUsdt = (value: string, lang: string): string => `${formatAmount(value, lang)}\u00a0USDT`;
+export const formatUsdt = (value: string, lang: string): string => formatMoney(value, 'USDT', lang);
 
 /** A signed percent text ('12.5' is 12.5 %), as ROE is shown: '+12.50 %'. */
 export const formatSignedPercent = (value: string, lang: string): string => formatChange(value, lang);
