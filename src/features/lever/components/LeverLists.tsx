@@ -6,12 +6,13 @@ import type { LeverAccount, LeverInstrument } from '../../../../protocol/lever';
 import { Segmented } from '../../../components/Segmented';
 import { LoadingOrFailed } from '../../../components/StateView';
 import { BookTotalsBar } from './BookTotalsBar';
-import { PositionRow } from './PositionRow';
 
 /** The history (a paged query) loads with its tab: the open lists are what the page shows first. */
 const HistoryList = lazy(() => import('./HistoryList'));
 /** Pending orders are a tab away too (the positions show first). */
 const OrderRow = lazy(() => import('./OrderRow'));
+/** The rows load after the page's first paint: they sit below the ticket (and the route is within its budget). */
+const PositionRow = lazy(() => import('./PositionRow').then((m) => ({ default: m.PositionRow })));
 /** Close-all and its sheet load after the positions. */
 const CloseAll = lazy(() => import('./CloseAll'));
 
@@ -71,21 +72,23 @@ export const LeverLists = memo(function LeverLists({
                 stale={!fresh}
               />
             </Suspense>
-            <ul className="lever-list" data-testid="positions">
-              {lists.positions.map((p) => {
-                const row = rows[p.id];
-                return row ? (
-                  <PositionRow
-                    key={p.id}
-                    actor={row.ref}
-                    position={p}
-                    figures={live.figures}
-                    priceScale={scaleOf(p.symbol)}
-                    quoteScale={quoteScale}
-                  />
-                ) : null;
-              })}
-            </ul>
+            <Suspense fallback={<LoadingOrFailed failed={false} onRetry={() => {}} />}>
+              <ul className="lever-list" data-testid="positions">
+                {lists.positions.map((p) => {
+                  const row = rows[p.id];
+                  return row ? (
+                    <PositionRow
+                      key={p.id}
+                      actor={row.ref}
+                      position={p}
+                      figures={live.figures}
+                      priceScale={scaleOf(p.symbol)}
+                      quoteScale={quoteScale}
+                    />
+                  ) : null;
+                })}
+              </ul>
+            </Suspense>
           </>
         )
       ) : lists.orders.length === 0 ? (

@@ -12,6 +12,7 @@ import { formatAmount } from '../format';
 import { useLeverDeal } from '../hooks/useLeverDeal';
 import { useLeverLive } from '../hooks/useLeverLive';
 import { BookBar } from './BookBar';
+import { ChartPanel } from './ChartPanel';
 import { LeverLists } from './LeverLists';
 import { LeverTicker } from './LeverTicker';
 import { LeverTicket } from './LeverTicket';
@@ -68,6 +69,7 @@ export function LeverTrade({ book }: { book: LeverAccount }): ReactElement {
             label={t('lever.instrument')}
           />
           <LeverTicker instrument={instrument} live={live} />
+          <ChartPanel symbol={instrument.symbol} priceScale={instrument.price_scale} live={live} />
           <LeverTicket
             key={`${instrument.symbol}:${book}`}
             book={book}
