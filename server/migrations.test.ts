@@ -46,6 +46,7 @@ const TABLES = [
   'poll_options',
   'poll_votes',
   'polls',
+  'price_alerts',
   'price_batches',
   'price_pins',
   'price_ticks',
