@@ -22,8 +22,10 @@ import {
   partialClose,
   percentText,
   pnlUnits,
+  priceAtRoe,
   proRataDown,
   reachesLiquidation,
+  roeAtPriceText,
   roeText,
   splitPosition,
   stopProblem,
@@ -495,6 +497,56 @@ describe('money that backs cross positions stays (RULES "Cross margin")', () => 
           const lhs = BigInt(leverage) * (wallet - amount + 10n * sign * q * (mark - entry));
           const rhs = 10n * q * entry;
           return crossMarginBacked(wallet, amount, 6, [p]) === lhs < rhs;
+        },
+      ),
+    );
+  });
+});
+
+describe('take-profit and stop-loss by ROE', () => {
+  const roe = (text: string) => ({ units: BigInt(text.replace('.', '')), scale: text.split('.')[1]?.length ?? 0 });
+
+  it('turns an ROE into the price on the side it belongs to', () => {
+    const entry = price('100000.00');
+    expect(priceAtRoe('long', 'take_profit', entry, 10, roe('50'), 2)).toBe(price('105000.00'));
+    expect(priceAtRoe('short', 'take_profit', entry, 10, roe('50'), 2)).toBe(price('95000.00'));
+    expect(priceAtRoe('long', 'stop_loss', entry, 100, roe('20'), 2)).toBe(price('99800.00'));
+    expect(priceAtRoe('short', 'stop_loss', entry, 100, roe('20'), 2)).toBe(price('100200.00'));
+    expect(roeAtPriceText('long', entry, price('105000.00'), 10, 2)).toBe('50.00');
+    expect(roeAtPriceText('short', entry, price('100200.00'), 100, 2)).toBe('-20.00');
+  });
+
+  it('rounds toward the entry, so the ROE set is never beyond the one asked for', () => {
+    // 100,000.01 × 10% / 3 = 3,333.3336...: 3,333.33 from the entry on either side.
+    const entry = price('100000.01');
+    expect(priceAtRoe('long', 'take_profit', entry, 3, roe('10'), 2)).toBe(price('103333.34'));
+    expect(priceAtRoe('short', 'take_profit', entry, 3, roe('10'), 2)).toBe(price('96666.68'));
+    expect(roeAtPriceText('long', entry, price('103333.34'), 3, 2)).toBe('9.99');
+  });
+
+  it('has no price for a distance under one tick, a zero ROE or a stop at or below zero', () => {
+    expect(priceAtRoe('long', 'take_profit', price('1.00'), 100, roe('0.5'), 2)).toBeNull();
+    expect(priceAtRoe('long', 'take_profit', price('100.00'), 10, roe('0'), 2)).toBeNull();
+    expect(priceAtRoe('long', 'stop_loss', price('100.00'), 1, roe('100'), 2)).toBeNull();
+  });
+
+  it('is the tightest tick: one tick further would pass the ROE', () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 100n, max: 10_000_000_000n }),
+        fc.constantFrom(1, 2, 5, 10, 20, 50, 100),
+        fc.bigInt({ min: 1n, max: 50_000n }),
+        fc.constantFrom('long' as const, 'short' as const),
+        fc.constantFrom('take_profit' as const, 'stop_loss' as const),
+        (entry, leverage, roeHundredths, side, kind) => {
+          const p = priceAtRoe(side, kind, entry, leverage, { units: roeHundredths, scale: 2 }, 2);
+          if (p === null) return;
+          const distance = p > entry ? p - entry : entry - p;
+          // ROE% × entry = leverage × distance × 100, all at two decimals of percent: compare exactly.
+          const reached = (d: bigint) => BigInt(leverage) * d * 10_000n;
+          expect(reached(distance) <= roeHundredths * entry).toBe(true);
+          expect(reached(distance + 1n) > roeHundredths * entry).toBe(true);
+          expect((p > entry) === ((side === 'long') === (kind === 'take_profit'))).toBe(true);
         },
       ),
     );

@@ -470,6 +470,35 @@ export function percentText(a: Exact, b: Exact, decimals = 2): string | null {
 export const roeText = (upnl: Exact, initial: bigint, terms: LeverTerms): string | null =>
   percentText(upnl, exact(initial, terms.quoteScale));
 
+/** A take-profit or a stop-loss. */
+export type StopKind = 'take_profit' | 'stop_loss';
+
+/**
+ * The price at which a position's ROE reaches `roe` percent (a positive exact decimal: a gain for a take-profit, a
+ * loss for a stop-loss). From ROE = side × leverage × (P − entry) / entry (ROE = UPNL / IM with IM = Q × entry /
+ * leverage): P = entry × (1 ± roe / (100 × leverage)), + for a long's take-profit and a short's stop-loss. Rounded
+ * to the tick toward the entry, so the ROE at the price set is never beyond what the trader asked for. Null when the
+ * distance rounds to no tick or the price would not be positive.
+ */
+export function priceAtRoe(
+  side: LeverSide,
+  kind: StopKind,
+  entry: bigint,
+  leverage: number,
+  roe: Exact,
+  priceScale: number,
+): bigint | null {
+  if (roe.units <= 0n || leverage < 1) return null;
+  const distance = divide(mul(exact(entry, priceScale), roe), exact(100n * BigInt(leverage), 0), priceScale, 'down');
+  const above = (side === 'long') === (kind === 'take_profit');
+  const price = above ? entry + distance : entry - distance;
+  return distance > 0n && price > 0n ? price : null;
+}
+
+/** The ROE a position would show at `price`, as a percentage text toward zero (the inverse of `priceAtRoe`). */
+export const roeAtPriceText = (side: LeverSide, entry: bigint, price: bigint, leverage: number, priceScale: number) =>
+  percentText(exact(sideSign(side) * BigInt(leverage) * (price - entry), priceScale), exact(entry, priceScale));
+
 /** Margin ratio = MM / (WB + UPNL), as a percentage; at 100% the position is liquidated. */
 export function marginRatioText(mm: Exact, wallet: bigint, upnl: Exact, terms: LeverTerms): string | null {
   const equity = add(exact(wallet, terms.quoteScale), upnl);
