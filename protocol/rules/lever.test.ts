@@ -546,7 +546,7 @@ describe('take-profit and stop-loss by ROE', () => {
           const reached = (d: bigint) => BigInt(leverage) * d * 10_000n;
           expect(reached(distance) <= roeHundredths * entry).toBe(true);
           expect(reached(distance + 1n) > roeHundredths * entry).toBe(true);
-          expect((p > entry) === ((side === 'long') === (kind === 'take_profit'))).toBe(true);
+          expect(p > entry === ((side === 'long') === (kind === 'take_profit'))).toBe(true);
         },
       ),
     );

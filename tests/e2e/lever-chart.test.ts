@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { LeverPosition } from '../../protocol/lever';
 import { browserPerTest, type InProcessServer, shot, startServerInProcess } from './harness';
 import { text } from './locale';
-import { loggedInUser, postApi } from './users';
+import { getApiData, loggedInUser, postApi } from './users';
 
 /**
  * The contracts chart against the real server (ticks every 250 ms): one-minute candles of the selected instrument
@@ -17,14 +17,8 @@ let server: InProcessServer;
 let page: Page;
 
 /** A GET of the user's own data, as the app makes it (the fields in the query). */
-async function getApi<T>(path: string, fields: Record<string, string>, token: string): Promise<T> {
-  const res = await fetch(`${server.url}/api/${path}?${new URLSearchParams(fields)}`, {
-    headers: { lang: 'en', authorization: token },
-  });
-  const body = (await res.json()) as { type: string; data: T; message: string };
-  if (body.type !== 'ok') throw new Error(`${path}: ${body.message}`);
-  return body.data;
-}
+const getApi = <T>(path: string, fields: Record<string, string>, token: string): Promise<T> =>
+  getApiData<T>(server, path, fields, token);
 
 async function post<T>(path: string, fields: Record<string, string>, token: string): Promise<T> {
   const answer = await postApi(server, path, fields, token);

@@ -32,6 +32,21 @@ export async function postApi(
   return (await res.json()) as ApiAnswer;
 }
 
+/** A GET of /api as the app makes it (the fields in the query, English messages): its data, or a throw naming why. */
+export async function getApiData<T>(
+  server: Pick<RunningServer, 'url'>,
+  path: string,
+  fields: Record<string, string>,
+  token?: string,
+): Promise<T> {
+  const res = await fetch(`${server.url}/api/${path}?${new URLSearchParams(fields)}`, {
+    headers: { lang: 'en', ...(token ? { authorization: token } : {}) },
+  });
+  const body = (await res.json()) as ApiAnswer;
+  if (body.type !== 'ok') throw new Error(`${path}: ${body.message}`);
+  return body.data as T;
+}
+
 /** Registers a user by e-mail through the API (registration itself has its own browser tests). */
 export async function registerUser(server: RunningServer, email: string, password = 'secret1'): Promise<TestSession> {
   const sent = await postApi(server, 'email_send', { email, scene: 'register' });

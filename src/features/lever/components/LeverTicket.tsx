@@ -2,6 +2,7 @@ import { lazy, type ReactElement, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LeverOrderRef } from '../../../../machines/lever/book.machine';
 import type { LeverAccount, LeverInstrument, LeverOrderType, MarginMode } from '../../../../protocol/lever';
+import type { StopKind } from '../../../../protocol/rules/lever';
 import { Announcement } from '../../../components/Announcement';
 import { Switch } from '../../../components/Controls';
 import { Field } from '../../../components/Field';
@@ -13,8 +14,10 @@ import { formatNumber } from '../../../lib/format';
 import { errorText } from '../../../lib/i18n';
 import { confirmsOrders } from '../../../state/order-confirmation';
 import { useOrderActor } from '../hooks/useOrderActor';
+import { type StopBasis, type StopUnit, stopWirePrice } from '../stop-input';
 import { draftOf, type LeverTicket as Ticket, type TicketField, type TicketProblem, ticketProblem } from '../ticket';
-import { LeverageChips, SideSwitch } from './TicketChoices';
+import { StopPriceField } from './StopPriceField';
+import { LeverageSlider, SideSwitch } from './TicketChoices';
 import { TicketEstimate } from './TicketEstimate';
 
 /** SPEC 8's prompt is rare (a refused real-account order): it loads when it is needed. */
@@ -64,8 +67,19 @@ export function LeverTicket({
   const [takeProfit, setTakeProfit] = useState('');
   const [stopLossOn, setStopLossOn] = useState(false);
   const [stopLoss, setStopLoss] = useState('');
+  const [takeProfitUnit, setTakeProfitUnit] = useState<StopUnit>('price');
+  const [stopLossUnit, setStopLossUnit] = useState<StopUnit>('price');
   const [problem, setProblem] = useState<TicketProblem | null>(null);
 
+  // An ROE is turned into a price from the price the order expects to open at: its limit, else the last price.
+  const basis: StopBasis = {
+    side,
+    entry: type === 'limit' ? wireAmount(price, lang) || null : last,
+    leverage,
+    priceScale: instrument.price_scale,
+  };
+  const takeProfitPrice = stopWirePrice(takeProfitUnit, wireAmount(takeProfit, lang), 'take_profit', basis);
+  const stopLossPrice = stopWirePrice(stopLossUnit, wireAmount(stopLoss, lang), 'stop_loss', basis);
   const ticket: Ticket = {
     side,
     type,
@@ -74,17 +88,23 @@ export function LeverTicket({
     lots,
     price: wireAmount(price, lang),
     takeProfitOn,
-    takeProfit: wireAmount(takeProfit, lang),
+    takeProfit: takeProfitPrice ?? '',
     stopLossOn,
-    stopLoss: wireAmount(stopLoss, lang),
+    stopLoss: stopLossPrice ?? '',
   };
 
   const edit = (set: (v: string) => void) => (v: string) => {
     set(v);
     setProblem(null);
   };
+  /** An ROE typed that stands for no price (unreadable, or under one tick from the entry). */
+  const roeProblem = (): TicketProblem | null => {
+    if (takeProfitOn && takeProfitPrice === null) return { key: 'leverRoeInvalid', field: 'take_profit' };
+    if (stopLossOn && stopLossPrice === null) return { key: 'leverRoeInvalid', field: 'stop_loss' };
+    return null;
+  };
   const confirm = () => {
-    const found = ticketProblem(ticket, instrument, quoteScale, last, available);
+    const found = roeProblem() ?? ticketProblem(ticket, instrument, quoteScale, last, available);
     setProblem(found);
     if (found) return;
     const draft = draftOf(ticket, instrument.symbol, book);
@@ -134,7 +154,7 @@ export function LeverTicket({
           ]}
         />
       </div>
-      <LeverageChips leverages={instrument.leverages} value={leverage} onChange={setLeverage} />
+      <LeverageSlider leverages={instrument.leverages} value={leverage} onChange={setLeverage} />
       <Field
         label={t('lever.ticket.lots')}
         value={lots}
@@ -160,28 +180,34 @@ export function LeverTicket({
         />
       ) : null}
       <StopToggle
+        kind="take_profit"
         label={t('lever.ticket.takeProfit')}
-        fieldLabel={t('lever.ticket.takeProfitPrice')}
         on={takeProfitOn}
         onToggle={(on) => {
           setTakeProfitOn(on);
           setProblem(null);
         }}
+        unit={takeProfitUnit}
+        onUnit={setTakeProfitUnit}
         value={takeProfit}
-        onValue={edit((v) => setTakeProfit(amountKeystrokes(v)))}
+        onValue={edit(setTakeProfit)}
+        basis={basis}
         error={fieldError('take_profit')}
         testId="ticket-tp"
       />
       <StopToggle
+        kind="stop_loss"
         label={t('lever.ticket.stopLoss')}
-        fieldLabel={t('lever.ticket.stopLossPrice')}
         on={stopLossOn}
         onToggle={(on) => {
           setStopLossOn(on);
           setProblem(null);
         }}
+        unit={stopLossUnit}
+        onUnit={setStopLossUnit}
         value={stopLoss}
-        onValue={edit((v) => setStopLoss(amountKeystrokes(v)))}
+        onValue={edit(setStopLoss)}
+        basis={basis}
         error={fieldError('stop_loss')}
         testId="ticket-sl"
       />
@@ -251,23 +277,25 @@ export function LeverTicket({
   );
 }
 
-/** A take-profit or stop-loss: a switch, and its price field while it is on (then required, leverStopRequired). */
+/** A take-profit or stop-loss: a switch, and its field (a price or an ROE) while it is on (then required). */
 function StopToggle({
+  kind,
   label,
-  fieldLabel,
   on,
   onToggle,
-  value,
-  onValue,
   error,
   testId,
+  ...field
 }: {
+  kind: StopKind;
   label: string;
-  fieldLabel: string;
   on: boolean;
   onToggle: (on: boolean) => void;
+  unit: StopUnit;
+  onUnit: (unit: StopUnit) => void;
   value: string;
   onValue: (v: string) => void;
+  basis: StopBasis;
   error: string | undefined;
   testId: string;
 }): ReactElement {
@@ -277,17 +305,7 @@ function StopToggle({
         <span>{label}</span>
         <Switch checked={on} onChange={onToggle} label={label} />
       </div>
-      {on ? (
-        <Field
-          label={fieldLabel}
-          value={value}
-          onValue={onValue}
-          inputMode="decimal"
-          autoComplete="off"
-          error={error}
-          data-testid={testId}
-        />
-      ) : null}
+      {on ? <StopPriceField kind={kind} error={error} testId={testId} {...field} /> : null}
     </div>
   );
 }

@@ -14,7 +14,8 @@ const exactUsdt = (value: string, lang: string) => formatNumber(value, lang, { m
 /**
  * A lever open on the confirmation sheet: side, size, leverage and margin mode, the tick it fills at (the next
  * recorded one for a market order, the first reaching the limit for a limit), margin, open fee and, isolated, the
- * liquidation price, by the same rules as the ticket's estimate. Loaded when the first one is asked for.
+ * liquidation price, by the same rules as the ticket's estimate; then the take-profit and stop-loss prices. Loaded
+ * when the first one is asked for.
  */
 export default function OpenConfirm({
   ticket,
@@ -71,6 +72,13 @@ export default function OpenConfirm({
       value: estimate?.liquidationPrice ? price(estimate.liquidationPrice) : t('lever.ticket.none'),
       testId: 'confirm-liquidation',
     });
+  }
+  // The stops as they will be sent: a stop typed as an ROE goes out as its price, so the sheet names that price.
+  if (ticket.takeProfitOn && ticket.takeProfit !== '') {
+    facts.push({ label: t('lever.ticket.takeProfit'), value: price(ticket.takeProfit), testId: 'confirm-tp' });
+  }
+  if (ticket.stopLossOn && ticket.stopLoss !== '') {
+    facts.push({ label: t('lever.ticket.stopLoss'), value: price(ticket.stopLoss), testId: 'confirm-sl' });
   }
   return (
     <ConfirmSheet
