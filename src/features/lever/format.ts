@@ -15,8 +15,13 @@ export const formatSignedPercent = (value: string, lang: string): string => form
 /** An unsigned percent text (a distance): the locale's percent pattern without the plus. */
 export const formatPercent = (value: string, lang: string): string => formatChange(value, lang).replace('+', '');
 
-/** The colour class of a signed amount: up, down, or plain at zero. */
+/**
+ * The colour class of a signed amount as it is shown (two decimals, cut toward zero): up, down, or plain when the
+ * figure reads zero, so a loss of 0.004 USDT shown as '0.00' is not painted red.
+ */
 export function signClass(value: string | null): string {
-  if (value === null || /^-?0*(\.0*)?$/.test(value)) return '';
+  if (value === null) return '';
+  const [whole = '', fraction = ''] = value.replace(/^[-+]/, '').split('.');
+  if (/^0*$/.test(whole + fraction.slice(0, 2))) return '';
   return value.startsWith('-') ? 'lever-down' : 'lever-up';
 }
