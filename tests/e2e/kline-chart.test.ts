@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { changePercentText } from '../../core/decimal-change';
 import type { Candle, InstrumentInfo } from '../../protocol/market';
-import { formatVolume } from '../../src/features/market/live/volume';
+import { formatVolumeOf } from '../../src/features/market/live/volume';
 import { formatChange, formatPrice } from '../../src/lib/format';
 import { browserPerTest, type InProcessServer, shot, startServerInProcess } from './harness';
 import { text } from './locale';
@@ -92,7 +92,9 @@ describe('the kline chart a trader reads', () => {
       expect(await figure('low')).toBe(formatPrice(bar.l, lang, info.price_scale));
       expect(await figure('close')).toBe(formatPrice(bar.c, lang, info.price_scale));
       expect(await figure('change')).toBe(formatChange(changePercentText(bar.o, bar.c, 2), lang));
-      expect(await figure('volume')).toBe(formatVolume(bar.v, lang));
+      expect(await figure('volume')).toBe(formatVolumeOf(bar.v, 'BTC', lang));
+      // The 24 h volume above the chart carries its unit as well (the one number rule).
+      expect(await page.getByTestId('stat-volume').textContent()).toMatch(/\d\u00a0BTC$/);
       // One line of label-figure pairs that wrap as units: no figure is broken across lines.
       for (const name of ['open', 'high', 'low', 'close', 'change', 'volume']) {
         const lines = await page

@@ -6,4 +6,4 @@ export { Change } from './components/Change';
 export { StaleMark, StaleNote } from './components/StaleMark';
 export { useFavourites } from './hooks/useFavourites';
 export { useInstruments } from './hooks/useInstruments';
-export { formatVolume } from './live/volume';
+export { formatVolume, formatVolumeOf } from './live/volume';

@@ -4,7 +4,7 @@ import { changePercentText } from '../../../../core/decimal-change';
 import { signOf } from '../../../../core/decimal-text';
 import type { Candle } from '../../../../protocol/market';
 import { formatChange, formatPrice } from '../../../lib/format';
-import { formatVolume } from '../../market/public';
+import { formatVolumeOf } from '../../market/public';
 
 type Figure = 'open' | 'high' | 'low' | 'close' | 'change' | 'volume';
 
@@ -16,10 +16,13 @@ type Figure = 'open' | 'high' | 'low' | 'close' | 'change' | 'volume';
 export function BarReadout({
   bar,
   priceScale,
+  unit,
   lang,
 }: {
   bar: Candle | null;
   priceScale: number;
+  /** The instrument: its volume's unit. */
+  unit: string;
   lang: string;
 }): ReactElement {
   const { t } = useTranslation();
@@ -33,7 +36,7 @@ export function BarReadout({
         ['low', formatPrice(bar.l, lang, priceScale)],
         ['close', formatPrice(bar.c, lang, priceScale), dir],
         ['change', formatChange(pct, lang), dir],
-        ['volume', formatVolume(bar.v, lang)],
+        ['volume', formatVolumeOf(bar.v, unit, lang)],
       ]
     : [];
   return (

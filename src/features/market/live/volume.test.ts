@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { formatVolume } from './volume';
+import { formatVolume, formatVolumeOf } from './volume';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -33,5 +33,10 @@ describe('formatVolume', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     expect(formatVolume('abc', 'en')).toBe('0');
     expect(warn).toHaveBeenCalledOnce();
+  });
+
+  it('carries its unit, never parted from the figure', () => {
+    expect(formatVolumeOf('1234567', 'BTC', 'en')).toBe('1.23M\u00a0BTC');
+    expect(formatVolumeOf('196994.07', 'ETH', 'de')).toBe('196.994\u00a0ETH');
   });
 });

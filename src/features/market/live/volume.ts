@@ -33,3 +33,7 @@ export function formatVolume(value: DecimalInput | null | undefined, lang: strin
   // Four digits before the decimal mark, together or grouped, mean the locale left thousands unabbreviated.
   return /\d{4}|\d\D\d{3}/.test(shown) ? compact(0) : shown;
 }
+
+/** A volume with its unit, the traded instrument (the one number rule: every figure with its unit), never parted. */
+export const formatVolumeOf = (value: DecimalInput | null | undefined, unit: string, lang: string): string =>
+  `${formatVolume(value, lang)}\u00a0${unit}`;
