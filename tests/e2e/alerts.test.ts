@@ -101,6 +101,8 @@ async function walkThrough(
   const btc = page.locator('.quote-row[data-symbol="BTC"] .quote-link');
   await btc.waitFor({ timeout: 20_000 });
   await expect.poll(() => btc.getByTestId('last').textContent()).not.toBe('');
+  // The gesture is told where the rows are: nobody guesses that a row can be held.
+  expect(await page.getByTestId('hold-hint').textContent()).toBe(tr('market.holdHint'));
   await shot(page, `alerts-${lang}-${theme}-market`);
   const sheet = page.getByRole('dialog');
   if (hold === 'touch') await touchAndHold(btc, () => sheet.waitFor());
@@ -169,6 +171,14 @@ async function walkThrough(
   await page.getByText(tr('alerts.list.emptyTitle')).waitFor();
   expect(await page.locator('.alert-row').count()).toBe(0);
   await shot(page, `alerts-${lang}-${theme}-empty`);
+
+  // The chart offers the same: its bell opens the sheet for the instrument it shows.
+  await page.goto(`${server.url}/pages/trade/kline?symbol=ETH`);
+  await page.getByTestId('alert-bell-ETH').click();
+  await sheet.waitFor();
+  await expect.poll(() => page.getByTestId('alert-last').textContent()).not.toBe('–');
+  expect(await sheet.textContent()).toContain('ETH');
+  await shot(page, `alerts-${lang}-${theme}-chart`);
 }
 
 describe('price alerts in the browser', () => {

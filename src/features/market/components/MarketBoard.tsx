@@ -109,6 +109,12 @@ export function MarketBoard(): ReactElement {
         />
       </label>
       {tab === 'stocks' ? <p className="hint">{t('market.stocksHint')}</p> : null}
+      {/* Holding a row is not a gesture anyone guesses: say so above the rows. */}
+      {loggedIn && !empty ? (
+        <p className="hint" data-testid="hold-hint">
+          {t('market.holdHint')}
+        </p>
+      ) : null}
       {empty ?? (
         <QuoteTable
           rows={rows}

@@ -27,6 +27,8 @@ import '../../kline.css';
 
 // The recent trades sit below the chart and its figures, out of a phone's first screen: they load after the chart.
 const TradeList = lazy(() => import('../../components/TradeList').then((m) => ({ default: m.TradeList })));
+// The alert bell comes from the alerts feature's public surface, which is loaded lazily (its sheet and strings too).
+const AlertButton = lazy(() => import('../../../alerts/public').then((m) => ({ default: m.AlertButton })));
 
 /** The time-share line first, then the candle timeframes of SPEC 9. */
 const CHOICES: readonly Period[] = ['timeshare', ...TIMEFRAMES];
@@ -54,7 +56,7 @@ function PeriodChart({ info, period, lang }: { info: InstrumentInfo; period: Per
   const bar = (hovered === null ? undefined : bars.find((b) => b.t === hovered)) ?? bars[bars.length - 1] ?? null;
   return (
     <>
-      <BarReadout bar={bar} priceScale={info.price_scale} lang={lang} />
+      <BarReadout bar={bar} priceScale={info.price_scale} unit={info.symbol} lang={lang} />
       <div
         className={chartStale && series ? 'chart-box is-stale' : 'chart-box'}
         data-sub-panes={on.filter((i) => PANE_STUDIES.includes(i)).length}
@@ -106,7 +108,7 @@ function Chart({ info }: { info: InstrumentInfo }): ReactElement {
             <StaleMark stale={stale && board.version > 0} />
           </span>
         </div>
-        {quote ? <QuoteStats quote={quote} priceScale={info.price_scale} /> : null}
+        {quote ? <QuoteStats quote={quote} priceScale={info.price_scale} unit={info.symbol} /> : null}
       </section>
       <StaleNote stale={stale && board.version > 0} />
       <section ref={chartArea} className={full.on ? 'kline-chart is-full' : 'kline-chart'} data-testid="chart-area">
@@ -118,10 +120,13 @@ function Chart({ info }: { info: InstrumentInfo }): ReactElement {
             options={CHOICES.map((p) => ({ value: p, label: t(`kline.periods.${p}`) }))}
           />
         </div>
-        {/* The chart's tools; a price-alert button belongs here too, before full screen. */}
+        {/* The chart's tools: studies, a price alert on this instrument, full screen. */}
         <div className="chart-toolbar">
           <IndicatorMenu />
           <span className="chart-toolbar-end">
+            <Suspense fallback={null}>
+              <AlertButton symbol={info.symbol} />
+            </Suspense>
             <FullScreenButton on={full.on} toggle={full.toggle} />
           </span>
         </div>
