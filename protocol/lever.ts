@@ -222,6 +222,14 @@ export const leverPosition = z.object({
     })
     .nullable()
     .optional(),
+  /*
+   * Reverses (RULES "Reverse"), optional on the wire type as the partial closes' fields are. lever/reverse closes the
+   * whole position and, at the same tick, opens the same lots on the other side as a new row.
+   */
+  /** The close was asked as a reverse: while closing, the other side opens at its exit tick. */
+  reverse: z.boolean().optional(),
+  /** A row a reverse opened (holding, or cancelled `insufficient_margin`): the id of the position it reversed. */
+  reversed_from: z.number().int().nullable().optional(),
 });
 export type LeverPosition = z.infer<typeof leverPosition>;
 
@@ -270,6 +278,16 @@ export const leverCloseAllRequest = z.object({
 export const leverCloseAllResponse = z.object({ positions: z.array(leverPosition) });
 export type LeverCloseAll = z.infer<typeof leverCloseAllResponse>;
 
+/**
+ * lever/reverse: closes the whole holding position at the first recorded tick after the request and, at that same
+ * tick in the same transaction, opens a market position of the same lots, leverage and margin mode on the other side
+ * (RULES "Reverse"), without TP/SL. When the margin and fee of the open are not there after the close, the open is
+ * cancelled (`insufficient_margin`) and the close stands. Answers the position (closing); `request_id` makes a retry
+ * answer it again. A position already closing takes no reverse (`leverAlreadyClosing`).
+ */
+export const leverReverseRequest = z.object({ id: recordIdField, request_id: tradeRequestIdField });
+export type LeverReverseRequest = z.input<typeof leverReverseRequest>;
+
 /** lever/setstop: new TP and SL (an empty or missing one clears it); checked as at submit against the entry and LP. */
 export const leverSetStopRequest = z
   .object({ id: recordIdField, take_profit: optionalTextField(40), stop_loss: optionalTextField(40) })
@@ -311,6 +329,7 @@ export const leverCalls = {
   'lever/info': call('GET', true, leverIdRequest, leverPosition),
   'lever/close': call('POST', true, leverCloseRequest, leverPosition),
   'lever/close_all': call('POST', true, leverCloseAllRequest, leverCloseAllResponse),
+  'lever/reverse': call('POST', true, leverReverseRequest, leverPosition),
   'lever/cancel': call('POST', true, leverIdRequest, leverPosition),
   'lever/setstop': call('POST', true, leverSetStopRequest, leverPosition),
   'lever/add_margin': call('POST', true, leverAddMarginRequest, leverPosition),

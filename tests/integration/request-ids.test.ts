@@ -227,6 +227,12 @@ describe.each(DATABASES)('request ids on %s', (kind) => {
       const fields = { id: String(open.id), lots: '3', request_id: rid() };
       return { fields, changed: { ...fields, lots: '4' } };
     },
+    'lever/reverse': async (u) => {
+      const open = await holding(u.token);
+      const another = await holding(u.token);
+      const fields = { id: String(open.id), request_id: rid() };
+      return { fields, changed: { ...fields, id: String(another.id) } };
+    },
     'wallet/change': async () => {
       const fields = { currency: 'USDT', from: 'coin', to: 'contract', amount: '1', request_id: rid() };
       return { fields, changed: { ...fields, amount: '2' } };
@@ -416,8 +422,8 @@ describe.each(DATABASES)('request ids on %s', (kind) => {
   // A request made before the claims existed has its product row (with that service's own digest) and no claim:
   // the services keep their per-row digests as they were, so its retry still answers and other arguments are still
   // refused. lever/add_margin has no row digest (its id was checked alone before the claims; nothing to keep), and
-  // lever/close took no request id before the claims existed.
-  it.each(REQUEST_ID_CALLS.filter((p) => p !== 'lever/add_margin' && p !== 'lever/close'))(
+  // lever/close took no request id before the claims existed, and lever/reverse came after them.
+  it.each(REQUEST_ID_CALLS.filter((p) => p !== 'lever/add_margin' && p !== 'lever/close' && p !== 'lever/reverse'))(
     '%s: a retry of a request from before the claims still answers; other arguments are still refused',
     async (p) => {
       const build = builders[p];

@@ -1,6 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
-import type { leverAddMarginRequest, leverCloseRequest, leverSetStopRequest } from '../../../protocol/lever';
+import type {
+  leverAddMarginRequest,
+  leverCloseRequest,
+  leverReverseRequest,
+  leverSetStopRequest,
+} from '../../../protocol/lever';
 import { LEVER_POSITION_EVENT } from '../../../protocol/lever';
 import { isolatedLiquidationPrice, stopProblem } from '../../../protocol/rules/lever';
 import { fromUnits, toUnits } from '../../../protocol/rules/spot';
@@ -48,12 +53,15 @@ async function partClosedBy(s: LeverServices, userId: number, id: number, reques
   return part !== undefined;
 }
 
-/** Puts a holding row into closing at `now` for `lots` of it (null: all), in the caller's transaction. */
+/**
+ * Puts a holding row into closing at `now` for `lots` of it (null: all), in the caller's transaction; `reverse`: the
+ * whole close of lever/reverse, after which the engine opens the other side at the same tick.
+ */
 async function markClosing(
   trx: Kysely<Database>,
   row: LeverPositionRow,
   now: number,
-  close: { lots: number | null; requestId: string | null },
+  close: { lots: number | null; requestId: string | null; reverse?: boolean },
 ): Promise<LeverPositionRow | undefined> {
   const updated = await withLever(trx)
     .updateTable('lever_positions')
@@ -62,6 +70,7 @@ async function markClosing(
       version: row.version + 1,
       close_lots: close.lots,
       close_request_id: close.requestId,
+      reverse_request_id: close.reverse ? close.requestId : null,
       close_requested_at: now,
       terms_since: now,
       updated_at: now,
@@ -98,7 +107,8 @@ export async function requestClose(s: LeverServices, userId: number, input: Clos
       throw new BusinessError('leverCloseTooManyLots', { field: 'lots' });
     const whole = input.lots === undefined || input.lots === row.lots;
     if (row.phase === 'closing') {
-      if (whole && row.close_lots === null) return toWire(row);
+      // A waiting reverse is more than a close: a plain close cannot answer for it (the other side would still open).
+      if (whole && row.close_lots === null && row.reverse_request_id === null) return toWire(row);
       throw new BusinessError('leverAlreadyClosing');
     }
     if (row.phase === 'closed') {
@@ -111,6 +121,33 @@ export async function requestClose(s: LeverServices, userId: number, input: Clos
         lots: whole ? null : (input.lots ?? null),
         requestId: input.request_id,
       });
+      // With the effect, not before it: a lost version race commits nothing, not even the confirmation.
+      if (updated) await confirmClaimedRequest(trx, userId);
+      return updated;
+    });
+    if (closing) return changed(s, closing);
+  }
+  return toWire(await owned(s, userId, input.id));
+}
+
+type ReverseInput = z.output<typeof leverReverseRequest>;
+
+/**
+ * lever/reverse (RULES "Reverse"): a holding position closes in full at the first tick after now, and the engine
+ * opens the same lots on the other side at that tick in the same transaction (engine.ts, settle.ts reversePosition).
+ * Only from holding: a position already closing (a close, a partial close or another reverse waiting) takes no
+ * reverse (`leverAlreadyClosing`), so one tick never closes a position twice or opens two reverses. A retry (same
+ * request id) answers the position as it now is, closing or closed; the opened side names it in `reversed_from`.
+ */
+export async function requestReverse(s: LeverServices, userId: number, input: ReverseInput) {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const row = await owned(s, userId, input.id);
+    if (row.reverse_request_id === input.request_id) return toWire(row);
+    if (row.phase === 'closing') throw new BusinessError('leverAlreadyClosing');
+    if (row.phase !== 'holding') throw new BusinessError('leverNotOpen');
+    const now = s.now();
+    const closing = await writeTransaction(s.database, async (trx) => {
+      const updated = await markClosing(trx, row, now, { lots: null, requestId: input.request_id, reverse: true });
       // With the effect, not before it: a lost version race commits nothing, not even the confirmation.
       if (updated) await confirmClaimedRequest(trx, userId);
       return updated;

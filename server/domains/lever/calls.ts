@@ -5,7 +5,7 @@ import { currencyScale, formatAmount } from '../../ledger';
 import { BusinessError } from '../../platform/errors';
 import { type CallHandlers, requireSession } from '../../platform/http/calls';
 import { practiceBalance, resetPractice } from '../../trading';
-import { addMargin, cancelByOwner, closeAll, requestClose, setStops } from './actions';
+import { addMargin, cancelByOwner, closeAll, requestClose, requestReverse, setStops } from './actions';
 import { type LeverPositionRow, listPositions, positionOf, priceUnits, toWire, unitsOf } from './positions';
 import { type LeverServices, submitLever } from './submit';
 import { withLever } from './tables';
@@ -120,6 +120,7 @@ export function leverHandlers(s: LeverServices): CallHandlers<typeof leverCalls>
     },
     'lever/close': (input, ctx) => requestClose(s, requireSession(ctx).userId, input),
     'lever/close_all': (input, ctx) => closeAll(s, requireSession(ctx).userId, input.account),
+    'lever/reverse': (input, ctx) => requestReverse(s, requireSession(ctx).userId, input),
     'lever/cancel': (input, ctx) => cancelByOwner(s, requireSession(ctx).userId, input.id),
     'lever/setstop': (input, ctx) => setStops(s, requireSession(ctx).userId, input),
     'lever/add_margin': (input, ctx) => addMargin(s, requireSession(ctx).userId, input),

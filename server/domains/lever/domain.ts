@@ -7,6 +7,7 @@ import { LeverEngine } from './engine';
 import { leverErrors } from './errors';
 import { migration0012 } from './migrations/0012_lever';
 import { migration0027 } from './migrations/0027_lever_parts';
+import { migration0029 } from './migrations/0029_lever_reverse';
 import { leverOps } from './ops';
 import { withLever } from './tables';
 import { LEVER_QUOTE } from './terms';
@@ -17,7 +18,7 @@ export const leverDomain = defineDomain({
   name: 'lever',
   calls: leverCalls,
   errors: leverErrors,
-  migrations: [migration0012, migration0027],
+  migrations: [migration0012, migration0027, migration0029],
   tables: withLever,
   // QA traces of its orders: recorded only for the order's owner.
   tracedOrders: { 'lever-order': ownedRow(withLever, 'lever_positions', 'user_id') },

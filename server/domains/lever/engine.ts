@@ -19,7 +19,7 @@ import {
 } from '../../trading';
 import type { MarkOf } from './cross-backing';
 import { type LeverPositionRow, priceUnits, unitsOf } from './positions';
-import { cancelOrder, closePart, closePosition, openPosition, restPending } from './settle';
+import { cancelOrder, closePart, closePosition, openPosition, restPending, reversePosition } from './settle';
 import { withLever } from './tables';
 import { LEVER_QUOTE, leverPriceScale } from './terms';
 
@@ -516,13 +516,20 @@ export class LeverEngine extends EngineLoop {
   /** Applies the actions of one tick or round (group commit), then indexes the rows as they now are. */
   private async apply(actions: readonly Action[]): Promise<void> {
     if (actions.length === 0) return;
+    // Rows a step created (a reverse's open): indexed with the rows acted on, so their triggers rest at once. An id
+    // from a batch that rolled back and ran again step by step reads as nothing, or as the row the rerun wrote.
+    const created: number[] = [];
+    const step = async (trx: Transaction, action: Action) => {
+      const made = await this.applyOne(trx, action);
+      if (made) created.push(made.id);
+    };
     await this.commit(actions, {
       batch: async (trx, batch) => {
-        for (const action of batch) await this.applyOne(trx, action);
+        for (const action of batch) await step(trx, action);
       },
-      one: (trx, action) => this.applyOne(trx, action),
+      one: step,
     });
-    const ids = [...new Set(actions.map((a) => a.row.id))];
+    const ids = [...new Set([...actions.map((a) => a.row.id), ...created])];
     for (const id of ids) this.drop(id);
     const rows = await withLever(this.options.database.db)
       .selectFrom('lever_positions')
@@ -535,18 +542,19 @@ export class LeverEngine extends EngineLoop {
     if (moved.size > 0) await this.refreshWallets([...moved].filter((k) => this.crossRows.has(k)));
   }
 
-  private async applyOne(trx: Transaction, action: Action): Promise<void> {
+  /** One step in the caller's transaction; returns a row it created (a reverse's open), if any. */
+  private async applyOne(trx: Transaction, action: Action): Promise<LeverPositionRow | undefined> {
     const now = this.now();
     const { ledger } = this.options;
+    const at = action.kind === 'cancel' ? undefined : action.tick;
+    const guard = {
+      kind: this.options.database.kind,
+      markOf: (symbol: string) =>
+        symbol === at?.symbol ? at.price : (this.window.last(symbol)?.price ?? this.lastPrice(symbol)),
+    };
     switch (action.kind) {
       case 'open':
-        await openPosition(trx, ledger, action.row, action.tick, now, {
-          kind: this.options.database.kind,
-          markOf: (symbol) =>
-            symbol === action.tick.symbol
-              ? action.tick.price
-              : (this.window.last(symbol)?.price ?? this.lastPrice(symbol)),
-        });
+        await openPosition(trx, ledger, action.row, action.tick, now, guard);
         return;
       case 'rest':
         await restPending(trx, action.row, action.tick, now);
@@ -567,7 +575,12 @@ export class LeverEngine extends EngineLoop {
           if (fired?.kind === 'close') await closePosition(trx, ledger, split.position, tick, fired.reason, now);
           return;
         }
-        await closePosition(trx, ledger, row, tick, action.reason, now);
+        const closed = await closePosition(trx, ledger, row, tick, action.reason, now);
+        // A reverse opens the other side at this same tick, in this transaction (RULES "Reverse"); a trigger that
+        // closed the position first (a liquidation, a stop at a tick before the request) leaves nothing to reverse.
+        if (closed && action.reason === 'user' && row.phase === 'closing' && row.reverse_request_id !== null) {
+          return reversePosition(trx, ledger, closed, tick, now, guard);
+        }
         return;
       }
     }

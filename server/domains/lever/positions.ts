@@ -169,6 +169,8 @@ export function toWire(row: LeverPositionRow, ctx: WireContext = {}): LeverPosit
             additional_margin: formatAmount(LEVER_QUOTE, row.basis_added_margin),
             open_fee: formatAmount(LEVER_QUOTE, row.basis_open_fee),
           },
+    reverse: row.reverse_request_id !== null,
+    reversed_from: row.reversed_from,
   };
 }
 

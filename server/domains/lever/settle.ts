@@ -502,3 +502,61 @@ export async function closePart(
   await announce(trx, held, now);
   return { position: held, part: settledPart };
 }
+
+/**
+ * The open half of a reverse (RULES "Reverse"), in the transaction that has just closed `closed` in full at `tick`:
+ * a market order of the same lots, leverage and margin mode on the other side, without TP/SL, opened at that same
+ * tick by openPosition, so its margin and fee are the rules' at the tick and come out of what the close freed. When
+ * they are not there the order is cancelled `insufficient_margin` (openPosition) and the close stands: the refused
+ * row stays in the history with its reason. The order keeps the instrument terms of the position it reverses, so
+ * the same lots are the same quantity. It was accepted with the reverse (its `created_at`, the request's time), so
+ * its entry is the first recorded tick after the request, as for any market order, and that is the close's tick.
+ * Its request id is the reverse's (client ids are claimed per user across every call: no other row has it).
+ */
+export async function reversePosition(
+  trx: Kysely<Database>,
+  ledger: Ledger,
+  closed: LeverPositionRow,
+  tick: EngineTick,
+  now: number,
+  guard: { kind: DialectKind; markOf: MarkOf },
+): Promise<LeverPositionRow | undefined> {
+  const requestId = closed.reverse_request_id;
+  if (requestId === null) return undefined;
+  const accepted = closed.close_requested_at ?? now;
+  const order = await withLever(trx)
+    .insertInto('lever_positions')
+    .values({
+      user_id: closed.user_id,
+      book: closed.book,
+      symbol: closed.symbol,
+      side: closed.side === 'long' ? 'short' : 'long',
+      margin_mode: closed.margin_mode,
+      order_type: 'market',
+      lots: closed.lots,
+      contract_size: closed.contract_size,
+      leverage: closed.leverage,
+      mmr: closed.mmr,
+      fee_rate: closed.fee_rate,
+      price_scale: closed.price_scale,
+      limit_price: null,
+      tp_price: null,
+      sl_price: null,
+      phase: 'waiting',
+      version: 1,
+      // Nothing reserved: the open draws on the contract account right after the close, in this transaction.
+      reserve: 0,
+      reserve_hold_id: null,
+      added_margin: 0,
+      request_id: requestId,
+      request_digest: '',
+      terms_since: accepted,
+      accepted_at: accepted,
+      created_at: accepted,
+      updated_at: now,
+      reversed_from: closed.id,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return openPosition(trx, ledger, order, tick, now, guard);
+}

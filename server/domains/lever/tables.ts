@@ -61,6 +61,9 @@ export interface LeverPositionsTable {
   basis_margin: number | null;
   basis_added_margin: number | null;
   basis_open_fee: number | null;
+  /** Reverses (migration 0029_lever_reverse): see there. Null on rows written before them. */
+  reverse_request_id: string | null;
+  reversed_from: number | null;
 }
 
 // A type alias, not an interface: withTables wants a record type (an interface has no index signature).
