@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, expect, vi } from 'vitest';
+import { recheckLever } from '../../core/recheck/lever';
+import type { RecordFetchers } from '../../core/recheck/record';
 import { okEnvelope } from '../../protocol';
 import type { LeverPhase, LeverPosition } from '../../protocol/lever';
 import type { LeverTerms } from '../../protocol/rules/lever';
@@ -186,4 +188,29 @@ export function leverBench(kind: DatabaseKind, symbols: readonly string[] = ['BT
   });
   afterAll(() => feed.close());
   return bench;
+}
+
+/**
+ * Re-checks a closed row with core/recheck/lever.ts once its ticks are sealed. The client's re-check reads the price
+ * record through the server's public market/chain calls, as the app does.
+ */
+export async function recheckClosed(b: LeverBench, p: LeverPosition) {
+  const fetchers: RecordFetchers = {
+    head: () => b.ok('market/chain/head', {}),
+    record: async (symbol, seq) => {
+      const { body } = await b.t.call('market/chain/record', { symbol, seq: String(seq) });
+      // Refused (`tickNotRecorded`) until the recorder has sealed the tick's batch.
+      return body.type === 'ok' ? okEnvelope(calls['market/chain/record'].response).parse(body).data : null;
+    },
+    links: (fromId, toId) => b.ok('market/chain/links', { from_id: String(fromId), to_id: String(toId) }),
+  };
+  let result: Awaited<ReturnType<typeof recheckLever>> | undefined;
+  await vi.waitFor(
+    async () => {
+      result = await recheckLever(p, BTC_TERMS.quoteScale, fetchers);
+      expect(result).not.toEqual({ ok: false, reason: 'not_sealed' });
+    },
+    { timeout: 10_000, interval: 50 },
+  );
+  return result;
 }

@@ -1,7 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
-import { recheckLever } from '../../core/recheck/lever';
-import type { RecordFetchers } from '../../core/recheck/record';
-import { okEnvelope } from '../../protocol';
+import { describe, expect, it } from 'vitest';
 import type { LeverPosition } from '../../protocol/lever';
 import {
   type CloseReason,
@@ -11,12 +8,11 @@ import {
   partialClose,
   tradeFee,
 } from '../../protocol/rules/lever';
-import { calls } from '../../server/domains';
 import { withLever } from '../../server/domains/lever';
 import { withLedger } from '../../server/ledger';
 import { translate } from '../../server/platform/i18n/messages';
 import { DATABASES } from './harness';
-import { BTC_TERMS, btc, btcText, leverBench, type Tick, usdt, usdtText } from './lever-checks';
+import { BTC_TERMS, btc, btcText, leverBench, recheckClosed, type Tick, usdt, usdtText } from './lever-checks';
 
 /**
  * Partial close and close-all (RULES "Partial close") over HTTP against the real engine, on every database, with the
@@ -42,29 +38,7 @@ describe.each(DATABASES)('lever partial close on %s', (kind) => {
     return p;
   }
 
-  /** The client's re-check reads the price record through the server's public market/chain calls, as the app does. */
-  const fetchers: RecordFetchers = {
-    head: () => b.ok('market/chain/head', {}),
-    record: async (symbol, seq) => {
-      const { body } = await b.t.call('market/chain/record', { symbol, seq: String(seq) });
-      // Refused (`tickNotRecorded`) until the recorder has sealed the tick's batch.
-      return body.type === 'ok' ? okEnvelope(calls['market/chain/record'].response).parse(body).data : null;
-    },
-    links: (fromId, toId) => b.ok('market/chain/links', { from_id: String(fromId), to_id: String(toId) }),
-  };
-
-  /** Re-checks a closed row with core/recheck/lever.ts once its ticks are sealed. */
-  async function recheck(p: LeverPosition) {
-    let result: Awaited<ReturnType<typeof recheckLever>> | undefined;
-    await vi.waitFor(
-      async () => {
-        result = await recheckLever(p, BTC_TERMS.quoteScale, fetchers);
-        expect(result).not.toEqual({ ok: false, reason: 'not_sealed' });
-      },
-      { timeout: 10_000, interval: 50 },
-    );
-    return result;
-  }
+  const recheck = (p: LeverPosition) => recheckClosed(b, p);
 
   /** The user's rows as stored (parts included), oldest first. */
   const rowsOf = (userId: number) =>

@@ -3,7 +3,7 @@ import type { LeverPosition } from '../../protocol/lever';
 import { closeAmounts, initialMargin, isolatedLiquidationPrice, tradeFee } from '../../protocol/rules/lever';
 import { withLever } from '../../server/domains/lever';
 import { DATABASES } from './harness';
-import { BTC_TERMS, btc, btcText, leverBench, usdt, usdtText } from './lever-checks';
+import { BTC_TERMS, btc, btcText, leverBench, recheckClosed, usdt, usdtText } from './lever-checks';
 
 /**
  * Reverse (RULES "Reverse") over HTTP against the real engine, on every database, with the market driven tick by
@@ -109,10 +109,11 @@ describe.each(DATABASES)('lever reverse on %s', (kind) => {
     await b.ok('lever/close', { id: String(short.id), request_id: b.rid() }, u.token);
     await b.settle();
     b.trade('BTC', '60500.00');
-    expect(await b.phase(u.token, short.id, 'closed')).toMatchObject({
-      close_reason: 'user',
-      realized_pnl: '5.000000',
-    });
+    const shortClosed = await b.phase(u.token, short.id, 'closed');
+    expect(shortClosed).toMatchObject({ close_reason: 'user', realized_pnl: '5.000000' });
+    // Both settle from the price record with the rule code: the short's entry is the first tick after the request.
+    expect(await recheckClosed(b, closed)).toMatchObject({ ok: true });
+    expect(await recheckClosed(b, shortClosed)).toMatchObject({ ok: true });
     expect(await b.ledgerProblems()).toEqual([]);
   });
 
