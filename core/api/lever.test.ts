@@ -7,6 +7,7 @@ import {
   closeAllLeverPositions,
   closeLeverPosition,
   pollOpenPositions,
+  reverseLeverPosition,
   setLeverStops,
   submitLeverOrder,
 } from './lever';
@@ -163,6 +164,14 @@ describe('lever calls', () => {
     expect(sent.at(-1)).toEqual({ path: 'lever/close_all', method: 'POST', form: { account: 'real' } });
     answer = () => fail('Invalid input', 'account', 'invalidInput');
     expect(await closeAllLeverPositions('simulator')).toMatchObject({ ok: false, answered: true });
+  });
+
+  it('a reverse sends the position and the request id it is given, answered by the position closing', async () => {
+    answer = () => ok({ ...holding, status: 2, phase: 'closing', reverse: true });
+    expect(await reverseLeverPosition(7, 'req-9')).toMatchObject({ ok: true, position: { phase: 'closing' } });
+    expect(sent.at(-1)).toEqual({ path: 'lever/reverse', method: 'POST', form: { id: '7', request_id: 'req-9' } });
+    answer = () => fail('This position is already being closed', undefined, 'leverAlreadyClosing');
+    expect(await reverseLeverPosition(7, 'req-10')).toMatchObject({ ok: false, answered: true });
   });
 
   it('an envelope without a reason is no answer the client can trust: a retry keeps the request id', async () => {

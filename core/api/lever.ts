@@ -67,6 +67,15 @@ export function closeLeverPosition(id: number, close: LeverClose = {}): Promise<
   return positionResult(callApiResult('lever/close', form, { quiet: true }));
 }
 
+/**
+ * Reverses a holding position (RULES "Reverse"): all of it closes at its next tick and the same lots open on the
+ * other side at that tick. The answer is the position, closing; the opened side arrives as a position of its own.
+ * A retry after no answer must send the same `request_id` (the machine keeps it).
+ */
+export function reverseLeverPosition(id: number, requestId: string): Promise<LeverResult> {
+  return positionResult(callApiResult('lever/reverse', { id: String(id), request_id: requestId }, { quiet: true }));
+}
+
 /** What lever/close_all answered: the positions it put into closing (none: an empty list), or the refusal. */
 export type LeverCloseAllResult = { ok: true; positions: LeverPosition[] } | Refusal;
 

@@ -34,7 +34,7 @@ import {
  * liquidation, cancellation, rows.
  */
 
-type Offer = 'submit' | 'confirm' | 'cancel' | 'close' | 'setStop' | 'addMargin';
+type Offer = 'submit' | 'confirm' | 'cancel' | 'close' | 'reverse' | 'setStop' | 'addMargin';
 
 /** What each state says, whatever path led there: its SPEC 4 status, the actions it offers while prices are fresh. */
 const EXPECTED: Record<
@@ -49,9 +49,11 @@ const EXPECTED: Record<
   pending: { status: 0, offers: ['cancel'], busy: false, final: false },
   cancelling: { status: 0, offers: [], busy: true, final: false },
   // The model's position is isolated, so adding margin is on.
-  holding: { status: 1, offers: ['close', 'setStop', 'addMargin'], busy: false, final: false },
+  holding: { status: 1, offers: ['close', 'reverse', 'setStop', 'addMargin'], busy: false, final: false },
   confirmingClose: { status: 1, offers: ['confirm'], busy: false, final: false },
   closeRequested: { status: 1, offers: [], busy: true, final: false },
+  confirmingReverse: { status: 1, offers: ['confirm'], busy: false, final: false },
+  reverseRequested: { status: 1, offers: [], busy: true, final: false },
   settingStop: { status: 1, offers: [], busy: true, final: false },
   addingMargin: { status: 1, offers: [], busy: true, final: false },
   closing: { status: 2, offers: [], busy: false, final: false },
@@ -84,12 +86,16 @@ function assertView(snapshot: LeverOrderSnapshot): void {
   const offered = (offer: Offer) => expected.offers.includes(offer) && fresh;
   expect(view.submitEnabled).toBe(offered('submit'));
   expect(view.confirmEnabled).toBe(offered('confirm'));
-  expect(view.reviewing).toBe(
-    value.order === 'confirming' ? 'open' : value.order === 'confirmingClose' ? 'close' : null,
-  );
+  const sheets: Partial<Record<LeverOrderPhase, string>> = {
+    confirming: 'open',
+    confirmingClose: 'close',
+    confirmingReverse: 'reverse',
+  };
+  expect(view.reviewing).toBe(sheets[value.order] ?? null);
   if (value.order === 'confirming') expect(view.draft).not.toBeNull();
   expect(view.cancelEnabled).toBe(offered('cancel'));
   expect(view.closeEnabled).toBe(offered('close'));
+  expect(view.reverseEnabled).toBe(offered('reverse'));
   expect(view.setStopEnabled).toBe(offered('setStop'));
   expect(view.addMarginEnabled).toBe(offered('addMargin'));
   expect(view.blockedByStalePrices).toBe(expected.offers.length > 0 && !fresh);
@@ -110,11 +116,21 @@ function counter(): () => string {
   return () => `req-${++n}`;
 }
 
-type Calls = Record<'submitOrder' | 'cancelOrder' | 'closePosition' | 'setStops' | 'addMargin', unknown[]>;
+type Calls = Record<
+  'submitOrder' | 'cancelOrder' | 'closePosition' | 'reversePosition' | 'setStops' | 'addMargin',
+  unknown[]
+>;
 
 /** A live actor whose calls never settle by themselves (the test delivers their answers), recording their inputs. */
 function liveActor(start?: LeverPosition, makeId: () => string = counter()) {
-  const calls: Calls = { submitOrder: [], cancelOrder: [], closePosition: [], setStops: [], addMargin: [] };
+  const calls: Calls = {
+    submitOrder: [],
+    cancelOrder: [],
+    closePosition: [],
+    reversePosition: [],
+    setStops: [],
+    addMargin: [],
+  };
   const recorder = (name: keyof Calls) =>
     fromPromise<LeverCallResult, unknown>(({ input }) => {
       calls[name].push(input);
@@ -128,6 +144,7 @@ function liveActor(start?: LeverPosition, makeId: () => string = counter()) {
       }),
       cancelOrder: recorder('cancelOrder'),
       closePosition: recorder('closePosition'),
+      reversePosition: recorder('reversePosition'),
       setStops: recorder('setStops'),
       addMargin: recorder('addMargin'),
     },
@@ -292,6 +309,39 @@ describe('closing part of a position (RULES "Partial close")', () => {
     send(done('closePosition', { ok: true, position: position('closing', 7_000, { lots: 1, close_lots: null }) }));
     send({ type: 'POSITION', position: position('holding', 8_000, { lots: 1 }) });
     expect(view().phase).toBe('closing');
+  });
+});
+
+describe('reversing a position (RULES "Reverse")', () => {
+  const ids = (inputs: unknown[]) => inputs.map((c) => (c as { request_id: string }).request_id);
+  it('sends nothing before its sheet is confirmed, keeps its id on a retry after no answer, then follows the close', () => {
+    const { calls, send, view } = liveActor(position('holding', 4_000));
+    send(EVENTS.reviewReverse);
+    // Stale prices: no sheet.
+    expect(view()).toMatchObject({ phase: 'holding', reverseEnabled: false });
+    send(EVENTS.fresh);
+    send(EVENTS.reviewReverse);
+    expect(view()).toMatchObject({ phase: 'confirmingReverse', reviewing: 'reverse', confirmEnabled: true });
+    send(EVENTS.back);
+    expect(view().phase).toBe('holding');
+    send(EVENTS.reviewReverse);
+    send(EVENTS.confirm);
+    expect(view()).toMatchObject({ phase: 'reverseRequested', busy: true });
+    expect(calls.reversePosition).toEqual([{ id: 7, request_id: 'req-1' }]);
+    send(EVENTS.reverseLost);
+    expect(view()).toMatchObject({ phase: 'holding', error: NO_ANSWER });
+    send(EVENTS.reviewReverse);
+    send(EVENTS.confirm);
+    send(EVENTS.reverseRefused);
+    send(EVENTS.reviewReverse);
+    send(EVENTS.confirm);
+    expect(ids(calls.reversePosition)).toEqual(['req-1', 'req-1', 'req-2']);
+    expect(calls.closePosition).toEqual([]);
+    send(EVENTS.reverseAccepted);
+    expect(view()).toMatchObject({ phase: 'closing', status: 2 });
+    expect(view().position?.reverse).toBe(true);
+    send(EVENTS.closedByUser);
+    expect(view()).toMatchObject({ phase: 'closed', reasonKey: 'lever.closeReason.user' });
   });
 });
 

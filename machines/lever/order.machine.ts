@@ -32,6 +32,8 @@ export { NO_ANSWER };
  *            → holding (1) → closing (2) → closed (3: user, take profit, stop loss) | liquidated (3: liquidation)
  *   waiting | pending → cancelling → cancelled (4)       (also 4 without asking: no tick, too little margin)
  *   holding → closeRequested | addingMargin (isolated) | settingStop → back where the position then is
+ *   holding → confirmingReverse → reverseRequested → closing (RULES "Reverse": the whole close, after which the other
+ *   side opens at the same tick as a position of its own, with its own row and machine)
  *   submitting → entering (refused or no answer, with the error) | verifying (SPEC 8: the real book needs it,
  *   refusal reason `verificationRequired`)
  *   waiting, pending, holding, closing and the finished states → entering on NEW_ORDER (the ticket lets go; the
@@ -69,6 +71,12 @@ export interface LeverCloseInput {
   request_id: string;
 }
 
+/** What a reverse sends (core/api/lever.ts reverseLeverPosition): the position under its request id. */
+export interface LeverReverseInput {
+  id: number;
+  request_id: string;
+}
+
 export interface LeverOrderMachineInput {
   /** Makes a request id (core/ids.ts newRequestId in the app, a counter in tests). */
   makeId: () => string;
@@ -93,6 +101,8 @@ export type LeverOrderEvent =
   | { type: 'CLOSE'; lots?: number }
   /** Asks to close, confirmed by CONFIRM (or taken back by BACK) before the close is sent. */
   | { type: 'REVIEW_CLOSE' }
+  /** Asks to reverse (close all, open the other side), always on its sheet first: CONFIRM sends it, BACK does not. */
+  | { type: 'REVIEW_REVERSE' }
   | { type: 'ADD_MARGIN'; amount: string }
   | { type: 'SET_STOP'; stops: LeverStopsDraft }
   /** Back to an empty ticket: after a finished order, or once a placed one is followed by its list row. */
@@ -114,6 +124,8 @@ export interface LeverOrderContext {
   marginAttempt: (HeldRequest & { amount: string }) | null;
   /** The close in flight (or lost without an answer): its lots (null: all) and request id, kept for a retry. */
   closeAttempt: (HeldRequest & { lots: number | null }) | null;
+  /** The reverse in flight (or lost without an answer), its request id kept for a retry. */
+  reverseAttempt: HeldRequest | null;
   stops: LeverStopsDraft | null;
   /** What went wrong last (a message in the user's language, from the server or the client). */
   error: string | null;
@@ -202,6 +214,7 @@ export const leverOrderMachine = setup({
     submitOrder: submission,
     cancelOrder: fromPromise<LeverCallResult, { id: number }>(() => new Promise(() => {})),
     closePosition: fromPromise<LeverCallResult, LeverCloseInput>(() => new Promise(() => {})),
+    reversePosition: fromPromise<LeverCallResult, LeverReverseInput>(() => new Promise(() => {})),
     setStops: fromPromise<LeverCallResult, { id: number } & LeverStopsDraft>(() => new Promise(() => {})),
     addMargin: fromPromise<LeverCallResult, { id: number; amount: string; request_id: string }>(
       () => new Promise(() => {}),
@@ -246,6 +259,12 @@ export const leverOrderMachine = setup({
       const request = requestFor(context.closeAttempt, [p?.id, p?.lots, lots], context.makeId);
       return { closeAttempt: { ...request, lots } };
     }),
+    beginReverse: assign(({ context }) => {
+      // The same reverse again (a retry after no answer) keeps its id; a position whose lots changed meanwhile is
+      // another request (what a lost reverse asked for is no longer what the sheet showed).
+      const p = context.position;
+      return { reverseAttempt: requestFor(context.reverseAttempt, [p?.id, p?.lots], context.makeId) };
+    }),
     beginTopUp: assign(({ context, event }) => {
       if (event.type !== 'ADD_MARGIN') return {};
       // A top-up whose margin shows in the position meanwhile did apply: the next one is new.
@@ -264,6 +283,7 @@ export const leverOrderMachine = setup({
       position: null,
       marginAttempt: null,
       closeAttempt: null,
+      reverseAttempt: null,
       stops: null,
       ...clearError,
     }),
@@ -278,6 +298,7 @@ export const leverOrderMachine = setup({
     position: input.position ?? null,
     marginAttempt: null,
     closeAttempt: null,
+    reverseAttempt: null,
     stops: null,
     ...clearError,
     ticket: input.ticket ?? false,
@@ -403,6 +424,7 @@ export const leverOrderMachine = setup({
             NEW_ORDER: { target: 'entering', actions: 'forget' },
             CLOSE: { guard: 'pricesFresh', target: 'closeRequested', actions: ['clearError', 'beginClose'] },
             REVIEW_CLOSE: { guard: 'pricesFresh', target: 'confirmingClose', actions: 'clearError' },
+            REVIEW_REVERSE: { guard: 'pricesFresh', target: 'confirmingReverse', actions: 'clearError' },
             SET_STOP: {
               guard: 'pricesFresh',
               target: 'settingStop',
@@ -440,6 +462,36 @@ export const leverOrderMachine = setup({
                 ...answerOf(context, event.output),
                 // Answered either way: the next close is a new one. No answer: the retry keeps the id.
                 closeAttempt: leavesRequestOpen(event.output) ? context.closeAttempt : null,
+              })),
+            },
+            onError: { target: 'routing', actions: 'showNoAnswer' },
+          },
+          on: { POSITION: newsWhileBusy(['holding']) },
+        },
+        /** The reverse on its sheet (the close and the open it makes); news of the position takes it over. */
+        confirmingReverse: {
+          tags: ['status:1'],
+          on: {
+            POSITION: { guard: 'isNewsOfOurs', target: 'routing', actions: 'takeUpdate' },
+            CONFIRM: { guard: 'pricesFresh', target: 'reverseRequested', actions: 'beginReverse' },
+            BACK: 'holding',
+          },
+        },
+        reverseRequested: {
+          tags: ['busy', 'status:1'],
+          invoke: {
+            id: 'reversePosition',
+            src: 'reversePosition',
+            input: ({ context }) => ({
+              id: context.position?.id ?? 0,
+              request_id: context.reverseAttempt?.requestId ?? '',
+            }),
+            onDone: {
+              target: 'routing',
+              actions: assign(({ context, event }) => ({
+                ...answerOf(context, event.output),
+                // Answered either way: the next reverse is a new one. No answer: the retry keeps the id.
+                reverseAttempt: leavesRequestOpen(event.output) ? context.reverseAttempt : null,
               })),
             },
             onError: { target: 'routing', actions: 'showNoAnswer' },
@@ -523,6 +575,8 @@ export type LeverOrderPhase =
   | 'holding'
   | 'confirmingClose'
   | 'closeRequested'
+  | 'confirmingReverse'
+  | 'reverseRequested'
   | 'settingStop'
   | 'addingMargin'
   | 'closing'
@@ -540,14 +594,16 @@ export interface LeverOrderView {
   /** Key of why it closed or was cancelled, once it did. */
   reasonKey: `lever.closeReason.${LeverCloseReason}` | `lever.cancelReason.${LeverCancelReason}` | null;
   submitEnabled: boolean;
-  /** The draft (`reviewing: 'open'`) or the close (`'close'`) is on the confirmation sheet; null otherwise. */
-  reviewing: 'open' | 'close' | null;
+  /** The draft (`reviewing: 'open'`), the close (`'close'`) or the reverse (`'reverse'`) is on its sheet. */
+  reviewing: 'open' | 'close' | 'reverse' | null;
   /** CONFIRM would be taken now (prices fresh). */
   confirmEnabled: boolean;
   /** The draft under review. */
   draft: LeverOrderDraft | null;
   cancelEnabled: boolean;
   closeEnabled: boolean;
+  /** A holding position may be reversed (RULES "Reverse"). */
+  reverseEnabled: boolean;
   setStopEnabled: boolean;
   /** Isolated holding positions only (cross margin is the whole wallet). */
   addMarginEnabled: boolean;
@@ -564,6 +620,13 @@ export interface LeverOrderView {
   position: LeverPosition | null;
 }
 
+/** Which sheet a phase shows. */
+const REVIEWS: Partial<Record<LeverOrderPhase, LeverOrderView['reviewing']>> = {
+  confirming: 'open',
+  confirmingClose: 'close',
+  confirmingReverse: 'reverse',
+};
+
 export function leverOrderView(snapshot: LeverOrderSnapshot): LeverOrderView {
   const value = snapshot.value as { order: LeverOrderPhase | 'routing' | 'start'; prices: 'stale' | 'fresh' };
   // `start` and `routing` are left in the step they are entered; they never show, but say something sane if they did.
@@ -573,9 +636,10 @@ export function leverOrderView(snapshot: LeverOrderSnapshot): LeverOrderView {
   const position = snapshot.context.position;
   const offered = {
     submit: phase === 'entering' || snapshot.hasTag('final'),
-    confirm: phase === 'confirming' || phase === 'confirmingClose',
+    confirm: phase === 'confirming' || phase === 'confirmingClose' || phase === 'confirmingReverse',
     cancel: phase === 'waiting' || phase === 'pending',
     close: phase === 'holding',
+    reverse: phase === 'holding',
     setStop: phase === 'holding',
     addMargin: phase === 'holding' && position?.margin_mode === 'isolated',
   };
@@ -591,11 +655,12 @@ export function leverOrderView(snapshot: LeverOrderSnapshot): LeverOrderView {
     labelKey: `lever.phase.${phase}`,
     reasonKey,
     submitEnabled: offered.submit && fresh,
-    reviewing: phase === 'confirming' ? 'open' : phase === 'confirmingClose' ? 'close' : null,
+    reviewing: REVIEWS[phase] ?? null,
     confirmEnabled: offered.confirm && fresh,
     draft: snapshot.context.draft,
     cancelEnabled: offered.cancel && fresh,
     closeEnabled: offered.close && fresh,
+    reverseEnabled: offered.reverse && fresh,
     setStopEnabled: offered.setStop && fresh,
     addMarginEnabled: offered.addMargin && fresh,
     blockedByStalePrices: !fresh && Object.values(offered).some(Boolean),

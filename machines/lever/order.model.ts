@@ -147,6 +147,10 @@ export const EVENTS = {
   closeAccepted: done('closePosition', { ok: true, position: position('closing', 6_000) }),
   closeRefused: done('closePosition', refused('This position can no longer be closed')),
   closeLost: broke('closePosition'),
+  reviewReverse: { type: 'REVIEW_REVERSE' },
+  reverseAccepted: done('reversePosition', { ok: true, position: position('closing', 6_000, { reverse: true }) }),
+  reverseRefused: done('reversePosition', refused('This position can no longer be closed')),
+  reverseLost: broke('reversePosition'),
   setStop: { type: 'SET_STOP', stops: { take_profit: '52000', stop_loss: '48000' } },
   stopSet: done('setStops', {
     ok: true,

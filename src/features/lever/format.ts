@@ -1,3 +1,5 @@
+import type { Exact } from '../../../protocol/rules/lever';
+import { fromUnits } from '../../../protocol/rules/spot';
 import { formatChange, formatMoney, formatNumber } from '../../lib/format';
 
 /**
@@ -25,3 +27,7 @@ export function signClass(value: string | null): string {
   if (/^0*$/.test(whole + fraction.slice(0, 2))) return '';
   return value.startsWith('-') ? 'lever-down' : 'lever-up';
 }
+
+/** A quantity in the base coin (Q = lots × contract size), exact: every digit the rule gives, none more. */
+export const formatQuantity = (q: Exact, lang: string): string =>
+  formatNumber(fromUnits(q.units, q.scale), lang, { min: 0, max: q.scale });

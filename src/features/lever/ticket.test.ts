@@ -1,7 +1,15 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import type { LeverInstrument, LeverPosition } from '../../../protocol/lever';
-import { draftOf, type LeverTicket, liquidationAfterTopUp, ticketEstimate, ticketProblem } from './ticket';
+import {
+  closeEstimate,
+  draftOf,
+  type LeverTicket,
+  liquidationAfterTopUp,
+  reverseEstimate,
+  ticketEstimate,
+  ticketProblem,
+} from './ticket';
 
 const btc: LeverInstrument = {
   symbol: 'BTC',
@@ -135,5 +143,38 @@ describe('the draft and the add-margin preview', () => {
     expect(liquidationAfterTopUp({ ...held, direction: 'short' }, 2, 6, '1000')).toBe('105577.69');
     expect(liquidationAfterTopUp(held, 2, 6, '0')).toBeNull();
     expect(liquidationAfterTopUp(held, 2, 6, 'abc')).toBeNull();
+  });
+});
+
+describe('the reverse sheet (RULES "Reverse")', () => {
+  const long = {
+    direction: 'long',
+    margin_mode: 'isolated',
+    leverage: 10,
+    lots: 10,
+    entry_price: '60000.00',
+    contract_size: '0.001',
+    mmr: '0.005',
+    fee_rate: '0.0005',
+  } as LeverPosition;
+
+  it('closes all lots at the last price with the rules’ P&L and fee, and opens them short at that price', () => {
+    // P&L 0.01 × 1,000 = 10; fee 0.01 × 61,000 × 0.0005 = 0.305 on both sides.
+    expect(closeEstimate(long, 10n, '61000.00', 2, 6)).toEqual({ pnl: '10.000000', fee: '0.305000' });
+    // The short: IM 0.01 × 61,000 / 10 = 61; LP (610 + 61) / (0.01 × 1.005) = 66,766.169… → 66,766.17, up for a short.
+    expect(reverseEstimate(long, 2, 6, '61000.00')).toEqual({
+      price: '61000.00',
+      at: 'last',
+      margin: '61.000000',
+      fee: '0.305000',
+      total: '61.305000',
+      liquidationPrice: '66766.17',
+    });
+    // A short reverses into a long: LP (610 − 61) / (0.01 × 0.995) = 55,175.879… → 55,175.87, down for a long. Cross
+    // has no LP of its own; no price, no estimate.
+    expect(reverseEstimate({ ...long, direction: 'short' }, 2, 6, '61000.00')?.liquidationPrice).toBe('55175.87');
+    expect(reverseEstimate({ ...long, margin_mode: 'cross' }, 2, 6, '61000.00')?.liquidationPrice).toBeNull();
+    expect(reverseEstimate(long, 2, 6, null)).toBeNull();
+    expect(closeEstimate(long, 10n, null, 2, 6)).toBeNull();
   });
 });

@@ -11,6 +11,7 @@ import {
   initialMargin,
   isolatedLiquidationPrice,
   type LeverTerms,
+  pnlUnits,
   stopProblem,
   tradeFee,
 } from '../../../protocol/rules/lever';
@@ -44,6 +45,19 @@ export const termsOf = (instrument: LeverInstrument, quoteScale: number): LeverT
   mmr: instrument.mmr,
   feeRate: instrument.fee_rate,
   priceScale: instrument.price_scale,
+  quoteScale,
+});
+
+/** The rule terms a position was opened under (its row carries them). */
+export const positionTerms = (
+  position: Pick<LeverPosition, 'contract_size' | 'mmr' | 'fee_rate'>,
+  priceScale: number,
+  quoteScale: number,
+): LeverTerms => ({
+  contractSize: position.contract_size,
+  mmr: position.mmr,
+  feeRate: position.fee_rate,
+  priceScale,
   quoteScale,
 });
 
@@ -87,21 +101,81 @@ export function ticketEstimate(
   const priceText = at === 'limit' ? ticket.price : last;
   const price = priceText === null ? null : priceUnits(priceText, terms.priceScale);
   if (lots === null || price === null || !instrument.leverages.includes(ticket.leverage)) return null;
-  const margin = initialMargin(lots, price, ticket.leverage, terms);
+  return openEstimate(
+    { side: ticket.side, marginMode: ticket.marginMode, leverage: ticket.leverage, lots },
+    terms,
+    price,
+    at,
+  );
+}
+
+/** What an open of `lots` at `price` holds by the rules: margin and fee rounded up as the server holds them, the LP. */
+function openEstimate(
+  order: { side: LeverSide; marginMode: MarginMode; leverage: number; lots: bigint },
+  terms: LeverTerms,
+  price: bigint,
+  at: TicketEstimate['at'],
+): TicketEstimate {
+  const { side, lots } = order;
+  const margin = initialMargin(lots, price, order.leverage, terms);
   const fee = tradeFee(lots, price, terms);
   const lp =
-    ticket.marginMode === 'isolated'
-      ? isolatedLiquidationPrice({ side: ticket.side, lots, entry: price, margin, terms })
-      : null;
+    order.marginMode === 'isolated' ? isolatedLiquidationPrice({ side, lots, entry: price, margin, terms }) : null;
   return {
     price: fromUnits(price, terms.priceScale),
     at,
-    margin: fromUnits(margin, quoteScale),
-    fee: fromUnits(fee, quoteScale),
-    total: fromUnits(margin + fee, quoteScale),
+    margin: fromUnits(margin, terms.quoteScale),
+    fee: fromUnits(fee, terms.quoteScale),
+    total: fromUnits(margin + fee, terms.quoteScale),
     liquidationPrice: lp === null ? null : fromUnits(lp, terms.priceScale),
   };
 }
+
+/** What closing `lots` of a position at `last` would book by the rules: its P&L and its close fee. */
+export interface CloseEstimate {
+  pnl: string;
+  fee: string;
+}
+
+export function closeEstimate(
+  position: LeverPosition,
+  lots: bigint,
+  last: string | null,
+  priceScale: number,
+  quoteScale: number,
+): CloseEstimate | null {
+  const terms = positionTerms(position, priceScale, quoteScale);
+  const exit = last === null ? null : toUnits(last, priceScale);
+  const entry = position.entry_price === null ? null : toUnits(position.entry_price, priceScale);
+  if (exit === null || entry === null) return null;
+  return {
+    pnl: fromUnits(pnlUnits({ side: position.direction, lots, entry, terms }, exit), quoteScale),
+    fee: fromUnits(tradeFee(lots, exit, terms), quoteScale),
+  };
+}
+
+/**
+ * The open half of a reverse (RULES "Reverse") at `last`: the same lots, leverage and margin mode on the other side,
+ * under the position's terms (the server opens it under them, so the same lots are the same quantity).
+ */
+export function reverseEstimate(
+  position: LeverPosition,
+  priceScale: number,
+  quoteScale: number,
+  last: string | null,
+): TicketEstimate | null {
+  const price = last === null ? null : priceUnits(last, priceScale);
+  if (price === null) return null;
+  const order = {
+    side: oppositeSide(position.direction),
+    marginMode: position.margin_mode,
+    leverage: position.leverage,
+    lots: BigInt(position.lots),
+  };
+  return openEstimate(order, positionTerms(position, priceScale, quoteScale), price, 'last');
+}
+
+export const oppositeSide = (side: LeverSide): LeverSide => (side === 'long' ? 'short' : 'long');
 
 /**
  * SPEC 5 "Lever" and RULES "Lever", in the order the form shows them, as far as the client can tell: lots required
@@ -174,13 +248,7 @@ export function liquidationAfterTopUp(
   const initial = position.initial_margin === null ? null : toUnits(position.initial_margin, quoteScale);
   const held = toUnits(position.additional_margin, quoteScale);
   if (added === null || added <= 0n || entry === null || initial === null || held === null) return null;
-  const terms: LeverTerms = {
-    contractSize: position.contract_size,
-    mmr: position.mmr,
-    feeRate: position.fee_rate,
-    priceScale,
-    quoteScale,
-  };
+  const terms = positionTerms(position, priceScale, quoteScale);
   const lp = isolatedLiquidationPrice({
     side: position.direction,
     lots: BigInt(position.lots),

@@ -55,6 +55,8 @@ const CARRIER: Record<string, Where> = {
   holding: 'positions',
   confirmingClose: 'positions',
   closeRequested: 'positions',
+  confirmingReverse: 'positions',
+  reverseRequested: 'positions',
   settingStop: 'positions',
   addingMargin: 'positions',
   closing: 'positions',
@@ -184,6 +186,18 @@ export const leverDrivers: Record<string, Driver> = {
     await openTab(run, 'positions');
     await rowOf(run, 'positions').getByTestId('row-close').click();
     await expectShown('the sheet is shown', () => pageOf(run).getByTestId('confirm-sheet').isVisible()).toBe(true);
+  },
+  REVIEW_REVERSE: async (run) => {
+    await openTab(run, 'positions');
+    await rowOf(run, 'positions').getByTestId('row-reverse').click();
+    await expectShown('the sheet is shown', () => pageOf(run).getByTestId('confirm-sheet').isVisible()).toBe(true);
+  },
+  // The reverse's sheet confirmed (the only sheet a shortest path confirms on its own), the call held on its way.
+  CONFIRM: async (run, step) => {
+    if (step.regions.order !== 'reverseRequested') throw new Error(`no way to confirm into ${step.state}`);
+    run.held = await HeldCall.on(pageOf(run), 'lever/reverse');
+    await pageOf(run).getByTestId('confirm-action').click();
+    await run.held.arrived();
   },
 
   // The order goes to the server; the market is held, so a market order waits for its entry tick.
@@ -345,7 +359,7 @@ export async function leverShows(run: LeverRun, step: Step): Promise<void> {
     await expectShown('the verification prompt', () => dialog.count()).toBe(1);
   } else if (where !== 'ticket') {
     // The close's confirmation sheet is modal: the row is read behind it, on the tab its driver opened.
-    if (phase !== 'confirmingClose') await openTab(run, where);
+    if (phase !== 'confirmingClose' && phase !== 'confirmingReverse') await openTab(run, where);
     const row = rowOf(run, where);
     await expectShown(`its row is ${phase}`, () => attr(row, 'data-phase')).toBe(phase);
     expect(await textNow(row.getByTestId('row-phase'))).toBe(text(lang, `lever.phase.${phase}`));
@@ -357,6 +371,7 @@ export async function leverShows(run: LeverRun, step: Step): Promise<void> {
     }
     if (phase === 'cancelling') expect(await attr(row.getByTestId('order-cancel'), 'aria-busy')).toBe('true');
     if (phase === 'closeRequested') expect(await attr(row.getByTestId('row-close'), 'aria-busy')).toBe('true');
+    if (phase === 'reverseRequested') expect(await attr(row.getByTestId('row-reverse'), 'aria-busy')).toBe('true');
   }
   await pricesShow(run, ticketPhase, step.regions.prices === 'stale');
 }

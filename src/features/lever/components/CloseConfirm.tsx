@@ -1,14 +1,15 @@
 import { type ReactElement, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LeverPosition } from '../../../../protocol/lever';
-import { pnlUnits, quantity, tradeFee } from '../../../../protocol/rules/lever';
-import { fromUnits, toUnits } from '../../../../protocol/rules/spot';
+import { quantity } from '../../../../protocol/rules/lever';
 import { ConfirmSheet, type SheetFact } from '../../../components/ConfirmSheet';
 import { Field } from '../../../components/Field';
 import type { SheetActions } from '../../../components/sheet-actions';
 import { useQuote } from '../../../hooks/useQuote';
 import { formatNumber, formatPrice } from '../../../lib/format';
 import { errorText } from '../../../lib/i18n';
+import { formatQuantity } from '../format';
+import { closeEstimate, positionTerms } from '../ticket';
 
 /** A sheet names the exact figures, as a detail page does (the one number rule, src/lib/figures.ts). */
 const exactUsdt = (value: string, lang: string) => formatNumber(value, lang, { min: 2, max: 8 });
@@ -48,24 +49,9 @@ export default function CloseConfirm({
   const last = useQuote(position.symbol).quote?.last ?? null;
   const price = (v: string) => formatPrice(v, lang, priceScale);
   const side = t(position.direction === 'long' ? 'lever.ticket.long' : 'lever.ticket.short');
-  const lastUnits = last === null ? null : toUnits(last, priceScale);
-  const terms = {
-    contractSize: position.contract_size,
-    mmr: position.mmr,
-    feeRate: position.fee_rate,
-    priceScale,
-    quoteScale,
-  };
-  const quantityText = (lots: bigint) => {
-    const q = quantity(lots, terms);
-    return formatNumber(fromUnits(q.units, q.scale), lang, { min: 0, max: q.scale });
-  };
-  const entry = position.entry_price === null ? null : toUnits(position.entry_price, priceScale);
-  const fee = lastUnits === null || closing === null ? null : tradeFee(closing, lastUnits, terms);
-  const pnl =
-    lastUnits === null || closing === null || entry === null
-      ? null
-      : fromUnits(pnlUnits({ side: position.direction, lots: closing, entry, terms }, lastUnits), quoteScale);
+  const terms = positionTerms(position, priceScale, quoteScale);
+  const quantityText = (lots: bigint) => formatQuantity(quantity(lots, terms), lang);
+  const estimate = closing === null ? null : closeEstimate(position, closing, last, priceScale, quoteScale);
   const facts: SheetFact[] = [
     {
       label: t('lever.confirm.side'),
@@ -93,12 +79,12 @@ export default function CloseConfirm({
     },
     {
       label: t('lever.confirm.pnlNow'),
-      value: pnl === null ? '--' : `${exactUsdt(pnl, lang)} USDT`,
+      value: estimate === null ? '--' : `${exactUsdt(estimate.pnl, lang)} USDT`,
       testId: 'confirm-pnl',
     },
     {
       label: t('lever.confirm.closeFee'),
-      value: fee === null ? '--' : `${exactUsdt(fromUnits(fee, quoteScale), lang)} USDT`,
+      value: estimate === null ? '--' : `${exactUsdt(estimate.fee, lang)} USDT`,
       testId: 'confirm-fee',
     },
   ];

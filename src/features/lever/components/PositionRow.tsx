@@ -20,13 +20,16 @@ const StopsForm = lazy(() => import('./StopsForm'));
 const MarginForm = lazy(() => import('./MarginForm'));
 const loadCloseConfirm = () => import('./CloseConfirm');
 const CloseConfirm = lazy(loadCloseConfirm);
+const loadReverseConfirm = () => import('./ReverseConfirm');
+const ReverseConfirm = lazy(loadReverseConfirm);
 
 type Panel = 'stops' | 'margin' | null;
 
 /**
  * An open position (holding or closing): its live figures from the worker (floating P&L, ROE, liquidation price
  * and how far the mark is from it, coloured as it nears), written once a frame; and its actions through its own
- * order machine in the live book: close, take-profit and stop-loss, add margin (isolated), and its detail page.
+ * order machine in the live book: close, reverse (always on its sheet: two trades at once), take-profit and
+ * stop-loss, add margin (isolated), and its detail page.
  * Memoised: a row renders again only when its machine's snapshot, its position copy or its scales change.
  */
 export const PositionRow = memo(function PositionRow({
@@ -85,6 +88,21 @@ export const PositionRow = memo(function PositionRow({
             {t('lever.row.close')}
           </Button>
         ) : null}
+        {holding || view.phase === 'reverseRequested' || view.reviewing === 'reverse' ? (
+          <Button
+            variant="ghost"
+            className="btn-small"
+            busy={view.phase === 'reverseRequested'}
+            disabled={!view.reverseEnabled}
+            aria-label={t('lever.row.reverseLabel', { no: shown.order_no })}
+            onClick={() => send({ type: 'REVIEW_REVERSE' })}
+            onPointerDown={loadReverseConfirm}
+            onFocus={loadReverseConfirm}
+            data-testid="row-reverse"
+          >
+            {t('lever.row.reverse')}
+          </Button>
+        ) : null}
         {holding ? (
           <Button
             variant="ghost"
@@ -122,6 +140,19 @@ export const PositionRow = memo(function PositionRow({
             confirmEnabled={view.confirmEnabled}
             blocked={view.blockedByStalePrices}
             onConfirm={(lots) => send(lots === undefined ? { type: 'CONFIRM' } : { type: 'CONFIRM', lots })}
+            onBack={() => send({ type: 'BACK' })}
+          />
+        </Suspense>
+      ) : null}
+      {view.reviewing === 'reverse' ? (
+        <Suspense fallback={null}>
+          <ReverseConfirm
+            position={shown}
+            priceScale={priceScale}
+            quoteScale={quoteScale}
+            confirmEnabled={view.confirmEnabled}
+            blocked={view.blockedByStalePrices}
+            onConfirm={() => send({ type: 'CONFIRM' })}
             onBack={() => send({ type: 'BACK' })}
           />
         </Suspense>

@@ -26,6 +26,12 @@ export function RowHead({
         <span className="lever-badge">
           {t(position.margin_mode === 'isolated' ? 'lever.ticket.isolated' : 'lever.ticket.cross')}
         </span>
+        {position.reversed_from ? (
+          // Opened by a reverse (RULES "Reverse"): so a refused one in the history says what it was.
+          <span className="lever-badge" data-testid="row-reversed">
+            {t('lever.row.reversedFrom')}
+          </span>
+        ) : null}
         <span className={`lever-badge is-${position.phase}`} data-testid="row-phase">
           {t(labelKey)}
         </span>

@@ -3,6 +3,7 @@ import {
   addLeverMargin,
   cancelLeverOrder,
   closeLeverPosition,
+  reverseLeverPosition,
   setLeverStops,
   submitLeverOrder,
 } from '../../../../core/api/lever';
@@ -22,6 +23,7 @@ export const leverMachine = leverOrderMachine.provide({
         ...(input.lots === null ? {} : { lots: input.lots }),
       }),
     ),
+    reversePosition: fromPromise(({ input }) => reverseLeverPosition(input.id, input.request_id)),
     setStops: fromPromise(({ input }) => setLeverStops(input)),
     addMargin: fromPromise(({ input }) => addLeverMargin(input)),
   },
