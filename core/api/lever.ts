@@ -82,9 +82,13 @@ export type LeverCloseAllResult = { ok: true; positions: LeverPosition[] } | Ref
 /**
  * Closes every holding position of one book, each at its instrument's next tick (orders not yet open and positions
  * already closing are left). A retry is harmless: it closes only what still holds, so it takes no request id.
+ * `signal` aborts the wait (the close-all machine stopped); the server may still have done it.
  */
-export async function closeAllLeverPositions(account: LeverAccount): Promise<LeverCloseAllResult> {
-  const r = await callApiResult('lever/close_all', { account }, { quiet: true });
+export async function closeAllLeverPositions(
+  account: LeverAccount,
+  signal?: AbortSignal,
+): Promise<LeverCloseAllResult> {
+  const r = await callApiResult('lever/close_all', { account }, { quiet: true, ...(signal ? { signal } : {}) });
   if (r.ok) return { ok: true, positions: r.data.positions };
   return refusal(r);
 }

@@ -67,6 +67,7 @@ export const LeverLists = memo(function LeverLists({
             <BookTotalsBar figures={live.figures} />
             <Suspense fallback={null}>
               <CloseAll
+                key={book}
                 book={book}
                 holding={lists.positions.filter((p) => p.phase === 'holding').length}
                 stale={!fresh}
