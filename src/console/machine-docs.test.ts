@@ -41,7 +41,14 @@ describe('the generated files', () => {
 
   it('hold the order machines, each read by the screen’s schema, named as its file, with its drawing beside it', () => {
     expect(files.map(machineIdOf)).toEqual(
-      expect.arrayContaining(['c2c-order', 'ieo-subscription', 'lever-order', 'option-contract', 'spot-order']),
+      expect.arrayContaining([
+        'c2c-order',
+        'ieo-subscription',
+        'lever-close-all',
+        'lever-order',
+        'option-contract',
+        'spot-order',
+      ]),
     );
     for (const file of files) {
       const doc = machineDoc.parse(JSON.parse(readFileSync(join(dir, file), 'utf8')));

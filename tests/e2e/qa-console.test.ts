@@ -26,7 +26,14 @@ browserPerTest(
 
 const en = (key: string) => text('en', key);
 const de = (key: string) => text('de', key);
-const MACHINES = ['C2C order', 'IEO subscription', 'Lever position', 'Option contract', 'Spot order'];
+const MACHINES = [
+  'C2C order',
+  'IEO subscription',
+  'Lever close-all',
+  'Lever position',
+  'Option contract',
+  'Spot order',
+];
 
 describe('the Machines screen of the support console', () => {
   it('a qa operator opens the lever machine: its drawing and its test paths with their steps', async () => {
