@@ -323,69 +323,77 @@ describe('lever in the browser', () => {
     await expect.poll(() => confirm.isEnabled(), { timeout: 15_000 }).toBe(true);
   });
 
-  it('reverses a long into a short of the same lots at one tick, from one sheet (German)', async () => {
-    const session = await loggedInUser(server, page, 'lever-reverse@example.com', { lang: 'de' });
-    await page.goto(`${server.url}/pages/lever/simulator?symbol=BTC`);
-    await open('long', { lots: '2', leverage: 10, lang: 'de' });
-    const long = rowOf('Long');
-    await expect.poll(() => long.getAttribute('data-phase'), { timeout: 20_000 }).toBe('holding');
-    const reverse = long.getByTestId('row-reverse');
-    expect(await reverse.textContent()).toBe(text('de', 'lever.row.reverse'));
-    await expect.poll(() => reverse.isEnabled(), { timeout: 15_000 }).toBe(true);
+  for (const [lang, theme] of [
+    ['de', 'dark'],
+    ['en', 'light'],
+  ] as const) {
+    it(`reverses a long into a short of the same lots at one tick, from one sheet (${lang}, ${theme})`, async () => {
+      const session = await loggedInUser(server, page, `lever-reverse-${lang}@example.com`, { lang, theme });
+      const qty = lang === 'de' ? '0,002' : '0.002';
+      await page.goto(`${server.url}/pages/lever/simulator?symbol=BTC`);
+      await open('long', { lots: '2', leverage: 10, lang });
+      const long = rowOf('Long');
+      await expect.poll(() => long.getAttribute('data-phase'), { timeout: 20_000 }).toBe('holding');
+      const reverse = long.getByTestId('row-reverse');
+      expect(await reverse.textContent()).toBe(text(lang, 'lever.row.reverse'));
+      await expect.poll(() => reverse.isEnabled(), { timeout: 15_000 }).toBe(true);
 
-    // One sheet names both trades: the close of the long's 2 lots and the open of a 2-lot short, at the next tick.
-    await reverse.click();
-    await expect.poll(() => page.getByTestId('confirm-sheet').isVisible(), { timeout: 10_000 }).toBe(true);
-    expect(await page.getByTestId('reverse-close').textContent()).toMatch(/^Long 2 Lots = 0,002 BTC$/);
-    expect(await page.getByTestId('reverse-open').textContent()).toMatch(/^Short 2 Lots = 0,002 BTC$/);
-    expect(await page.getByTestId('confirm-leverage').textContent()).toContain('10x');
-    await expect.poll(() => page.getByTestId('reverse-margin').textContent(), { timeout: 10_000 }).toMatch(/\d.*USDT/);
-    expect(await page.getByTestId('reverse-fee').textContent()).toMatch(/\d.*USDT/);
-    expect(await page.getByTestId('reverse-liquidation').textContent()).toMatch(/\d/);
-    await shot(page, 'lever-reverse-de-dark');
-    await page.getByTestId('confirm-action').click();
+      // One sheet names both trades: the close of the long's 2 lots and the open of a 2-lot short, at the next tick.
+      await reverse.click();
+      await expect.poll(() => page.getByTestId('confirm-sheet').isVisible(), { timeout: 10_000 }).toBe(true);
+      expect(await page.getByTestId('reverse-close').textContent()).toMatch(new RegExp(`^Long 2 \\S+ = ${qty} BTC$`));
+      expect(await page.getByTestId('reverse-open').textContent()).toMatch(new RegExp(`^Short 2 \\S+ = ${qty} BTC$`));
+      expect(await page.getByTestId('confirm-leverage').textContent()).toContain('10x');
+      await expect
+        .poll(() => page.getByTestId('reverse-margin').textContent(), { timeout: 10_000 })
+        .toMatch(/\d.*USDT/);
+      expect(await page.getByTestId('reverse-fee').textContent()).toMatch(/\d.*USDT/);
+      expect(await page.getByTestId('reverse-liquidation').textContent()).toMatch(/\d/);
+      await shot(page, `lever-reverse-${lang}-${theme}`);
+      await page.getByTestId('confirm-action').click();
 
-    // The long leaves for the history, closed by the user; a short of 2 lots holds, marked as a reverse.
-    const short = rowOf('Short');
-    await expect.poll(() => short.count(), { timeout: 20_000 }).toBe(1);
-    await expect.poll(() => short.getAttribute('data-phase'), { timeout: 20_000 }).toBe('holding');
-    expect(await rowOf('Long').count()).toBe(0);
-    expect(await short.getByTestId('row-reversed').textContent()).toBe(text('de', 'lever.row.reversedFrom'));
-    expect(await short.locator('dd').nth(2).textContent()).toBe('2');
-    const shortEntry = await short.locator('dd').nth(3).textContent();
-    await page.getByRole('tab', { name: new RegExp(`^${text('de', 'lever.tabs.history')}`) }).click();
-    const history = page.locator('li[data-testid^="history-"]');
-    await expect.poll(() => history.count(), { timeout: 20_000 }).toBe(1);
-    expect(await history.first().getAttribute('data-reason')).toBe('user');
-    expect(await history.first().getByTestId('history-reason').textContent()).toBe(
-      text('de', 'lever.closeReason.user'),
-    );
-    // The long's exit as the history shows it is the short's entry.
-    expect(await history.first().locator('dd').nth(1).textContent()).toBe(shortEntry);
+      // The long leaves for the history, closed by the user; a short of 2 lots holds, marked as a reverse.
+      const short = rowOf('Short');
+      await expect.poll(() => short.count(), { timeout: 20_000 }).toBe(1);
+      await expect.poll(() => short.getAttribute('data-phase'), { timeout: 20_000 }).toBe('holding');
+      expect(await rowOf('Long').count()).toBe(0);
+      expect(await short.getByTestId('row-reversed').textContent()).toBe(text(lang, 'lever.row.reversedFrom'));
+      expect(await short.locator('dd').nth(2).textContent()).toBe('2');
+      const shortEntry = await short.locator('dd').nth(3).textContent();
+      await page.getByRole('tab', { name: new RegExp(`^${text(lang, 'lever.tabs.history')}`) }).click();
+      const history = page.locator('li[data-testid^="history-"]');
+      await expect.poll(() => history.count(), { timeout: 20_000 }).toBe(1);
+      expect(await history.first().getAttribute('data-reason')).toBe('user');
+      expect(await history.first().getByTestId('history-reason').textContent()).toBe(
+        text(lang, 'lever.closeReason.user'),
+      );
+      // The long's exit as the history shows it is the short's entry.
+      expect(await history.first().locator('dd').nth(1).textContent()).toBe(shortEntry);
 
-    // And it is the same recorded tick: the short names the long and entered at the long's exit sequence number.
-    const rows = await withServerDatabase(server, (handle) =>
-      withLever(handle.db)
-        .selectFrom('lever_positions')
-        .selectAll()
-        .where('user_id', '=', session.user.id)
-        .orderBy('id')
-        .execute(),
-    );
-    const [closed, opened] = rows;
-    expect(rows).toHaveLength(2);
-    expect(closed).toMatchObject({ side: 'long', phase: 'closed', close_reason: 'user', lots: 2 });
-    expect(opened).toMatchObject({
-      side: 'short',
-      phase: 'holding',
-      lots: 2,
-      leverage: 10,
-      margin_mode: 'isolated',
-      reversed_from: closed?.id,
-      entry_seq: closed?.exit_seq,
-      entry_price: closed?.exit_price,
+      // And it is the same recorded tick: the short names the long and entered at the long's exit sequence number.
+      const rows = await withServerDatabase(server, (handle) =>
+        withLever(handle.db)
+          .selectFrom('lever_positions')
+          .selectAll()
+          .where('user_id', '=', session.user.id)
+          .orderBy('id')
+          .execute(),
+      );
+      const [closed, opened] = rows;
+      expect(rows).toHaveLength(2);
+      expect(closed).toMatchObject({ side: 'long', phase: 'closed', close_reason: 'user', lots: 2 });
+      expect(opened).toMatchObject({
+        side: 'short',
+        phase: 'holding',
+        lots: 2,
+        leverage: 10,
+        margin_mode: 'isolated',
+        reversed_from: closed?.id,
+        entry_seq: closed?.exit_seq,
+        entry_price: closed?.exit_price,
+      });
     });
-  });
+  }
 
   it('a liquidation arriving live moves the row to the history with the reason "liquidation"', async () => {
     // Driven by the operator's terms, not by the price: at MMR 0.99% a 100x position's liquidation price lies
