@@ -3,17 +3,16 @@ import type { Period } from '../protocol/market';
 import { type CandleStream, createCandleStream } from './candles';
 import { createQuoteStream, type QuoteStream } from './quotes';
 import { realtime } from './socket';
-import { createTradeStream, type TradeStream } from './trades';
 
 /**
  * The tab's market streams, created on first use and shared by every view: two pages showing BTC cost one
  * socket topic and one poller. Each stream stops its topic when its last view goes (shareReplay refCount),
- * while the stream object itself stays for the next view.
+ * while the stream object itself stays for the next view. Recent trades are in streams/market-trades.ts: only
+ * the chart page lists them.
  */
 let coins: QuoteStream | undefined;
 let stocks: QuoteStream | undefined;
 const candles = new Map<string, CandleStream>();
-const trades = new Map<string, TradeStream>();
 
 export function coinQuotes(): QuoteStream {
   coins ??= createQuoteStream({ source: realtime(), topic: 'quotes', poll: pollQuotes });
@@ -36,15 +35,6 @@ export function candleStream(kind: InstrumentKind, symbol: string, period: Perio
       fetch: () => fetchCandles(kind, symbol, period),
     });
     candles.set(key, stream);
-  }
-  return stream;
-}
-
-export function tradeStream(symbol: string): TradeStream {
-  let stream = trades.get(symbol);
-  if (!stream) {
-    stream = createTradeStream(realtime(), symbol);
-    trades.set(symbol, stream);
   }
   return stream;
 }
