@@ -8,6 +8,7 @@ import { accountGuardsOf, callRoutes, startDomains, tracedOrdersOf } from './dom
 import type { DomainContext, DomainSettings } from './domains/contract';
 import { UploadStore } from './domains/uploads';
 import { Ledger } from './ledger';
+import { instrumentInfo, type MarketFeed } from './market';
 import type { DatabaseHandle } from './platform/db/connect';
 import { registerApiDocs } from './platform/http/api-docs';
 import { registerCalls } from './platform/http/calls';
@@ -120,7 +121,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   for (const part of parts) await part.routes?.(app, composed);
 
   const staticDir = options.staticDir ?? DEFAULT_DIST;
-  if (staticDir && hasBuiltClient(staticDir)) await registerSpa(app, staticDir);
+  if (staticDir && hasBuiltClient(staticDir)) await registerSpa(app, staticDir, snapshotOf(options.market?.feed, now));
   else app.setNotFoundHandler(replyNotFound);
 
   // Private topics and socket commands of every domain.
@@ -187,4 +188,13 @@ function acceptEmptyJson(app: FastifyInstance): void {
     if (text.trim() === '') return done(null, {});
     return parseJson(request, text, done);
   });
+}
+
+/**
+ * The market as the home page carries it (issue 27, prices at first paint): coin quotes and every instrument's facts,
+ * from this process's feed, as `currency/quotation_new` and `coin/list` would answer them now. None without a feed.
+ */
+function snapshotOf(feed: MarketFeed | undefined, now: () => number) {
+  if (!feed) return undefined;
+  return () => ({ served_at: now(), quotes: feed.quotes('coin'), instruments: feed.instruments().map(instrumentInfo) });
 }

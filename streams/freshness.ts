@@ -18,9 +18,11 @@ export class Freshness {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Marks the stream alive now. */
-  touch(): void {
-    this.liveAt.next(this.now());
+  /** Marks the stream alive now, or at `at` (a price that was already this old when it arrived, such as a snapshot). */
+  touch(at: number = this.now()): void {
+    // Never back in time: an old snapshot arriving after live data does not make the stream look older.
+    const last = this.liveAt.value;
+    if (last === undefined || at > last) this.liveAt.next(at);
   }
 
   /** Milliseconds since the last sign of life; Infinity before the first. */

@@ -151,6 +151,17 @@ describe('the quote stream', () => {
     expect(stale.at(-1)).toBe(false);
   });
 
+  it('counts the age of a price that arrived already old, and never goes back in time', () => {
+    const freshness = new Freshness(5_000);
+    freshness.touch(1_000_000 - 4_000); // a snapshot four seconds old: fresh for one more second
+    expect(freshness.isStale()).toBe(false);
+    vi.advanceTimersByTime(1_001);
+    expect(freshness.isStale()).toBe(true);
+    freshness.touch();
+    freshness.touch(1_000_000); // older than the live touch just made: ignored
+    expect(freshness.age()).toBe(0);
+  });
+
   it('closes the trading gate while any price it depends on is stale', () => {
     const a = new Freshness(1_000);
     const b = new Freshness(1_000);

@@ -4,8 +4,8 @@
  * (tests/size/route-budgets.ts) all read them from here.
  */
 
-/** The home tab's page: the route a first visit opens (also served at `/`). */
-export const HOME_PATH = '/pages/index/index';
+/** The home tab's page: the route a first visit opens (also served at `/`, by the server, which knows it too). */
+export { HOME_PATH } from '../../protocol/pages';
 
 /** The home page's module, as the build names it (a module id or a manifest key ends with it). */
 export const FIRST_ROUTE_PAGE = /src\/features\/market\/pages\/index\/index\.tsx$/;

@@ -1,5 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type MarketSnapshot, marketSnapshot } from '../../protocol/market-snapshot';
+import { formatPrice } from '../../src/lib/format';
 import { type Browser, openBrowser, type RunningServer, shot, startServer } from './harness';
 import { text } from './locale';
 
@@ -135,6 +137,68 @@ describe('the first paint', () => {
   });
 });
 
+/** No live path at all: neither the socket nor the polled quotations and instrument list answer. */
+async function withoutLivePrices(): Promise<void> {
+  for (const url of ['**/socket.io/**', '**/api/currency/quotation_new**', '**/api/coin/list**']) {
+    await page.route(url, (route) => route.abort());
+  }
+  // A WebSocket passes no route: it is refused on its own.
+  await page.routeWebSocket('**/socket.io/**', (ws) => ws.close());
+}
+
+/** The snapshot the served page carries, as the app reads it. */
+async function carriedSnapshot(): Promise<MarketSnapshot> {
+  return marketSnapshot.parse(JSON.parse((await page.locator('#tw-market').textContent()) ?? ''));
+}
+
+describe('prices at first paint (issue 27)', () => {
+  for (const lang of ['de', 'en'] as const) {
+    it(`shows the market list with the snapshot's prices on the app's first render, no socket needed (${lang})`, async () => {
+      await seedStorage({ lang });
+      await withoutLivePrices();
+      await page.goto(`${server.url}/`);
+      const btc = page.locator('.quote-row[data-symbol="BTC"] [data-testid="last"]');
+      await expect.poll(() => btc.textContent(), { timeout: 30_000 }).toMatch(/\d/);
+      const snapshot = await carriedSnapshot();
+      const quote = snapshot.quotes.find((q) => q.symbol === 'BTC');
+      const info = snapshot.instruments.find((i) => i.symbol === 'BTC');
+      if (!quote || !info) throw new Error('the snapshot holds no BTC');
+      expect(await btc.textContent()).toBe(formatPrice(quote.last, lang, info.price_scale));
+      // Every coin of the snapshot has its row, in the instruments' order, each with its quote currency.
+      expect(await page.locator('.quote-row').count()).toBe(snapshot.quotes.length);
+      expect(await page.locator('.quote-row[data-symbol="USDT"] small').textContent()).toBe('/USD');
+      await shot(page, `first-paint-prices-${lang}`);
+    });
+  }
+
+  it('never shows a snapshot older than the staleness limit: the list waits for live prices', async () => {
+    await withoutLivePrices();
+    // The same page, as if it had waited ten seconds in the server before leaving.
+    await page.route(`${server.url}/`, async (route) => {
+      const response = await route.fetch();
+      const body = (await response.text()).replace(/"served_at":(\d+)/, (_, at: string) => {
+        return `"served_at":${Number(at) + 10_000}`;
+      });
+      // The body is decoded already: sent on without the encoding it came in.
+      const { 'content-encoding': _, ...headers } = response.headers();
+      await route.fulfill({ response, body, headers });
+    });
+    await page.goto(`${server.url}/`);
+    // The list is drawn (its loading state, where a current snapshot's rows would be), without a price.
+    await page.locator('.market-board .empty[aria-busy="true"]').waitFor({ timeout: 30_000 });
+    expect(await page.locator('.quote-row').count()).toBe(0);
+  });
+
+  it('is in the home page only, and not in a copy the service worker or a cache could keep', async () => {
+    const home = await (await fetch(`${server.url}/`)).text();
+    expect(home).toContain('<script id="tw-market" type="application/json">');
+    const route = await (await fetch(`${server.url}/pages/trade/index`)).text();
+    expect(route).not.toContain('tw-market"');
+    const file = await (await fetch(`${server.url}/index.html`)).text();
+    expect(file).not.toContain('tw-market"');
+  });
+});
+
 describe('the build on the wire', () => {
   it('is sent compressed to a browser that takes it, and as it is to one that does not', async () => {
     const index = await fetch(`${server.url}/`, { headers: { 'accept-encoding': 'br, gzip' } });
@@ -153,6 +217,7 @@ describe('the build on the wire', () => {
     // A client route falls back to index.html, compressed too.
     const route = await fetch(`${server.url}/pages/trade/index`, { headers: { 'accept-encoding': 'br' } });
     expect(route.headers.get('content-encoding')).toBe('br');
-    expect(await route.text()).toBe(html);
+    // The same page but for the market snapshot, which only home carries.
+    expect(await route.text()).toBe(html.replace(/<script id="tw-market"[^<]*<\/script>/, '<!--tw:market-->'));
   });
 });

@@ -2,7 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import type { MarketSnapshot } from '../../../protocol/market-snapshot';
+import { HOME_PATH } from '../../../protocol/pages';
 import { replyNotFound } from './errors';
+import { homeDocument } from './home-document';
 
 /** Vite puts content-hashed files under /assets/, so they never change and may be cached for a year. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -16,15 +19,27 @@ export const hasBuiltClient = (dir: string) => fs.existsSync(path.join(dir, 'ind
 
 /**
  * Serves the built single-page app from `dir` with a history fallback: a GET for a path with no file
- * (a client route such as /pages/assets/index) gets index.html. /api and /socket.io paths never fall back.
+ * (a client route such as /pages/assets/index) gets index.html. /api and /socket.io paths never fall back. The home
+ * page, at `/` and at its own path, carries the market's snapshot when one is given (home-document.ts).
  */
-export async function registerSpa(app: FastifyInstance, dir: string): Promise<void> {
+export async function registerSpa(
+  app: FastifyInstance,
+  dir: string,
+  marketSnapshot?: () => MarketSnapshot | undefined,
+): Promise<void> {
   const root = path.resolve(dir);
+  const home = marketSnapshot ? homeDocument(root, marketSnapshot) : undefined;
+  if (home) {
+    // Registered before the static files' wildcard, which would otherwise answer `/` with the plain index.html.
+    for (const url of ['/', HOME_PATH]) app.get(url, (request, reply) => home.reply(request, reply));
+  }
   await app.register(fastifyStatic, {
     root,
     // The build writes .br and .gz copies (scripts/precompress.ts): sent to a browser that takes them, with Vary.
     preCompressed: true,
     cacheControl: false,
+    // `/` is the home document's (above) when there is one.
+    index: home ? false : undefined,
     setHeaders(res, filePath) {
       const rel = path.relative(root, filePath).split(path.sep).join('/');
       res.setHeader('cache-control', rel.startsWith('assets/') ? IMMUTABLE : REVALIDATE);

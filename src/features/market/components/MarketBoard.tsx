@@ -3,6 +3,7 @@ import { lazy, type ReactElement, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Quote } from '../../../../protocol/market';
 import { coinQuotes, stockQuotes } from '../../../../streams/market';
+import type { QuoteBoard } from '../../../../streams/quotes';
 import { Icon } from '../../../components/Icon';
 import { Segmented } from '../../../components/Segmented';
 import { useStale } from '../../../hooks/useStream';
@@ -26,7 +27,12 @@ const AlertSheet = lazy(() => import('../../alerts/public').then((m) => ({ defau
  * Prices arrive through the shared quote streams and are written into the rows' live cells once a frame (FrameWriter);
  * React renders the list only when its instruments change, or a few times a second while it is sorted by a live value.
  */
-export function MarketBoard(): ReactElement {
+export function MarketBoard({
+  initial,
+}: {
+  /** The coin list's first board, when the page came with one (the server's market snapshot, home only). */
+  initial?: QuoteBoard | undefined;
+} = {}): ReactElement {
   const { t } = useTranslation();
   const [tab, setTab] = useState<Tab>('coins');
   const [search, setSearch] = useState('');
@@ -39,7 +45,8 @@ export function MarketBoard(): ReactElement {
   const stream = tab === 'stocks' ? stockQuotes() : coinQuotes();
   const [writer] = useState(() => new FrameWriter<Quote>());
   const byValue = sort !== null && sort.key !== 'symbol';
-  const board = useLiveBoard(stream.board$, writer, byValue ? RESORT_MS : null);
+  // Only the first render takes `initial` (the coins tab, which the list opens on).
+  const board = useLiveBoard(stream.board$, writer, byValue ? RESORT_MS : null, initial);
   const stale = useStale(stream.freshness);
 
   const rows = useMemo(

@@ -24,7 +24,7 @@ const board = (...quotes: Quote[]): QuoteBoard => ({
   version: ++version,
 });
 
-function setup(resortMs: number | null) {
+function setup(resortMs: number | null, initial?: QuoteBoard) {
   const source = new Subject<QuoteBoard>();
   const writer = new FrameWriter<Quote>(
     () => 1,
@@ -35,7 +35,7 @@ function setup(resortMs: number | null) {
   const hook = renderHook(
     ({ ms }) => {
       renders++;
-      return useLiveBoard(source, writer, ms);
+      return useLiveBoard(source, writer, ms, initial);
     },
     { initialProps: { ms: resortMs } },
   );
@@ -51,6 +51,18 @@ afterEach(() => {
 });
 
 describe('useLiveBoard', () => {
+  it('shows a board the source already has from the first render, the writer holding its prices before', () => {
+    const seeded = board(quote('BTC', '64250.12'));
+    const { source, update, hook, renders } = setup(null, seeded);
+    expect(hook.result.current).toBe(seeded);
+    expect(update).toHaveBeenCalledWith(seeded.quotes);
+    expect(renders()).toBe(1);
+    // The subscription's first board (the same instruments, live prices) goes to the writer, not to a render.
+    act(() => source.next(board(quote('BTC', '64251.00'))));
+    expect(renders()).toBe(1);
+    expect(hook.result.current).toBe(seeded);
+  });
+
   it('renders when the instruments change, never for a price tick; the writer gets every board', () => {
     const { source, update, hook, renders } = setup(null);
     expect(hook.result.current.version).toBe(0);

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Observable } from 'rxjs';
 import type { Quote } from '../../../../protocol/market';
 import type { QuoteBoard } from '../../../../streams/quotes';
@@ -20,21 +20,30 @@ export function sameInstruments(a: ReadonlyMap<string, Quote>, b: ReadonlyMap<st
  * A live board split in two: every update goes to `writer` (which writes the live cells once a frame), while React
  * gets a new board only when the instruments change, or, when `resortMs` is given (a sort by a live value), at most
  * once per `resortMs` while prices move, so the order follows them without a render per tick. The board is empty
- * (version 0) until the first update of the current source.
+ * (version 0) until the first update of the current source, unless the source already has a board (`initial`: the
+ * stream's latest, such as the server's snapshot on a first visit), which the first render then shows.
  */
 export function useLiveBoard(
   board$: Observable<QuoteBoard> | null,
   writer: FrameWriter<Quote>,
   resortMs: number | null,
+  initial?: QuoteBoard,
 ): QuoteBoard {
-  const [shown, setShown] = useState<{ source: Observable<QuoteBoard> | null; board: QuoteBoard }>({
-    source: board$,
-    board: NO_BOARD,
+  const [shown, setShown] = useState<{ source: Observable<QuoteBoard> | null; board: QuoteBoard }>(() => {
+    // The writer holds the values before the rows mount, so each live cell is filled as it registers: the first
+    // paint has the prices, not empty cells a frame later.
+    if (initial) writer.update(initial.quotes);
+    return { source: board$, board: initial ?? NO_BOARD };
   });
+  // What is on screen, for the subscription to compare with: a first board of the same instruments is no news.
+  const onScreen = useRef(shown);
+  onScreen.current = shown;
 
   useEffect(() => {
     if (!board$) return;
-    let last: QuoteBoard | undefined;
+    const current = onScreen.current;
+    let last: QuoteBoard | undefined =
+      current.source === board$ && current.board.version > 0 ? current.board : undefined;
     let lastAt = Number.NEGATIVE_INFINITY;
     let pending: QuoteBoard | undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;

@@ -7,6 +7,7 @@ import { Page } from '../../../../components/Page';
 import { loadNamespace } from '../../../../lib/i18n';
 import { isLoggedIn, session } from '../../../../state/session';
 import { MarketBoard } from '../../components/MarketBoard';
+import { snapshotBoard } from '../../snapshot-seed';
 import '../../market.css';
 
 const FEATURES: readonly { icon: IconName; key: 'spot' | 'derivatives' | 'finance' | 'security' }[] = [
@@ -80,7 +81,7 @@ function Guest(): ReactElement {
         </div>
       </section>
       <Announcements />
-      <MarketBoard />
+      <MarketBoard initial={snapshotBoard()} />
       <h2 className="section-title">{t('home.offerTitle')}</h2>
       <div className="features">
         {FEATURES.map((f) => (
@@ -123,7 +124,7 @@ function Member({ name, hasFundPassword }: { name: string; hasFundPassword: bool
         </Link>
       )}
       <Announcements />
-      <MarketBoard />
+      <MarketBoard initial={snapshotBoard()} />
       <h2 className="section-title">{t('home.shortcuts')}</h2>
       <nav className="shortcuts" aria-label={t('home.shortcuts')}>
         <Link to="/pages/settings/security/index" className="shortcut">

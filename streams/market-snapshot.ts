@@ -1,0 +1,49 @@
+import type { InstrumentInfo, Quote } from '../protocol/market';
+import { MARKET_SNAPSHOT_ID, marketSnapshot } from '../protocol/market-snapshot';
+
+/** The server's market snapshot as this page received it (issue 27, prices at first paint). */
+export interface ReceivedSnapshot {
+  quotes: readonly Quote[];
+  instruments: readonly InstrumentInfo[];
+  /** When its newest quote was current, in this device's time (the server's clock is not this one). */
+  seenAt: number;
+}
+
+let taken: ReceivedSnapshot | null | undefined;
+
+/**
+ * When the page's document arrived, in this device's time: the navigation's response start. The snapshot was
+ * written into the document as it left the server, so its quotes were `served_at − ts` old at that moment.
+ */
+function documentArrivedAt(): number {
+  const [navigation] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
+  return performance.timeOrigin + (navigation?.responseStart || 0);
+}
+
+/** Reads and checks the snapshot the server wrote into this page; null when there is none or it does not read. */
+function read(): ReceivedSnapshot | null {
+  if (typeof document === 'undefined') return null;
+  const element = document.getElementById(MARKET_SNAPSHOT_ID);
+  if (!element?.textContent) return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(element.textContent);
+  } catch {
+    return null;
+  }
+  const parsed = marketSnapshot.safeParse(json);
+  if (!parsed.success) return null;
+  const { served_at, quotes, instruments } = parsed.data;
+  const newest = quotes.reduce((ts, q) => Math.max(ts, q.ts), Number.NEGATIVE_INFINITY);
+  if (!Number.isFinite(newest)) return null;
+  return { quotes, instruments, seenAt: documentArrivedAt() - Math.max(0, served_at - newest) };
+}
+
+/**
+ * The market snapshot of this page load, read once (the quote stream and the instrument list both start from it);
+ * null when the page came without one (another route, the service worker's copy, a server without a feed).
+ */
+export function receivedSnapshot(): ReceivedSnapshot | null {
+  if (taken === undefined) taken = read();
+  return taken;
+}
