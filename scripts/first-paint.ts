@@ -1,9 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { build } from 'esbuild';
 import type { HtmlTagDescriptor, Plugin } from 'vite';
 import { ALL_LANGS, DEFAULT_LANG } from '../protocol/lang';
 import { ICON_PATHS } from '../src/components/icon-paths';
+import { escapeHtml } from '../src/first-paint/html';
+import type { MarketWords } from '../src/first-paint/market';
 import { FIRST_ROUTE_PAGE, HOME_PATH, SHELL_NAMESPACES } from '../src/lib/first-route';
+import { STALE_AFTER_MS } from '../streams/freshness';
 
 /**
  * The first visit's first paint (issue 15, cold start: LCP ≤ 2.5 s on a slow phone). Without it a phone on a slow
@@ -35,9 +39,6 @@ interface HeroText {
   login: string;
   register: string;
 }
-
-const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 /** An <Icon> as React renders it (src/components/Icon.tsx), decorative. */
 function icon(name: keyof typeof ICON_PATHS, size = 22): string {
@@ -91,6 +92,46 @@ export function heroText(root: string, lang: string): HeroText {
     login: at(app, 'app', 'auth.login'),
     register: at(app, 'app', 'auth.register'),
   };
+}
+
+/** The market list's words in one language, from its table under locales/ (src/first-paint/market.ts). */
+export function marketWords(root: string, lang: string): MarketWords {
+  const table = JSON.parse(readFileSync(join(root, 'locales', lang, 'market.json'), 'utf8')) as unknown;
+  const at = (key: string) => textAt(table, `market.${key}`, `locales/${lang}/market.json`);
+  return {
+    title: at('title'),
+    favourites: at('tabs.favourites'),
+    coins: at('tabs.coins'),
+    stocks: at('tabs.stocks'),
+    search: at('search'),
+    pair: at('columns.pair'),
+    volume: at('columns.volume'),
+    last: at('columns.last'),
+    change: at('columns.change'),
+    vol: at('vol'),
+    searchIcon: icon('search', 18),
+  };
+}
+
+/**
+ * src/first-paint/market.ts as one inline script (an IIFE naming `__twMarket`), with the app's own number formatting
+ * bundled in: the first paint's market list follows the same figure rules as the app's.
+ */
+async function marketPainter(root: string): Promise<string> {
+  const out = await build({
+    entryPoints: [join(root, 'src', 'first-paint', 'market.ts')],
+    bundle: true,
+    format: 'iife',
+    globalName: '__twMarket',
+    minify: true,
+    write: false,
+    platform: 'browser',
+    target: 'es2022',
+    legalComments: 'none',
+  });
+  const code = out.outputFiles[0]?.text;
+  if (!code) throw new Error('first paint: the market painter did not build');
+  return code;
 }
 
 /** The chunk files (and their CSS) of the bundle this build writes, as the plugin reads them. */
@@ -159,8 +200,11 @@ function preloadScript(homeFiles: string[], tables: Record<string, string[]>): s
 })();`;
 }
 
-/** The body script: the guest's hero on the home route, in the stored language. */
-function heroScript(heroes: Record<string, string>): string {
+/**
+ * The body script: the guest's hero on the home route, in the stored language, and under it the market list from the
+ * snapshot the server wrote into the page (src/first-paint/market.ts; none in a cached copy, or once stale).
+ */
+function heroScript(heroes: Record<string, string>, words: Record<string, MarketWords>): string {
   return `(() => {
   try {
     const heroes = ${inlineJson(heroes)};
@@ -170,7 +214,10 @@ function heroScript(heroes: Record<string, string>): string {
     const app = JSON.parse(localStorage.getItem('tw.app') || '{}');
     const member = app && typeof app.token === 'string' && app.token !== '';
     const root = document.getElementById('root');
-    if (root && !member && ${JSON.stringify(HOME_PATHS)}.includes(path)) root.innerHTML = heroes[lang];
+    if (root && !member && ${JSON.stringify(HOME_PATHS)}.includes(path)) {
+      root.innerHTML = heroes[lang];
+      window.__twMarket.paintMarket(root, ${inlineJson(words)}[lang], lang, ${STALE_AFTER_MS});
+    }
   } catch {
     // No storage or no JSON: the app paints the page itself.
   }
@@ -183,10 +230,11 @@ export function firstPaint(root: string): Plugin {
     apply: 'build',
     transformIndexHtml: {
       order: 'post',
-      handler(_html, ctx) {
+      async handler(_html, ctx) {
         if (!ctx.bundle) return [];
         const { homeFiles, homeCss, tables } = firstFiles(ctx.bundle);
         const heroes = Object.fromEntries(ALL_LANGS.map((lang) => [lang, heroMarkup(heroText(root, lang))]));
+        const words = Object.fromEntries(ALL_LANGS.map((lang) => [lang, marketWords(root, lang)]));
         const tags: HtmlTagDescriptor[] = [
           ...homeCss.map(
             (href): HtmlTagDescriptor => ({
@@ -196,8 +244,10 @@ export function firstPaint(root: string): Plugin {
             }),
           ),
           { tag: 'script', children: preloadScript(homeFiles, tables), injectTo: 'head' },
-          // At the end of the body: after #root, and run once the stylesheets are in, right before the first paint.
-          { tag: 'script', children: heroScript(heroes), injectTo: 'body' },
+          // At the end of the body: after #root (and the market snapshot), run once the stylesheets are in, right
+          // before the first paint: the market painter, then the script that draws the hero and the list with it.
+          { tag: 'script', children: await marketPainter(root), injectTo: 'body' },
+          { tag: 'script', children: heroScript(heroes, words), injectTo: 'body' },
         ];
         return tags;
       },

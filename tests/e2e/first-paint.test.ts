@@ -45,9 +45,11 @@ const BOXES = [
   '.hero .btn-secondary',
 ];
 
-async function boxes(): Promise<Record<string, { x: number; y: number; width: number; height: number }>> {
-  const out: Record<string, { x: number; y: number; width: number; height: number }> = {};
-  for (const selector of BOXES) {
+type Box = { x: number; y: number; width: number; height: number };
+
+async function boxes(selectors: readonly string[] = BOXES): Promise<Record<string, Box>> {
+  const out: Record<string, Box> = {};
+  for (const selector of selectors) {
     const box = await page.locator(selector).first().boundingBox();
     if (!box) throw new Error(`no box for ${selector}`);
     out[selector] = box;
@@ -171,6 +173,47 @@ describe('prices at first paint (issue 27)', () => {
     });
   }
 
+  it('draws the list from the snapshot before any script, and the app takes it over on the same boxes', async () => {
+    await seedStorage({ lang: 'de' });
+    // No live price may change a figure between the two pictures: both are the snapshot's.
+    await withoutLivePrices();
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/assets/*.js', async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto(`${server.url}/`, { waitUntil: 'commit' });
+    const early = page.locator('[data-first-paint] .quote-row');
+    await expect.poll(() => early.count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    const snapshot = await carriedSnapshot();
+    expect(await early.count()).toBe(snapshot.quotes.length);
+    const btc = snapshot.quotes.find((q) => q.symbol === 'BTC');
+    const scale = snapshot.instruments.find((i) => i.symbol === 'BTC')?.price_scale;
+    if (!btc || scale === undefined) throw new Error('the snapshot holds no BTC');
+    const last = page.locator('.quote-row[data-symbol="BTC"] [data-testid="last"]');
+    expect(await last.textContent()).toBe(formatPrice(btc.last, 'de', scale));
+    const rows = (n: number) => `.quote-row >> nth=${n}`;
+    const MARKET = ['.market-board .section-title', '.market-board .segmented', '.search-box', '.quotes-head', rows(0)];
+    const before = await boxes([...MARKET, rows(snapshot.quotes.length - 1)]);
+    const texts = await page.locator('.quote-row').allTextContents();
+
+    release();
+    await expect.poll(() => page.locator('[data-first-paint]').count(), { timeout: 30_000 }).toBe(0);
+    await expect.poll(() => page.locator('.quote-row').count()).toBe(snapshot.quotes.length);
+    expect(await page.locator('.quote-row').allTextContents()).toEqual(texts);
+    const after = await boxes([...MARKET, rows(snapshot.quotes.length - 1)]);
+    for (const [selector, a] of Object.entries(before)) {
+      const b = after[selector];
+      for (const side of ['x', 'y', 'width', 'height'] as const) {
+        expect(Math.abs(a[side] - (b?.[side] ?? Number.NaN)), `${selector} ${side}`).toBeLessThan(0.5);
+      }
+    }
+    await shot(page, 'first-paint-market-app');
+  });
+
   it('never shows a snapshot older than the staleness limit: the list waits for live prices', async () => {
     await withoutLivePrices();
     // The same page, as if it had waited ten seconds in the server before leaving.
@@ -193,9 +236,9 @@ describe('prices at first paint (issue 27)', () => {
     const home = await (await fetch(`${server.url}/`)).text();
     expect(home).toContain('<script id="tw-market" type="application/json">');
     const route = await (await fetch(`${server.url}/pages/trade/index`)).text();
-    expect(route).not.toContain('tw-market"');
+    expect(route).not.toContain('<script id="tw-market"');
     const file = await (await fetch(`${server.url}/index.html`)).text();
-    expect(file).not.toContain('tw-market"');
+    expect(file).not.toContain('<script id="tw-market"');
   });
 });
 

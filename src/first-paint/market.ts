@@ -1,0 +1,97 @@
+import type { InstrumentInfo, Quote } from '../../protocol/market';
+import { changeClass, changeDirection } from '../features/market/live/change';
+import { formatVolume } from '../features/market/live/volume';
+import { formatChange, formatPrice } from '../lib/format';
+import { escapeHtml as html } from './html';
+
+/**
+ * The home market list drawn into the page before the app's scripts run (issue 27, prices at first paint): the same
+ * elements, classes and texts that src/features/market/components/MarketBoard.tsx and QuoteTable.tsx render for a
+ * guest on their first render from the same snapshot, so React's render lands on the same boxes (the browser test
+ * holds them to it). Built by scripts/first-paint.ts into index.html's inline first-paint script, with the app's
+ * own number formatting (lib/format, the market's volume and change rules): one rule for a figure, wherever it is
+ * drawn. Text only from the locale tables and the snapshot, all of it escaped.
+ */
+
+/** The list's words in one language (from the locale tables at build time). */
+export interface MarketWords {
+  title: string;
+  favourites: string;
+  coins: string;
+  stocks: string;
+  search: string;
+  pair: string;
+  volume: string;
+  last: string;
+  change: string;
+  vol: string;
+  /** The search box's icon as <Icon name="search" size={18}> renders it (markup from the build, not text). */
+  searchIcon: string;
+}
+
+/** What the server wrote into the page (protocol/market-snapshot.ts), as the inline script reads it unchecked. */
+interface Snapshot {
+  served_at: number;
+  quotes: Quote[];
+  instruments: InstrumentInfo[];
+}
+
+const tab = (label: string, selected: boolean): string =>
+  `<button type="button" role="tab" aria-selected="${selected}" tabindex="${selected ? 0 : -1}" ` +
+  `class="segmented-item${selected ? ' is-active' : ''}">${html(label)}</button>`;
+
+const sortButton = (label: string): string =>
+  `<button type="button" class="sort-btn" aria-pressed="false">${html(label)}` +
+  '<span class="sort-arrow" aria-hidden="true">↕</span></button>';
+
+function row(quote: Quote, info: InstrumentInfo | undefined, words: MarketWords, lang: string): string {
+  const symbol = html(quote.symbol);
+  const dir = changeDirection(quote.change_pct);
+  return (
+    `<li class="quote-row" data-symbol="${symbol}"><a class="quote-link" href="/pages/trade/kline?symbol=${symbol}">` +
+    `<span class="quote-name"><strong>${symbol}</strong><small>/${html(info?.quote ?? 'USDT')}</small>` +
+    `<span class="quote-vol">${html(words.vol)} <span>${html(formatVolume(quote.volume, lang))}</span>` +
+    `&nbsp;${symbol}</span></span>` +
+    `<span class="quote-last" data-testid="last">${html(formatPrice(quote.last, lang, info?.price_scale ?? 2))}</span>` +
+    `<span class="${changeClass(dir, true)}" data-dir="${dir}">${html(formatChange(quote.change_pct, lang))}</span>` +
+    '</a></li>'
+  );
+}
+
+/** The guest's market section with the snapshot's coin quotes, as MarketBoard first renders it. */
+export function marketMarkup(snapshot: Snapshot, words: MarketWords, lang: string): string {
+  const info = new Map(snapshot.instruments.map((i) => [i.symbol, i]));
+  return (
+    '<section class="market-board" aria-labelledby="markets-title"><div class="section-head">' +
+    `<h2 class="section-title" id="markets-title">${html(words.title)}</h2></div>` +
+    `<div class="segmented" role="tablist" aria-label="${html(words.title)}">` +
+    `${tab(words.favourites, false)}${tab(words.coins, true)}${tab(words.stocks, false)}</div>` +
+    `<label class="search-box">${words.searchIcon}<input placeholder="${html(words.search)}" ` +
+    `aria-label="${html(words.search)}" autocomplete="off" enterkeyhint="search" type="search" value=""></label>` +
+    `<div class="quotes"><div class="quotes-head">${[words.pair, words.volume, words.last, words.change]
+      .map(sortButton)
+      .join('')}</div><ul class="quotes-list">` +
+    snapshot.quotes.map((q) => row(q, info.get(q.symbol), words, lang)).join('') +
+    '</ul></div></section>'
+  );
+}
+
+/**
+ * Draws the market section after the hero in `root` (the first paint's home) from the page's snapshot, if it is
+ * there and younger than `staleMs` when the page arrived; and should the app not have taken over by the time it
+ * turns stale, marks the list stale, as the app would: a snapshot is never shown as current once it is not.
+ */
+export function paintMarket(root: HTMLElement, words: MarketWords, lang: string, staleMs: number): void {
+  const json = document.getElementById('tw-market')?.textContent;
+  const hero = root.querySelector('.hero');
+  if (!json || !hero) return;
+  const snapshot = JSON.parse(json) as Snapshot;
+  const newest = snapshot.quotes.reduce((ts, q) => Math.max(ts, q.ts), Number.NEGATIVE_INFINITY);
+  const age = snapshot.served_at - newest;
+  if (!(age >= 0 && age < staleMs)) return;
+  hero.insertAdjacentHTML('afterend', marketMarkup(snapshot, words, lang));
+  setTimeout(() => {
+    const quotes = root.querySelector('[data-first-paint] .quotes');
+    quotes?.classList.add('is-stale');
+  }, staleMs - age);
+}
