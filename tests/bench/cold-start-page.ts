@@ -12,8 +12,13 @@ export interface ColdProbe {
   lcpElement: string;
   /** performance.now() when the latest LCP candidate was reported, for telling when the page has settled. */
   lcpReportedAt: number;
-  /** The first time a price in the home market list was written (it comes only from the socket: see below). */
+  /**
+   * The first time a current price stood in the home market list: drawn with its row (the first paint's list from
+   * the server's snapshot, or the app's first render from it) or written into its cell (a live update).
+   */
   livePrice: number | null;
+  /** The first time a price in the list moved from what it first showed: the live feed has reached the screen. */
+  priceMoved: number | null;
 }
 
 /** One network request of the page (resource timing), for what happened before the LCP. */
@@ -35,13 +40,15 @@ export interface ColdReading extends ColdProbe {
 
 /**
  * Init script: first contentful paint and the LCP candidates (buffered observers, so entries from before the script
- * ran are not lost), and the first price in the home list. The list (src/features/market/components/QuoteTable.tsx)
- * has no rows at all until the socket's quote snapshot arrives, and its `[data-testid="last"]` cells are written
- * only by the live FrameWriter: the first text in one of them is the first live price on screen. Plain script text:
- * tsx would wrap a function's inner names in a helper the page does not have.
+ * ran are not lost), the first price in the home list, and the first price there that moved. A price appears either
+ * with its row (index.html's first paint draws the list from the snapshot the server wrote into the page, and the
+ * app's first render draws it again from the same snapshot) or in an empty cell the live FrameWriter fills
+ * (src/features/market/components/QuoteTable.tsx): both count, whichever comes first. A move is a cell whose text
+ * differs from the first text seen for its instrument: the live feed on screen. Plain script text: tsx would wrap a
+ * function's inner names in a helper the page does not have.
  */
 export const PROBE_SCRIPT = `(() => {
-  const probe = { fcp: null, lcp: null, lcpElement: '', lcpReportedAt: 0, livePrice: null };
+  const probe = { fcp: null, lcp: null, lcpElement: '', lcpReportedAt: 0, livePrice: null, priceMoved: null };
   window.__cold = probe;
   const describe = (element, url) => {
     if (!element) return url ? 'image ' + url : '(element gone)';
@@ -59,18 +66,32 @@ export const PROBE_SCRIPT = `(() => {
       probe.lcpReportedAt = performance.now();
     }
   }).observe({ type: 'largest-contentful-paint', buffered: true });
-  new MutationObserver((records, observer) => {
+  const CELL = '.quote-row [data-testid="last"]';
+  const first = new Map();
+  const seen = (cell) => {
+    const text = (cell.textContent || '').trim();
+    const row = cell.closest('.quote-row');
+    if (text === '' || !row) return;
+    if (probe.livePrice === null) probe.livePrice = performance.now();
+    const symbol = row.getAttribute('data-symbol');
+    if (!first.has(symbol)) first.set(symbol, text);
+    else if (probe.priceMoved === null && first.get(symbol) !== text) probe.priceMoved = performance.now();
+  };
+  const observer = new MutationObserver((records) => {
     for (const record of records) {
       const node = record.target;
       const element = node.nodeType === Node.ELEMENT_NODE ? node : node.parentElement;
-      const cell = element && element.closest('.quote-row [data-testid="last"]');
-      if (cell && (cell.textContent || '').trim() !== '') {
-        probe.livePrice = performance.now();
-        observer.disconnect();
-        return;
+      const cell = element && element.closest(CELL);
+      if (cell) seen(cell);
+      for (const added of record.addedNodes) {
+        if (added.nodeType !== Node.ELEMENT_NODE) continue;
+        if (added.matches(CELL)) seen(added);
+        for (const inner of added.querySelectorAll(CELL)) seen(inner);
       }
     }
-  }).observe(document, { subtree: true, childList: true, characterData: true });
+    if (probe.priceMoved !== null) observer.disconnect();
+  });
+  observer.observe(document, { subtree: true, childList: true, characterData: true });
 })();
 `;
 

@@ -21,7 +21,8 @@ import { type Column, ensureBuiltClient, fig, ratio, tableRow } from './paint-ta
 /**
  * Cold start on a phone (issue 15): the home page in Debian's Chromium (headless, 375x812) with the CPU slowed 4x and
  * a slow 4G network, served by the real server in this process. Per scenario: first contentful paint, largest
- * contentful paint (read once the page has settled) and the time until the home market list shows a live price, all
+ * contentful paint (read once the page has settled), the time until the home market list shows a current price (from
+ * the snapshot the server wrote into the page, or live) and until one of its prices first moves (the live feed), all
  * from the navigation's start; for a first visit (a fresh profile: empty HTTP cache, no service worker) and a repeat
  * visit (a new page in the same profile once the service worker controls it: precache and HTTP cache). Beside them the
  * same for a tiny static page on the same origin (the baseline: what a navigation costs at all). Each scenario runs
@@ -122,11 +123,19 @@ interface Scenario {
   fcp: Spread | null;
   lcp: Spread | null;
   livePrice: Spread | null;
+  priceMoved: Spread | null;
 }
 
 function scenario(name: string, runs: ColdReading[]): Scenario {
   const of = (pick: (r: ColdReading) => number | null) => spread(runs.map(pick).filter((v): v is number => v !== null));
-  return { name, runs, fcp: of((r) => r.fcp), lcp: of((r) => r.lcp), livePrice: of((r) => r.livePrice) };
+  return {
+    name,
+    runs,
+    fcp: of((r) => r.fcp),
+    lcp: of((r) => r.lcp),
+    livePrice: of((r) => r.livePrice),
+    priceMoved: of((r) => r.priceMoved),
+  };
 }
 
 const ms = (s: Spread | null, key: keyof Spread) => (s ? `${fig(s[key], 0)} ms` : 'n/a');
@@ -145,6 +154,12 @@ const COLUMNS: Column<Scenario>[] = [
     ratio: (a, b) => medianRatio(a.livePrice, b.livePrice),
   },
   { head: 'live p90', width: 9, cell: (s) => ms(s.livePrice, 'p90') },
+  {
+    head: 'first move median',
+    width: 18,
+    cell: (s) => ms(s.priceMoved, 'median'),
+    ratio: (a, b) => medianRatio(a.priceMoved, b.priceMoved),
+  },
 ];
 const row = (cells: string[]) => tableRow(COLUMNS, cells).trimEnd();
 
@@ -182,7 +197,8 @@ function waterfall(s: Scenario): void {
     );
   }
   console.log(
-    `  FCP ${fig(run.fcp ?? 0, 0)} ms, LCP ${fig(run.lcp ?? 0, 0)} ms, live price ${fig(run.livePrice ?? 0, 0)} ms`,
+    `  FCP ${fig(run.fcp ?? 0, 0)} ms, LCP ${fig(run.lcp ?? 0, 0)} ms, live price ${fig(run.livePrice ?? 0, 0)} ms, ` +
+      `first move ${fig(run.priceMoved ?? 0, 0)} ms`,
   );
 }
 
