@@ -104,6 +104,20 @@ describe('the home document', () => {
     }
   });
 
+  it("serves a new deployment's page once index.html changes under the running server", async () => {
+    const dir = builtClient(PAGE);
+    const app = await appServing(dir, () => SNAPSHOT);
+    try {
+      expect((await app.inject({ url: '/' })).body).toContain('/app.js');
+      fs.writeFileSync(path.join(dir, 'index.html'), PAGE.replace('/app.js', '/app-2.js'));
+      const next = (await app.inject({ url: '/' })).body;
+      expect(next).toContain('/app-2.js');
+      expect(carried(next)).toEqual(SNAPSHOT);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('is served as a static file by a build without room for a snapshot', async () => {
     const app = await appServing(builtClient('<html><body><div id="root"></div></body></html>'), () => SNAPSHOT);
     try {

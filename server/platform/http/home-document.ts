@@ -38,27 +38,53 @@ function encode(html: string, encoding: Encoding): Buffer {
   return encoding === 'gzip' ? gzipSync(raw) : raw;
 }
 
-/**
- * The home document of the build in `dir`, or undefined when its index.html has no room for a snapshot (an older
- * build): then the static files serve it as they do every other path.
- */
-export function homeDocument(dir: string, snapshot: () => MarketSnapshot | undefined): HomeDocument | undefined {
-  const html = fs.readFileSync(path.join(dir, 'index.html'), 'utf8');
+/** The build's index.html split around the snapshot's room, or undefined when it has none. */
+interface Page {
+  stamp: string;
+  before: string;
+  after: string;
+}
+
+function readPage(file: string, stamp: string): Page | undefined {
+  const html = fs.readFileSync(file, 'utf8');
   const at = html.indexOf(MARKET_SNAPSHOT_MARK);
   if (at < 0) return undefined;
-  const before = html.slice(0, at);
-  const after = html.slice(at + MARKET_SNAPSHOT_MARK.length);
+  return { stamp, before: html.slice(0, at), after: html.slice(at + MARKET_SNAPSHOT_MARK.length) };
+}
+
+/** The file's identity for "has it changed": a deployment writes a new index.html under the running server. */
+const stampOf = (file: string): string => {
+  const stat = fs.statSync(file);
+  return `${stat.mtimeMs}:${stat.size}`;
+};
+
+/**
+ * The home document of the build in `dir`, or undefined when its index.html has no room for a snapshot (an older
+ * build): then the static files serve it as they do every other path. The file is read again when it changes, as the
+ * static files are, so a new deployment's page (naming its new scripts) is what the next visitor gets.
+ */
+export function homeDocument(dir: string, snapshot: () => MarketSnapshot | undefined): HomeDocument | undefined {
+  const file = path.join(dir, 'index.html');
+  let page = readPage(file, stampOf(file));
+  if (!page) return undefined;
   let cached: { key: string; bodies: Map<Encoding, Buffer> } | undefined;
   return {
     reply(request, reply) {
-      const current = snapshot();
+      const stamp = stampOf(file);
+      if (page?.stamp !== stamp) {
+        page = readPage(file, stamp);
+        cached = undefined;
+      }
+      const current = page ? snapshot() : undefined;
       const json = current ? inlineJson(current) : '';
       if (cached?.key !== json) cached = { key: json, bodies: new Map() };
       const encoding = encodingOf(request.headers['accept-encoding']);
       let body = cached.bodies.get(encoding);
       if (!body) {
         const script = current ? `<script id="${MARKET_SNAPSHOT_ID}" type="application/json">${json}</script>` : '';
-        body = encode(before + script + after, encoding);
+        // A page rewritten without the room (an older build deployed over this one) is served as it is.
+        const html = page ? page.before + script + page.after : fs.readFileSync(file, 'utf8');
+        body = encode(html, encoding);
         cached.bodies.set(encoding, body);
       }
       if (encoding !== 'identity') reply.header('content-encoding', encoding);
