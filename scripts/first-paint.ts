@@ -201,8 +201,9 @@ function preloadScript(homeFiles: string[], tables: Record<string, string[]>): s
 }
 
 /**
- * The body script: the guest's hero on the home route, in the stored language, and under it the market list from the
- * snapshot the server wrote into the page (src/first-paint/market.ts; none in a cached copy, or once stale).
+ * The body script: the guest's hero on the home route, in the stored language, and under it, a frame later, the
+ * market list from the snapshot the server wrote into the page (src/first-paint/market.ts; none in a cached copy, or
+ * once stale).
  */
 function heroScript(heroes: Record<string, string>, words: Record<string, MarketWords>): string {
   return `(() => {
@@ -216,7 +217,9 @@ function heroScript(heroes: Record<string, string>, words: Record<string, Market
     const root = document.getElementById('root');
     if (root && !member && ${JSON.stringify(HOME_PATHS)}.includes(path)) {
       root.innerHTML = heroes[lang];
-      window.__twMarket.paintMarket(root, ${inlineJson(words)}[lang], lang, ${STALE_AFTER_MS});
+      // The list right after the hero's first frame, not before it: the hero is the largest paint.
+      const words = ${inlineJson(words)}[lang];
+      requestAnimationFrame(() => setTimeout(() => window.__twMarket.paintMarket(root, words, lang, ${STALE_AFTER_MS})));
     }
   } catch {
     // No storage or no JSON: the app paints the page itself.

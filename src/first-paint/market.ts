@@ -79,11 +79,14 @@ export function marketMarkup(snapshot: Snapshot, words: MarketWords, lang: strin
 /**
  * Draws the market section after the hero in `root` (the first paint's home) from the page's snapshot, if it is
  * there and younger than `staleMs` when the page arrived; and should the app not have taken over by the time it
- * turns stale, marks the list stale, as the app would: a snapshot is never shown as current once it is not.
+ * turns stale, marks the list stale, as the app would: a snapshot is never shown as current once it is not. Called
+ * right after the hero's first frame (scripts/first-paint.ts): building the number formats costs a slow phone about
+ * a quarter of a second, which the hero's paint does not wait for.
  */
 export function paintMarket(root: HTMLElement, words: MarketWords, lang: string, staleMs: number): void {
   const json = document.getElementById('tw-market')?.textContent;
-  const hero = root.querySelector('.hero');
+  // Only into the first paint's own page: once the app has rendered, the list is the app's.
+  const hero = root.querySelector('[data-first-paint] .hero');
   if (!json || !hero) return;
   const snapshot = JSON.parse(json) as Snapshot;
   const newest = snapshot.quotes.reduce((ts, q) => Math.max(ts, q.ts), Number.NEGATIVE_INFINITY);
