@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { type StopBasis, stopEcho, stopWirePrice } from './stop-input';
+import { type StopBasis, stopEcho, stopInOtherUnit, stopWirePrice } from './stop-input';
 
 const LONG_10X: StopBasis = { side: 'long', entry: '100000.00', leverage: 10, priceScale: 2 };
 
@@ -24,5 +24,13 @@ describe('a stop typed as a price or as an ROE', () => {
     expect(stopEcho('price', '97500', 'stop_loss', LONG_10X)).toEqual({ roe: '-25.00' });
     expect(stopEcho('price', 'x', 'stop_loss', LONG_10X)).toBeNull();
     expect(stopEcho('price', '', 'stop_loss', LONG_10X)).toBeNull();
+  });
+
+  it('turns the figure into the other unit when the unit switches, a stop-loss as the size of its loss', () => {
+    expect(stopInOtherUnit('price', '97500', 'stop_loss', LONG_10X)).toBe('25.00');
+    expect(stopInOtherUnit('roe', '25', 'stop_loss', LONG_10X)).toBe('97500.00');
+    expect(stopInOtherUnit('price', '105000', 'take_profit', LONG_10X)).toBe('50.00');
+    expect(stopInOtherUnit('roe', '', 'take_profit', LONG_10X)).toBe('');
+    expect(stopInOtherUnit('roe', '50', 'take_profit', { ...LONG_10X, entry: null })).toBe('');
   });
 });

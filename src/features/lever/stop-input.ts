@@ -46,3 +46,16 @@ export function stopEcho(unit: StopUnit, text: string, kind: StopKind, basis: St
   const roe = roeAtPriceText(basis.side, entry, price, basis.leverage, basis.priceScale);
   return roe === null ? null : { roe };
 }
+
+/**
+ * The field's figure in the other unit, as wire text (a price, or an ROE's magnitude in percent): what switching the
+ * unit turns the typed figure into, so a stop already set is not lost by looking at it the other way. '' when the
+ * figure does not convert (empty, unreadable, or no entry yet).
+ */
+export function stopInOtherUnit(unit: StopUnit, text: string, kind: StopKind, basis: StopBasis): string {
+  const echo = stopEcho(unit, text, kind, basis);
+  if (echo === null) return '';
+  if ('price' in echo) return echo.price;
+  // A stop-loss's ROE is a loss; the field takes its size (priceAtRoe puts it on the losing side).
+  return echo.roe.replace(/^-/, '');
+}

@@ -2,10 +2,10 @@ import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { StopKind } from '../../../../protocol/rules/lever';
 import { Field } from '../../../components/Field';
-import { amountKeystrokes, wireAmount } from '../../../lib/amount-input';
+import { amountKeystrokes, editableAmount, wireAmount } from '../../../lib/amount-input';
 import { formatPrice } from '../../../lib/figures';
 import { formatSignedPercent } from '../format';
-import { type StopBasis, type StopUnit, stopEcho } from '../stop-input';
+import { type StopBasis, type StopUnit, stopEcho, stopInOtherUnit } from '../stop-input';
 
 /**
  * A take-profit or stop-loss field that takes a price or an ROE in percent (issue 26, lever ergonomics): a button at
@@ -65,8 +65,9 @@ export function StopPriceField({
           className="code-btn"
           aria-label={t(unit === 'roe' ? 'lever.stop.asPrice' : 'lever.stop.asRoe')}
           onClick={() => {
-            // The typed figure means something else in the other unit: start the field afresh.
-            onValue('');
+            // The same stop in the other unit, so switching to look never loses one already set.
+            const other = stopInOtherUnit(unit, wireAmount(value, lang), kind, basis);
+            onValue(other === '' ? '' : editableAmount(other, lang, unit === 'roe' ? basis.priceScale : 2));
             onUnit(unit === 'roe' ? 'price' : 'roe');
           }}
           data-testid={`${testId}-unit`}
