@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { LeverPosition } from '../../protocol/lever';
+import { formatPrice } from '../../src/lib/format';
 import { browserPerTest, type InProcessServer, shot, startServerInProcess } from './harness';
 import { text } from './locale';
 import { getApiData, loggedInUser } from './users';
@@ -74,7 +75,8 @@ describe('lever ergonomics', () => {
       await confirm.click();
       await expect.poll(() => page.getByTestId('confirm-sheet').isVisible(), { timeout: 10_000 }).toBe(true);
       expect(await page.getByTestId('confirm-leverage').textContent()).toContain('20x');
-      expect(await page.getByTestId('confirm-tp').textContent()).toMatch(/\d/);
+      const sheetTakeProfit = await page.getByTestId('confirm-tp').textContent();
+      expect(sheetTakeProfit).toMatch(/\d/);
       await page.getByTestId('confirm-action').click();
 
       const row = page.locator('li[data-testid^="position-"]').first();
@@ -84,12 +86,9 @@ describe('lever ergonomics', () => {
       await expect.poll(async () => (await info()).phase, { timeout: 20_000 }).toBe('holding');
       const held = await info();
       expect(held.leverage).toBe(20);
-      // +50% ROE at 20x is 2.5% above the price it was computed from (the last price at confirming); the entry is
-      // the next tick, a quarter of a second later, so the take-profit sits about 2.5% above it.
-      const entryNumber = Number(held.entry_price);
-      const ratio = Number(held.profit_take_price) / entryNumber;
-      expect(ratio).toBeGreaterThan(1.02);
-      expect(ratio).toBeLessThan(1.03);
+      // The take-profit stored is the one the sheet named: +50% ROE at 20x from the price confirmed against.
+      const scale = unitsOf(held.entry_price ?? '').scale;
+      expect(formatPrice(held.profit_take_price ?? '', lang, scale)).toBe(sheetTakeProfit);
 
       // A stop-loss of −10% ROE at 20x from the position's own entry: 0.5% below it, rounded up toward the entry.
       const entry = unitsOf(held.entry_price ?? '');

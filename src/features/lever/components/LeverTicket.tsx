@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { LeverOrderRef } from '../../../../machines/lever/book.machine';
 import type { LeverAccount, LeverInstrument, LeverOrderType, MarginMode } from '../../../../protocol/lever';
 import type { StopKind } from '../../../../protocol/rules/lever';
+import { toUnits } from '../../../../protocol/rules/spot';
 import { Announcement } from '../../../components/Announcement';
 import { Switch } from '../../../components/Controls';
 import { Field } from '../../../components/Field';
@@ -70,6 +71,7 @@ export function LeverTicket({
   const [takeProfitUnit, setTakeProfitUnit] = useState<StopUnit>('price');
   const [stopLossUnit, setStopLossUnit] = useState<StopUnit>('price');
   const [problem, setProblem] = useState<TicketProblem | null>(null);
+  const [reviewed, setReviewed] = useState<Ticket | null>(null);
 
   // An ROE is turned into a price from the price the order expects to open at: its limit, else the last price.
   const basis: StopBasis = {
@@ -99,6 +101,8 @@ export function LeverTicket({
   };
   /** An ROE typed that stands for no price (unreadable, or under one tick from the entry). */
   const roeProblem = (): TicketProblem | null => {
+    // Without a readable entry (a limit price not yet valid) the limit price is the problem: ticketProblem says so.
+    if (basis.entry === null || toUnits(basis.entry, basis.priceScale) === null) return null;
     if (takeProfitOn && takeProfitPrice === null) return { key: 'leverRoeInvalid', field: 'take_profit' };
     if (stopLossOn && stopLossPrice === null) return { key: 'leverRoeInvalid', field: 'stop_loss' };
     return null;
@@ -108,6 +112,8 @@ export function LeverTicket({
     setProblem(found);
     if (found) return;
     const draft = draftOf(ticket, instrument.symbol, book);
+    // The sheet names the order as the draft holds it: a stop typed as an ROE is priced now, not at later ticks.
+    setReviewed(ticket);
     // The trader's setting: the sheet first (the default), or straight out.
     send(confirmsOrders('lever') ? { type: 'REVIEW', draft } : { type: 'SUBMIT', draft });
   };
@@ -257,7 +263,7 @@ export function LeverTicket({
       {view.reviewing === 'open' ? (
         <Suspense fallback={null}>
           <OpenConfirm
-            ticket={ticket}
+            ticket={reviewed ?? ticket}
             instrument={instrument}
             quoteScale={quoteScale}
             last={last}
