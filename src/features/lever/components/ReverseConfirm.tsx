@@ -60,7 +60,7 @@ export default function ReverseConfirm({
     { label: t('lever.reverse.opens'), value: sideLots(other), testId: 'reverse-open' },
     {
       label: t('lever.confirm.leverage'),
-      value: `${position.leverage}x · ${t(position.margin_mode === 'isolated' ? 'lever.ticket.isolated' : 'lever.ticket.cross')}`,
+      value: `${t('lever.ticket.times', { n: position.leverage })} · ${t(position.margin_mode === 'isolated' ? 'lever.ticket.isolated' : 'lever.ticket.cross')}`,
       testId: 'confirm-leverage',
     },
     { label: t('lever.reverse.newMargin'), value: usdt(open?.margin), testId: 'reverse-margin' },
