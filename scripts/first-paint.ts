@@ -219,7 +219,15 @@ function heroScript(heroes: Record<string, string>, words: Record<string, Market
       root.innerHTML = heroes[lang];
       // The list right after the hero's first frame, not before it: the hero is the largest paint.
       const words = ${inlineJson(words)}[lang];
-      requestAnimationFrame(() => setTimeout(() => window.__twMarket.paintMarket(root, words, lang, ${STALE_AFTER_MS})));
+      requestAnimationFrame(() =>
+        setTimeout(() => {
+          try {
+            window.__twMarket.paintMarket(root, words, lang, ${STALE_AFTER_MS});
+          } catch {
+            // A snapshot that does not read: the app draws the list itself.
+          }
+        }),
+      );
     }
   } catch {
     // No storage or no JSON: the app paints the page itself.

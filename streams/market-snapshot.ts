@@ -1,5 +1,6 @@
 import type { InstrumentInfo, Quote } from '../protocol/market';
 import { MARKET_SNAPSHOT_ID, marketSnapshot } from '../protocol/market-snapshot';
+import { documentArrivedAt } from './document-arrival';
 
 /** The server's market snapshot as this page received it (issue 27, prices at first paint). */
 export interface ReceivedSnapshot {
@@ -10,15 +11,6 @@ export interface ReceivedSnapshot {
 }
 
 let taken: ReceivedSnapshot | null | undefined;
-
-/**
- * When the page's document arrived, in this device's time: the navigation's response start. The snapshot was
- * written into the document as it left the server, so its quotes were `served_at − ts` old at that moment.
- */
-function documentArrivedAt(): number {
-  const [navigation] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
-  return performance.timeOrigin + (navigation?.responseStart || 0);
-}
 
 /** Reads and checks the snapshot the server wrote into this page; null when there is none or it does not read. */
 function read(): ReceivedSnapshot | null {

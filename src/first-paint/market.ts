@@ -1,4 +1,5 @@
 import type { InstrumentInfo, Quote } from '../../protocol/market';
+import { documentArrivedAt } from '../../streams/document-arrival';
 import { changeClass, changeDirection } from '../features/market/live/change';
 import { formatVolume } from '../features/market/live/volume';
 import { formatChange, formatPrice } from '../lib/format';
@@ -48,7 +49,8 @@ function row(quote: Quote, info: InstrumentInfo | undefined, words: MarketWords,
   const symbol = html(quote.symbol);
   const dir = changeDirection(quote.change_pct);
   return (
-    `<li class="quote-row" data-symbol="${symbol}"><a class="quote-link" href="/pages/trade/kline?symbol=${symbol}">` +
+    `<li class="quote-row" data-symbol="${symbol}">` +
+    `<a class="quote-link" href="/pages/trade/kline?symbol=${html(encodeURIComponent(quote.symbol))}">` +
     `<span class="quote-name"><strong>${symbol}</strong><small>/${html(info?.quote ?? 'USDT')}</small>` +
     `<span class="quote-vol">${html(words.vol)} <span>${html(formatVolume(quote.volume, lang))}</span>` +
     `&nbsp;${symbol}</span></span>` +
@@ -90,7 +92,8 @@ export function paintMarket(root: HTMLElement, words: MarketWords, lang: string,
   if (!json || !hero) return;
   const snapshot = JSON.parse(json) as Snapshot;
   const newest = snapshot.quotes.reduce((ts, q) => Math.max(ts, q.ts), Number.NEGATIVE_INFINITY);
-  const age = snapshot.served_at - newest;
+  // Its age now, as the app counts it (streams/market-snapshot.ts): at the server, plus since the page arrived.
+  const age = snapshot.served_at - newest + Math.max(0, Date.now() - documentArrivedAt());
   if (!(age >= 0 && age < staleMs)) return;
   hero.insertAdjacentHTML('afterend', marketMarkup(snapshot, words, lang));
   setTimeout(() => {
