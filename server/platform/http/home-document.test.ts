@@ -68,6 +68,8 @@ describe('the home document', () => {
       const gz = await app.inject({ url: '/pages/index/index', headers: { 'accept-encoding': 'gzip' } });
       expect(gz.headers['content-encoding']).toBe('gzip');
       expect(carried(gunzipSync(gz.rawPayload).toString('utf8'))).toEqual(SNAPSHOT);
+      const refused = await app.inject({ url: '/', headers: { 'accept-encoding': 'br;q=0, gzip' } });
+      expect(refused.headers['content-encoding']).toBe('gzip');
       const plain = await app.inject({ url: '/' });
       expect(plain.headers['content-encoding']).toBeUndefined();
       expect(plain.body).toContain('<script src="/app.js"></script>');

@@ -10,7 +10,7 @@ import { MARKET_SNAPSHOT_ID, MARKET_SNAPSHOT_MARK, type MarketSnapshot } from '.
  * prices that were current when the page left the server, instead of waiting for its socket. Only a page fetched from
  * the network carries one: the service worker's precached copy keeps the room empty, and the app then waits for live
  * prices as before. The document is compressed here (the build's .br and .gz copies hold no snapshot), once per
- * snapshot: every request in the same tick shares the bytes.
+ * set of quotes: every request until the next tick shares the bytes.
  */
 export interface HomeDocument {
   reply(request: FastifyRequest, reply: FastifyReply): FastifyReply;
@@ -21,9 +21,13 @@ type Encoding = 'br' | 'gzip' | 'identity';
 /** JSON inside a script element: `<` escaped, so no text in it can close the element. */
 const inlineJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c');
 
-/** The encoding to answer in: brotli, else gzip, else none (q-values are not weighed: every browser lists both). */
+/** The encoding to answer in: brotli, else gzip, else none (one refused with q=0 is not offered; others not weighed). */
 function encodingOf(accept: string | undefined): Encoding {
-  const offered = (accept ?? '').split(',').map((part) => part.trim().split(';')[0]);
+  const offered = (accept ?? '')
+    .split(',')
+    .map((part) => part.trim().split(';'))
+    .filter(([, ...params]) => !params.some((p) => /^\s*q\s*=\s*0(\.0*)?\s*$/.test(p)))
+    .map(([name]) => name);
   if (offered.includes('br')) return 'br';
   if (offered.includes('gzip')) return 'gzip';
   return 'identity';
@@ -40,16 +44,15 @@ function encode(html: string, encoding: Encoding): Buffer {
 
 /** The build's index.html split around the snapshot's room, or undefined when it has none. */
 interface Page {
-  stamp: string;
   before: string;
   after: string;
 }
 
-function readPage(file: string, stamp: string): Page | undefined {
+function readPage(file: string): Page | undefined {
   const html = fs.readFileSync(file, 'utf8');
   const at = html.indexOf(MARKET_SNAPSHOT_MARK);
   if (at < 0) return undefined;
-  return { stamp, before: html.slice(0, at), after: html.slice(at + MARKET_SNAPSHOT_MARK.length) };
+  return { before: html.slice(0, at), after: html.slice(at + MARKET_SNAPSHOT_MARK.length) };
 }
 
 /** The file's identity for "has it changed": a deployment writes a new index.html under the running server. */
@@ -65,23 +68,29 @@ const stampOf = (file: string): string => {
  */
 export function homeDocument(dir: string, snapshot: () => MarketSnapshot | undefined): HomeDocument | undefined {
   const file = path.join(dir, 'index.html');
-  let page = readPage(file, stampOf(file));
+  let stamp = stampOf(file);
+  let page = readPage(file);
   if (!page) return undefined;
+  // The bodies of the current quotes, each encoding built once: until a tick changes them, every request shares
+  // the bytes (with the `served_at` of when they were built: the snapshot looks older than it is, never younger).
   let cached: { key: string; bodies: Map<Encoding, Buffer> } | undefined;
   return {
     reply(request, reply) {
-      const stamp = stampOf(file);
-      if (page?.stamp !== stamp) {
-        page = readPage(file, stamp);
+      const now = stampOf(file);
+      if (now !== stamp) {
+        stamp = now;
+        page = readPage(file);
         cached = undefined;
       }
       const current = page ? snapshot() : undefined;
-      const json = current ? inlineJson(current) : '';
-      if (cached?.key !== json) cached = { key: json, bodies: new Map() };
+      const key = current ? current.quotes.map((q) => `${q.symbol}:${q.seq}:${q.ts}`).join(',') : '';
+      if (cached?.key !== key) cached = { key, bodies: new Map() };
       const encoding = encodingOf(request.headers['accept-encoding']);
       let body = cached.bodies.get(encoding);
       if (!body) {
-        const script = current ? `<script id="${MARKET_SNAPSHOT_ID}" type="application/json">${json}</script>` : '';
+        const script = current
+          ? `<script id="${MARKET_SNAPSHOT_ID}" type="application/json">${inlineJson(current)}</script>`
+          : '';
         // A page rewritten without the room (an older build deployed over this one) is served as it is.
         const html = page ? page.before + script + page.after : fs.readFileSync(file, 'utf8');
         body = encode(html, encoding);
