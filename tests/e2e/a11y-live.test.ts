@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { browserPerTest, type RunningServer, startServer } from './harness';
+import { appTookOver, browserPerTest, type RunningServer, startServer } from './harness';
 import { depositDirectly } from './ledger-seed';
 import { text } from './locale';
 import { loggedInUser } from './users';
@@ -85,6 +85,7 @@ describe('motion and live regions', () => {
 
   it('stops every animation and transition under reduced motion, live price cells included', async () => {
     await page.goto(`${server.url}/pages/index/index`);
+    await appTookOver(page);
     const btc = page.locator('.quote-row[data-symbol="BTC"] [data-testid="last"]');
     await expect.poll(() => btc.textContent(), { timeout: 15_000 }).toMatch(/\d/);
     // A spinner and a field: the app's endless animation and its focus ring's transition.

@@ -273,6 +273,16 @@ export async function shot(page: Page, name: string): Promise<void> {
   if (dir) await page.screenshot({ path: join(dir, `${name}.png`) });
 }
 
+/**
+ * Waits until the app has drawn the page itself: a guest's home is first drawn by index.html (hero and market list,
+ * scripts/first-paint.ts), whose rows and prices look like the app's but take no taps and never move.
+ */
+export async function appTookOver(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.querySelector('[data-first-paint]') === null, undefined, {
+    timeout: 30_000,
+  });
+}
+
 export interface InProcessServer {
   url: string;
   dataDir: string;

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { TIMEFRAMES } from '../../protocol/market';
-import { browserPerTest, type InProcessServer, shot, startServerInProcess } from './harness';
+import { appTookOver, browserPerTest, type InProcessServer, shot, startServerInProcess } from './harness';
 import { text } from './locale';
 
 /**
@@ -40,6 +40,7 @@ async function priceMovesFrom(before: string): Promise<void> {
 describe('live market data in the browser', () => {
   it('home: the market list updates without a reload; US stocks are one tap away', async () => {
     await page.goto(`${server.url}/`);
+    await appTookOver(page);
     await expect.poll(() => page.locator('.quote-row').count(), { timeout: 15_000 }).toBeGreaterThanOrEqual(14);
     const navigations: string[] = [];
     page.on('framenavigated', (f) => navigations.push(f.url()));
@@ -85,6 +86,7 @@ describe('live market data in the browser', () => {
 
   it('a stopped feed is marked stale within the limit; resuming clears it', async () => {
     await page.goto(`${server.url}/`);
+    await appTookOver(page);
     await expect.poll(() => page.locator('.quote-row').count(), { timeout: 15_000 }).toBeGreaterThan(0);
     await expect.poll(() => page.getByTestId('stale').count()).toBe(0);
     server.feed.stop();
@@ -102,6 +104,7 @@ describe('live market data in the browser', () => {
 
   it('a dropped connection reconnects and prices flow again', async () => {
     await page.goto(`${server.url}/`);
+    await appTookOver(page);
     await expect.poll(() => page.locator('.quote-row').count(), { timeout: 15_000 }).toBeGreaterThan(0);
     await expect.poll(() => server.app.io.engine.clientsCount).toBe(1);
     // The reconnect is seen as a new connection event: the client may come back before a poll could see zero.
