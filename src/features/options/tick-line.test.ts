@@ -53,7 +53,12 @@ describe('the option tick line', () => {
 
   it("draws the instrument's running contracts' entry lines only", () => {
     const open = [
-      contract(3, { direction: 'down', entry: { symbol: 'BTC', seq: 7, ts: 7_000, price: '101' }, expiry_ts: 67_000 }),
+      contract(3, {
+        direction: 'down',
+        seconds: 60,
+        entry: { symbol: 'BTC', seq: 7, ts: 7_000, price: '101' },
+        expiry_ts: 67_000,
+      }),
       contract(1, {}),
       contract(2, { state: 'waiting', entry: null, expiry_ts: null }),
       contract(4, { symbol: 'ETH' }),
@@ -63,6 +68,16 @@ describe('the option tick line', () => {
       { id: 3, direction: 'down', price: '101', left: 47 },
     ]);
     expect(entryLines(null, 'BTC', 0)).toEqual([]);
+  });
+
+  it("never shows more time left than the period, when this clock lags the server's", () => {
+    const open = [
+      contract(5, { seconds: 30, entry: { symbol: 'BTC', seq: 9, ts: 10_000, price: '100' }, expiry_ts: 40_000 }),
+    ];
+    // 600 ms before the entry tick by this device's reckoning: ceil(30.6) would say 31 s of a 30 s contract.
+    expect(entryLines(open, 'BTC', 9_400)[0]?.left).toBe(30);
+    expect(entryLines(open, 'BTC', 10_400)[0]?.left).toBe(30);
+    expect(entryLines(open, 'BTC', 11_000)[0]?.left).toBe(29);
   });
 
   it("finds a settled contract's entry and exit among the recorded ticks and says whether they are its own", () => {

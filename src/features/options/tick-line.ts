@@ -52,7 +52,9 @@ export function entryLines(open: readonly OptionContract[] | null, symbol: strin
   const lines: EntryLine[] = [];
   for (const c of open ?? []) {
     if (c.symbol !== symbol || c.state !== 'running' || !c.entry || c.expiry_ts === null) continue;
-    lines.push({ id: c.id, direction: c.direction, price: c.entry.price, left: secondsLeft(c.expiry_ts, now) });
+    // Never more than its period: this device's idea of server time may lag it by up to a second (an HTTP date).
+    const left = Math.min(c.seconds, secondsLeft(c.expiry_ts, now));
+    lines.push({ id: c.id, direction: c.direction, price: c.entry.price, left });
   }
   return lines.sort((a, b) => a.id - b.id);
 }
