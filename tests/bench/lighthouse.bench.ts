@@ -63,7 +63,7 @@ function read(name: string, result: RunnerResult | undefined): Audit {
   const scores = Object.fromEntries(
     CATEGORIES.map((c) => {
       const score = lhr.categories[c]?.score;
-      return [c, typeof score === 'number' ? Math.round(score * 100) : null];
+      return [c, typeof score === 'number' ? Number(fig(score * 100, 0)) : null];
     }),
   ) as Record<Category, number | null>;
   const metrics = METRICS.map(([id, label]) => `${label} ${lhr.audits[id]?.displayValue ?? 'n/a'}`).join(', ');
@@ -73,7 +73,7 @@ function read(name: string, result: RunnerResult | undefined): Audit {
       .filter((ref) => ref.weight > 0)
       .map((ref) => lhr.audits[ref.id])
       .filter((a) => a && typeof a.score === 'number' && a.score < 0.9)
-      .map((a) => `${c}: ${a?.id} (${Math.round((a?.score ?? 0) * 100)})${offenders(a?.details)}`),
+      .map((a) => `${c}: ${a?.id} (${fig((a?.score ?? 0) * 100, 0)})${offenders(a?.details)}`),
   );
   return { name, scores, metrics, lost };
 }

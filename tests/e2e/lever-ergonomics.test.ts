@@ -1,8 +1,9 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { LeverPosition } from '../../protocol/lever';
+import { fromUnits, toUnits } from '../../protocol/rules/spot';
 import { formatPrice } from '../../src/lib/format';
-import { browserPerTest, type InProcessServer, shot, startServerInProcess } from './harness';
+import { browserPerTest, type InProcessServer, LOOKS, shot, startServerInProcess } from './harness';
 import { text } from './locale';
 import { getApiData, loggedInUser } from './users';
 
@@ -16,16 +17,6 @@ import { getApiData, loggedInUser } from './users';
 let server: InProcessServer;
 let page: Page;
 
-/** A decimal text as whole units of its last decimal place, and back: exact arithmetic for the test's own check. */
-const unitsOf = (price: string): { units: bigint; scale: number } => ({
-  units: BigInt(price.replace('.', '')),
-  scale: price.split('.')[1]?.length ?? 0,
-});
-const textOf = (units: bigint, scale: number): string => {
-  const digits = units.toString().padStart(scale + 1, '0');
-  return scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
-};
-
 describe('lever ergonomics', () => {
   browserPerTest(
     () => startServerInProcess(),
@@ -37,10 +28,7 @@ describe('lever ergonomics', () => {
     },
   );
 
-  for (const [lang, theme] of [
-    ['en', 'light'],
-    ['de', 'dark'],
-  ] as const) {
+  for (const [lang, theme] of LOOKS) {
     it(`sets leverage on a slider and stops by ROE (${lang}, ${theme})`, async () => {
       const session = await loggedInUser(server, page, `lever-ergo-${lang}@example.com`, { lang, theme });
       await page.goto(`${server.url}/pages/lever/simulator?symbol=BTC`);
@@ -87,12 +75,13 @@ describe('lever ergonomics', () => {
       const held = await info();
       expect(held.leverage).toBe(20);
       // The take-profit stored is the one the sheet named: +50% ROE at 20x from the price confirmed against.
-      const scale = unitsOf(held.entry_price ?? '').scale;
+      const entryText = held.entry_price ?? '';
+      const scale = entryText.split('.')[1]?.length ?? 0;
       expect(formatPrice(held.profit_take_price ?? '', lang, scale)).toBe(sheetTakeProfit);
 
       // A stop-loss of −10% ROE at 20x from the position's own entry: 0.5% below it, rounded up toward the entry.
-      const entry = unitsOf(held.entry_price ?? '');
-      const expected = textOf((entry.units * 1990n + 1999n) / 2000n, entry.scale);
+      const entry = toUnits(entryText, scale) ?? 0n;
+      const expected = fromUnits((entry * 1990n + 1999n) / 2000n, scale);
       await row.getByTestId('row-stops-open').click();
       await row.getByTestId('stops-sl-unit').click();
       await row.getByTestId('stops-sl').fill('10');
