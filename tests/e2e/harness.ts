@@ -15,6 +15,11 @@ import { checkpoint, watchedPage } from './a11y';
  */
 export const INVITE_CODE = 'E2EWELCOME';
 export const PHONE_VIEWPORT = { width: 375, height: 812 };
+/** The two looks every trading screen is checked in: English on the light theme, German on the dark one. */
+export const LOOKS = [
+  ['en', 'light'],
+  ['de', 'dark'],
+] as const;
 
 export interface RunningServer {
   url: string;

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { LeverPosition } from '../../protocol/lever';
-import { browserPerTest, type InProcessServer, shot, startServerInProcess } from './harness';
+import { browserPerTest, type InProcessServer, LOOKS, shot, startServerInProcess } from './harness';
 import { text } from './locale';
 import { getApiData, loggedInUser, postApi } from './users';
 
@@ -43,10 +43,7 @@ describe('the contracts chart', () => {
     },
   );
 
-  for (const [lang, theme] of [
-    ['en', 'light'],
-    ['de', 'dark'],
-  ] as const) {
+  for (const [lang, theme] of LOOKS) {
     it(`draws the open position's entry, liquidation, TP and SL lines and moves them (${lang}, ${theme})`, async () => {
       const session = await loggedInUser(server, page, `lever-chart-${lang}@example.com`, { lang, theme });
       await page.goto(`${server.url}/pages/lever/simulator?symbol=BTC`);

@@ -3,7 +3,7 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { withLever } from '../../server/domains/lever';
 import { DEFAULT_LEVER_SETTINGS, setLeverSettings } from '../../server/domains/lever/terms';
-import { browserPerTest, type InProcessServer, shot, startServerInProcess } from './harness';
+import { browserPerTest, type InProcessServer, LOOKS, shot, startServerInProcess } from './harness';
 import { depositDirectly, verifyIdentity, withServerDatabase } from './ledger-seed';
 import { text } from './locale';
 import { loggedInUser } from './users';
@@ -323,10 +323,7 @@ describe('lever in the browser', () => {
     await expect.poll(() => confirm.isEnabled(), { timeout: 15_000 }).toBe(true);
   });
 
-  for (const [lang, theme] of [
-    ['de', 'dark'],
-    ['en', 'light'],
-  ] as const) {
+  for (const [lang, theme] of LOOKS) {
     it(`reverses a long into a short of the same lots at one tick, from one sheet (${lang}, ${theme})`, async () => {
       const session = await loggedInUser(server, page, `lever-reverse-${lang}@example.com`, { lang, theme });
       const qty = lang === 'de' ? '0,002' : '0.002';

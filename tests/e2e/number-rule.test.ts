@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { browserPerTest, type InProcessServer, startServerInProcess } from './harness';
+import { browserPerTest, type InProcessServer, LOOKS, startServerInProcess } from './harness';
 import { depositDirectly } from './ledger-seed';
 import { loggedInUser } from './users';
 
@@ -38,10 +38,7 @@ describe('one number rule', () => {
     },
   );
 
-  for (const [lang, theme] of [
-    ['en', 'light'],
-    ['de', 'dark'],
-  ] as const) {
+  for (const [lang, theme] of LOOKS) {
     it(`shows one USDT amount alike on every page, in ${lang}`, async () => {
       const session = await loggedInUser(server, page, `numbers-${lang}@example.com`, { lang, theme });
       for (const to of ['coin', 'option', 'contract'] as const) {
