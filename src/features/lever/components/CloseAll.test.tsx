@@ -1,14 +1,14 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiText } from '../../../../core/api/client';
-import { closingTwo } from '../../../../machines/lever-close-all/closeAll.model';
+import { closingTwo } from '../../../../machines/lever/close-all/closeAll.model';
 import { i18n, loadNamespace, startI18n } from '../../../lib/i18n';
 import { toasts } from '../../../state/toasts';
 import { okEnvelope } from '../../../test-support/in-router';
 import CloseAll from './CloseAll';
 
 /**
- * Close-all drawn from its machine (machines/lever-close-all): the button opens the sheet with how many hold, confirm
+ * Close-all drawn from its machine (machines/lever/close-all): the button opens the sheet with how many hold, confirm
  * sends the book's close-all and the toast says how many went into closing; a failure stays on the sheet; stale
  * prices or nothing holding keep the button off. The machine's own rules are its unit test's.
  */

@@ -7,7 +7,7 @@ import {
   type CloseAllAnswer,
   closeAllView,
   leverCloseAllMachine,
-} from '../../../../machines/lever-close-all/closeAll.machine';
+} from '../../../../machines/lever/close-all/closeAll.machine';
 import type { LeverAccount } from '../../../../protocol/lever';
 import { OrderFlow } from '../../../app/OrderFlow';
 import { Button } from '../../../components/Button';
@@ -25,7 +25,7 @@ const closeAllMachine = leverCloseAllMachine.provide({
 
 /**
  * Close-all (RULES "Partial close": every holding position of the book, each at the next recorded tick of its
- * instrument), confirmed on a sheet that says how many. Its flow is machines/lever-close-all (drawn for QA); this
+ * instrument), confirmed on a sheet that says how many. Its flow is machines/lever/close-all (drawn for QA); this
  * draws it and tells it how many hold and whether prices are fresh. Orders not yet open and positions already closing
  * stay; each row follows its own position from the socket. Loaded with the positions list; one per book (keyed).
  */

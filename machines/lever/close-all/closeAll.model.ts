@@ -1,6 +1,6 @@
-import type { LeverPosition } from '../../protocol/lever';
-import { position } from '../lever/order.model';
-import type { MachineWalks } from '../model';
+import type { LeverPosition } from '../../../protocol/lever';
+import type { MachineWalks } from '../../model';
+import { position } from '../order.model';
 import type {
   CloseAllAnswer,
   CloseAllEvent,

@@ -1,7 +1,7 @@
 import { and, assign, emit, fromPromise, type SnapshotFrom, setup, stateIn } from 'xstate';
-import type { LeverCloseAllResult } from '../../core/api/lever';
-import type { LeverAccount } from '../../protocol/lever';
-import { NO_ANSWER } from '../submission.machine';
+import type { LeverCloseAllResult } from '../../../core/api/lever';
+import type { LeverAccount } from '../../../protocol/lever';
+import { NO_ANSWER } from '../../submission.machine';
 
 export { NO_ANSWER };
 

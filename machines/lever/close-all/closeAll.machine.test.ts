@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { getShortestPaths } from 'xstate/graph';
-import type { LeverAccount } from '../../protocol/lever';
+import type { LeverAccount } from '../../../protocol/lever';
 import {
   type CloseAllAnswer,
   type CloseAllEvent,

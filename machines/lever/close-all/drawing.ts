@@ -1,4 +1,4 @@
-import type { MachineEntry, MachineWalks } from '../model';
+import type { MachineEntry, MachineWalks } from '../../model';
 import { leverCloseAllMachine } from './closeAll.machine';
 import { closeAllWalks } from './closeAll.model';
 
