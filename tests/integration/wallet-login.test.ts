@@ -124,10 +124,9 @@ describe.each(DATABASES)('wallet login on %s', (kind) => {
     expect(session(await callAt('user/wallet_login', await signedLogin('trc', key))).user.id).toBe(first.user.id);
     // The same key on Ethereum is another wallet.
     refusedWith(await callAt('user/wallet_login', await signedLogin('erc', key)), 'walletInviteRequired');
-    refusedWith(
-      await callAt('user/wallet_nonce', { chain: 'trc', address: `${tron.slice(0, -1)}1` }),
-      'walletAddressInvalid',
-    );
+    // Another last character breaks the checksum (one address in 58 already ends in '1').
+    const mistyped = `${tron.slice(0, -1)}${tron.endsWith('1') ? '2' : '1'}`;
+    refusedWith(await callAt('user/wallet_nonce', { chain: 'trc', address: mistyped }), 'walletAddressInvalid');
   });
 
   it('asks a new wallet for an invite code without using up its signature, then refuses a replay', async () => {
