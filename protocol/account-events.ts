@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /**
  * The user's private `account` socket event (sent to the user's room only) and the data of each kind: a
@@ -26,7 +26,7 @@ export type AccountEvent = z.infer<typeof accountEvent>;
 export const verificationEventData = z.object({
   level: z.enum(VERIFICATION_LEVELS),
   state: verificationState,
-  reason: z.string().nullable(),
+  reason: z.nullable(z.string()),
 });
 
 /**
@@ -39,8 +39,8 @@ export const ALERT_FIRED_EVENT = 'alert';
 export const DEPOSIT_EVENT = 'deposit';
 export const WITHDRAWAL_EVENT = 'withdrawal';
 export const fundingEventData = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   state: fundingState,
-  reason: z.string().nullable(),
+  reason: z.nullable(z.string()),
 });
 export type FundingEventData = z.infer<typeof fundingEventData>;

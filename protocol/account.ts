@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { call, emptyResponse, none } from './call-spec';
 import {
   accountField,
@@ -35,12 +35,12 @@ const byEmail = z.object({ type: z.literal('email'), email: emailField });
  */
 export const provedContact = z.discriminatedUnion(
   'type',
-  [byMobile.extend({ code: codeField }), byEmail.extend({ code: codeField })],
+  [z.extend(byMobile, { code: codeField }), z.extend(byEmail, { code: codeField })],
   { error: 'walletContactRequired' },
 );
 
 /** Passwords must match; reported on the repeat field. */
-const matching = <T extends { password: string; repassword: string }>(v: T, ctx: z.RefinementCtx) => {
+const matching = <T extends { password: string; repassword: string }>(v: T, ctx: z.core.$RefinementCtx) => {
   if (v.password !== v.repassword) ctx.addIssue({ code: 'custom', message: 'passwordMismatch', path: ['repassword'] });
 };
 
@@ -49,35 +49,33 @@ const registerCommon = z.object({
   password: passwordField,
   repassword: z
     .string({ error: 'repasswordRequired' })
-    .min(1, { error: 'repasswordRequired' })
-    .max(128, { error: 'tooLong' }),
+    .check(z.minLength(1, { error: 'repasswordRequired' }), z.maxLength(128, { error: 'tooLong' })),
   invite_code: inviteCodeField,
   agree: tickedField('agreementRequired'),
 });
 
 export const registerRequest = z
-  .discriminatedUnion('type', [byMobile.extend(registerCommon.shape), byEmail.extend(registerCommon.shape)], {
+  .discriminatedUnion('type', [z.extend(byMobile, registerCommon.shape), z.extend(byEmail, registerCommon.shape)], {
     error: 'invalidInput',
   })
-  .superRefine(matching);
+  .check(z.superRefine(matching));
 export type RegisterRequest = z.input<typeof registerRequest>;
 
 const forgetCommon = z.object({ code: codeField, password: passwordField, repassword: repasswordField });
 export const forgetRequest = z
-  .discriminatedUnion('type', [byMobile.extend(forgetCommon.shape), byEmail.extend(forgetCommon.shape)], {
+  .discriminatedUnion('type', [z.extend(byMobile, forgetCommon.shape), z.extend(byEmail, forgetCommon.shape)], {
     error: 'invalidInput',
   })
-  .superRefine(matching);
+  .check(z.superRefine(matching));
 export type ForgetRequest = z.input<typeof forgetRequest>;
 
 /** Login by phone (digits, with optional area code), e-mail or username. */
 export const loginRequest = z.object({
   account: accountField,
-  area_code: z.string().max(8, { error: 'tooLong' }).optional(),
+  area_code: z.optional(z.string().check(z.maxLength(8, { error: 'tooLong' }))),
   password: z
     .string({ error: 'passwordRequired' })
-    .min(1, { error: 'passwordRequired' })
-    .max(128, { error: 'tooLong' }),
+    .check(z.minLength(1, { error: 'passwordRequired' }), z.maxLength(128, { error: 'tooLong' })),
 });
 export type LoginRequest = z.input<typeof loginRequest>;
 
@@ -102,7 +100,7 @@ export type SessionResponse = z.infer<typeof sessionResponse>;
 export const center2Response = z.object({
   user,
   invite_count: z.number(),
-  last_login_at: z.number().nullable(),
+  last_login_at: z.nullable(z.number()),
   sessions: z.number(),
 });
 
@@ -113,38 +111,36 @@ export const updatePasswordRequest = z
   .object({
     old_password: z
       .string({ error: 'oldPasswordRequired' })
-      .min(1, { error: 'oldPasswordRequired' })
-      .max(128, { error: 'tooLong' }),
+      .check(z.minLength(1, { error: 'oldPasswordRequired' }), z.maxLength(128, { error: 'tooLong' })),
     password: passwordField,
     repassword: repasswordField,
   })
-  .superRefine(matching);
+  .check(z.superRefine(matching));
 
 export const hasPasswordResponse = z.object({ has_password: z.boolean() });
 
 /** Set or change the 6-digit fund password, proven by the login password or by a code sent to the user. */
 export const fundPasswordRequest = z
-  .discriminatedUnion(
-    'mode',
-    [
-      z.object({
-        mode: z.literal('password'),
-        login_password: z
-          .string({ error: 'passwordRequired' })
-          .min(1, { error: 'passwordRequired' })
-          .max(128, { error: 'tooLong' }),
-      }),
-      z.object({ mode: z.literal('code'), code: codeField }),
-    ],
-    { error: 'invalidInput' },
-  )
-  .and(
+  .intersection(
+    z.discriminatedUnion(
+      'mode',
+      [
+        z.object({
+          mode: z.literal('password'),
+          login_password: z
+            .string({ error: 'passwordRequired' })
+            .check(z.minLength(1, { error: 'passwordRequired' }), z.maxLength(128, { error: 'tooLong' })),
+        }),
+        z.object({ mode: z.literal('code'), code: codeField }),
+      ],
+      { error: 'invalidInput' },
+    ),
     z.object({
       password: fundPasswordField,
-      repassword: z.string({ error: 'repasswordRequired' }).max(32, { error: 'tooLong' }),
+      repassword: z.string({ error: 'repasswordRequired' }).check(z.maxLength(32, { error: 'tooLong' })),
     }),
   )
-  .superRefine(matching);
+  .check(z.superRefine(matching));
 
 /** The account calls (its domain names them in its contract; server/domains/compose.ts joins every table). */
 export const accountCalls = {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { call, emptyResponse, none } from './call-spec';
 import { optionalTextField, recordIdField } from './fields';
 import { decimalString, symbolField } from './market';
@@ -24,17 +24,17 @@ export const FIRED_ALERTS_LISTED = 50;
 
 /** The recorded tick that fired an alert, with the price record's batch that seals it (RULES "Common ground"). */
 export const alertTick = z.object({
-  seq: z.number().int(),
-  ts: z.number().int(),
+  seq: z.number().check(z.int()),
+  ts: z.number().check(z.int()),
   price: decimalString,
   /** The price record's batch sealing the tick and that batch's hash (market/chain/record re-checks it); null if unsealed. */
-  batch_id: z.number().int().positive().nullable(),
-  hash: hexHash.nullable(),
+  batch_id: z.nullable(z.number().check(z.int(), z.positive())),
+  hash: z.nullable(hexHash),
 });
 export type AlertTick = z.infer<typeof alertTick>;
 
 export const priceAlert = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   symbol: z.string(),
   /** The currency its price is in (the instrument's quote: USDT for coins, USD for stocks). */
   quote: z.string(),
@@ -42,9 +42,9 @@ export const priceAlert = z.object({
   /** Exact decimal text on the instrument's price step. */
   price: decimalString,
   state: z.enum(ALERT_STATES),
-  created_at: z.number().int(),
+  created_at: z.number().check(z.int()),
   /** The tick that fired it; null while active. */
-  fired: alertTick.nullable(),
+  fired: z.nullable(alertTick),
 });
 export type PriceAlert = z.infer<typeof priceAlert>;
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { call, emptyResponse, none } from './call-spec';
 import { recordIdField } from './fields';
 
@@ -53,7 +53,7 @@ export const isSwiftOrFedwire = (v: string) => BIC_RE.test(v) || isAbaRouting(v)
 export const normaliseSwift = (v: string) => v.replace(/\s/g, '').toUpperCase();
 
 const required = (key: string, max: number) =>
-  z.string({ error: key }).trim().min(1, { error: key }).max(max, { error: 'tooLong' });
+  z.string({ error: key }).check(z.trim(), z.minLength(1, { error: key }), z.maxLength(max, { error: 'tooLong' }));
 
 /** Letters, digits, spaces and dashes, starting with a letter or digit. */
 const codeLike = (min: number, max: number) => new RegExp(`^[A-Za-z0-9][A-Za-z0-9 -]{${min - 1},${max - 1}}$`);
@@ -64,23 +64,29 @@ const codeLike = (min: number, max: number) => new RegExp(`^[A-Za-z0-9][A-Za-z0-
  * With `id` it replaces the fields of one of the user's own cards.
  */
 export const cashSaveRequest = z.object({
-  id: recordIdField.optional(),
+  id: z.optional(recordIdField),
   name: required('bankOwnerNameRequired', 100),
   bank_name: required('bankNameRequired', 100),
   branch_name: required('bankBranchRequired', 100),
-  branch_number: required('bankBranchNumberRequired', 20).regex(codeLike(1, 20), { error: 'bankBranchNumberInvalid' }),
-  card_number: required('bankCardNumberRequired', 40)
-    .transform(normaliseCardNumber)
-    .refine(isCardNumber, { error: 'bankCardNumberInvalid' }),
+  branch_number: required('bankBranchNumberRequired', 20).check(
+    z.regex(codeLike(1, 20), { error: 'bankBranchNumberInvalid' }),
+  ),
+  card_number: z
+    .pipe(required('bankCardNumberRequired', 40), z.transform(normaliseCardNumber))
+    .check(z.refine(isCardNumber, { error: 'bankCardNumberInvalid' })),
   bank_address: required('bankAddressRequired', 200),
-  swift_code: required('bankSwiftRequired', 20)
-    .transform(normaliseSwift)
-    .refine(isSwiftOrFedwire, { error: 'bankSwiftInvalid' }),
+  swift_code: z
+    .pipe(required('bankSwiftRequired', 20), z.transform(normaliseSwift))
+    .check(z.refine(isSwiftOrFedwire, { error: 'bankSwiftInvalid' })),
   cardholder_name: required('bankCardholderRequired', 100),
-  bank_account: required('bankAccountRequired', 40).regex(codeLike(3, 40), { error: 'bankAccountInvalid' }),
-  iban: required('bankIbanRequired', 50).transform(normaliseIban).refine(isIban, { error: 'bankIbanInvalid' }),
+  bank_account: required('bankAccountRequired', 40).check(z.regex(codeLike(3, 40), { error: 'bankAccountInvalid' })),
+  iban: z
+    .pipe(required('bankIbanRequired', 50), z.transform(normaliseIban))
+    .check(z.refine(isIban, { error: 'bankIbanInvalid' })),
   payee_address: required('bankPayeeAddressRequired', 200),
-  postal_code: required('bankPostalCodeRequired', 12).regex(codeLike(2, 12), { error: 'bankPostalCodeInvalid' }),
+  postal_code: required('bankPostalCodeRequired', 12).check(
+    z.regex(codeLike(2, 12), { error: 'bankPostalCodeInvalid' }),
+  ),
 });
 export type CashSaveRequest = z.input<typeof cashSaveRequest>;
 
@@ -100,7 +106,7 @@ export const bankCard = z.object({
   payee_address: z.string(),
   postal_code: z.string(),
   created_at: z.number(),
-  updated_at: z.number().nullable(),
+  updated_at: z.nullable(z.number()),
 });
 export type BankCard = z.infer<typeof bankCard>;
 

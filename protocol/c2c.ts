@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { call, none } from './call-spec';
 import { beforeIdField, listLimitField, optionalTextField, recordIdField, tradeRequestIdField } from './fields';
 import { decimalString } from './market';
@@ -46,13 +46,13 @@ export type C2cPayMethod = z.infer<typeof c2cPayMethod>;
 
 /** A merchant's ad (SPEC 7 ctc/product/*): what the buyer sees before ordering. Payment details are not in it. */
 export const c2cAd = z.object({
-  id: z.number().int(),
-  merchant_id: z.number().int(),
+  id: z.number().check(z.int()),
+  merchant_id: z.number().check(z.int()),
   /** The merchant's public nickname (SPEC 3 "merchant nickname"). */
   merchant_nickname: z.string(),
   coin: z.string(),
   /** Decimals of the coin's quantity. */
-  scale: z.number().int().min(0),
+  scale: z.number().check(z.int(), z.gte(0)),
   fiat: z.enum(C2C_FIATS),
   /** Price of one coin in the fiat currency. */
   price: decimalString,
@@ -66,22 +66,22 @@ export const c2cAd = z.object({
   pay_types: z.array(z.enum(C2C_PAY_TYPES)),
   /** `open` shows in the list; `closed` by the merchant (open orders still finish). */
   state: z.enum(['open', 'closed']),
-  created_at: z.number().int(),
+  created_at: z.number().check(z.int()),
 });
 export type C2cAd = z.infer<typeof c2cAd>;
 
 /** SPEC 3 "C2C order": one order as its buyer or its merchant sees it. */
 export const c2cOrder = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   /** SPEC 3 order number, shown to both sides and support. */
   sn: z.string(),
-  ad_id: z.number().int(),
+  ad_id: z.number().check(z.int()),
   /** The viewer's side of this order. */
   role: z.enum(['buyer', 'merchant']),
   merchant_nickname: z.string(),
   buyer_nickname: z.string(),
   coin: z.string(),
-  scale: z.number().int().min(0),
+  scale: z.number().check(z.int(), z.gte(0)),
   fiat: z.enum(C2C_FIATS),
   price: decimalString,
   /** Coins bought (SPEC 3 "quantity"), held in escrow from the merchant's coin account while the order runs. */
@@ -94,46 +94,45 @@ export const c2cOrder = z.object({
   pay_type: z.enum(C2C_PAY_TYPES),
   pay_info: c2cPayMethod,
   status: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5)]),
-  created_at: z.number().int(),
+  created_at: z.number().check(z.int()),
   /** The end of the payment window: created_at + C2C_PAY_WINDOW_MS (server time). */
-  pay_until: z.number().int(),
-  paid_at: z.number().int().nullable(),
-  completed_at: z.number().int().nullable(),
-  cancelled_at: z.number().int().nullable(),
-  cancel_reason: z.enum(C2C_CANCEL_REASONS).nullable(),
+  pay_until: z.number().check(z.int()),
+  paid_at: z.nullable(z.number().check(z.int())),
+  completed_at: z.nullable(z.number().check(z.int())),
+  cancelled_at: z.nullable(z.number().check(z.int())),
+  cancel_reason: z.nullable(z.enum(C2C_CANCEL_REASONS)),
   /** An appeal: who opened it, why, and how an operator decided it (with the operator's reason). */
-  appeal: z
-    .object({
+  appeal: z.nullable(
+    z.object({
       by: z.enum(['buyer', 'merchant']),
       reason: z.string(),
-      opened_at: z.number().int(),
-      decision: z.enum(['release', 'cancel']).nullable(),
-      decision_reason: z.string().nullable(),
-      decided_at: z.number().int().nullable(),
-    })
-    .nullable(),
+      opened_at: z.number().check(z.int()),
+      decision: z.nullable(z.enum(['release', 'cancel'])),
+      decision_reason: z.nullable(z.string()),
+      decided_at: z.nullable(z.number().check(z.int())),
+    }),
+  ),
   /** The order's chat (the chat module's conversation id). */
-  conversation_id: z.number().int().nullable(),
+  conversation_id: z.nullable(z.number().check(z.int())),
   request_id: z.string(),
 });
 export type C2cOrder = z.infer<typeof c2cOrder>;
 
 const coinField = z
   .string({ error: 'invalidInput' })
-  .trim()
-  .regex(/^[A-Z0-9]{1,12}$/, { error: 'invalidInput' });
+  .check(z.trim(), z.regex(/^[A-Z0-9]{1,12}$/, { error: 'invalidInput' }));
 const amountField = (requiredKey: string) =>
   z
     .string({ error: requiredKey })
-    .trim()
-    .min(1, { error: requiredKey })
-    .max(40, { error: 'amountInvalid' })
-    .regex(/^\d+(\.\d+)?$/, { error: 'amountInvalid' });
+    .check(
+      z.trim(),
+      z.minLength(1, { error: requiredKey }),
+      z.maxLength(40, { error: 'amountInvalid' }),
+      z.regex(/^\d+(\.\d+)?$/, { error: 'amountInvalid' }),
+    );
 const reasonField = z
   .string({ error: 'c2cReasonRequired' })
-  .trim()
-  .min(1, { error: 'c2cReasonRequired' })
-  .max(500, { error: 'tooLong' });
+  .check(z.trim(), z.minLength(1, { error: 'c2cReasonRequired' }), z.maxLength(500, { error: 'tooLong' }));
 
 /** ctc/product/all: the coins and fiat currencies that have open ads (the filter of assets/c2c/index). */
 export const c2cMarketsResponse = z.object({
@@ -145,12 +144,15 @@ export const c2cMarketsResponse = z.object({
  * the page: sent back as `before_id`, the next page starts after it in the same order.
  */
 export const c2cAdListRequest = z.object({
-  coin: coinField.optional(),
-  fiat: z.enum(C2C_FIATS, { error: 'invalidInput' }).optional(),
+  coin: z.optional(coinField),
+  fiat: z.optional(z.enum(C2C_FIATS, { error: 'invalidInput' })),
   limit: listLimitField,
   before_id: beforeIdField,
 });
-export const c2cAdListResponse = z.object({ ads: z.array(c2cAd), next_before_id: z.number().int().nullable() });
+export const c2cAdListResponse = z.object({
+  ads: z.array(c2cAd),
+  next_before_id: z.nullable(z.number().check(z.int())),
+});
 export const c2cIdRequest = z.object({ id: recordIdField });
 
 /**
@@ -171,19 +173,20 @@ export type C2cOrderAddRequest = z.input<typeof c2cOrderAddRequest>;
 
 /** ctc/order/list: the caller's orders as buyer, or as merchant (`side=merchant`), newest first. */
 export const c2cOrderListRequest = z.object({
-  side: z.enum(['buyer', 'merchant'], { error: 'invalidInput' }).optional(),
+  side: z.optional(z.enum(['buyer', 'merchant'], { error: 'invalidInput' })),
   /** Only orders in these states ("1,2"); all when left out. */
-  status: z
-    .string({ error: 'invalidInput' })
-    .regex(/^[1-5](,[1-5]){0,4}$/, { error: 'invalidInput' })
-    .transform((v) => v.split(',').map(Number) as C2cStatus[])
-    .optional(),
+  status: z.optional(
+    z.pipe(
+      z.string({ error: 'invalidInput' }).check(z.regex(/^[1-5](,[1-5]){0,4}$/, { error: 'invalidInput' })),
+      z.transform((v) => v.split(',').map(Number) as C2cStatus[]),
+    ),
+  ),
   limit: listLimitField,
   before_id: beforeIdField,
 });
 export const c2cOrderListResponse = z.object({
   orders: z.array(c2cOrder),
-  next_before_id: z.number().int().nullable(),
+  next_before_id: z.nullable(z.number().check(z.int())),
 });
 export type C2cOrderPage = z.infer<typeof c2cOrderListResponse>;
 
@@ -193,7 +196,7 @@ export const c2cAppealRequest = z.object({ id: recordIdField, reason: reasonFiel
 /** The merchant's own profile: whether the caller is a merchant, and the nickname buyers see. */
 export const c2cMerchantResponse = z.object({
   merchant: z.boolean(),
-  nickname: z.string().nullable(),
+  nickname: z.nullable(z.string()),
 });
 
 /**
@@ -206,7 +209,7 @@ export const c2cMerchantResponse = z.object({
  * decimals, limits 2 (protocol/rules/c2c.ts).
  */
 export const c2cAdSaveRequest = z.object({
-  id: recordIdField.optional(),
+  id: z.optional(recordIdField),
   coin: coinField,
   fiat: z.enum(C2C_FIATS, { error: 'invalidInput' }),
   price: amountField('c2cPriceRequired'),
@@ -214,12 +217,12 @@ export const c2cAdSaveRequest = z.object({
   amount: amountField('c2cAmountRequired'),
   min_fiat: amountField('c2cLimitRequired'),
   max_fiat: amountField('c2cLimitRequired'),
-  pay_methods: z.string({ error: 'c2cPayMethodsRequired' }).max(4000, { error: 'tooLong' }),
+  pay_methods: z.string({ error: 'c2cPayMethodsRequired' }).check(z.maxLength(4000, { error: 'tooLong' })),
   note: optionalTextField(500),
 });
 export type C2cAdSaveRequest = z.input<typeof c2cAdSaveRequest>;
 /** A merchant's own ad, with its payment details and total amount. */
-export const c2cOwnAd = c2cAd.extend({
+export const c2cOwnAd = z.extend(c2cAd, {
   amount: decimalString,
   pay_methods: z.array(c2cPayMethod),
   note: z.string(),

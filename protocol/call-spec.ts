@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /**
  * One /api call: method, whether it needs a session, the request schema (form fields, all strings) and the schema
@@ -6,7 +6,7 @@ import { z } from 'zod';
  * client chunk that makes a call carries only its area's schemas; the server's domain that handles an area names its
  * table in its contract, and the domain list composes the table the server serves (server/domains/compose.ts).
  */
-export interface CallSpec<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
+export interface CallSpec<Req extends z.ZodMiniType = z.ZodMiniType, Res extends z.ZodMiniType = z.ZodMiniType> {
   method: 'GET' | 'POST' | 'PUT';
   auth: boolean;
   request: Req;
@@ -22,7 +22,7 @@ export type CallRequest<T extends CallTable, P extends keyof T> = z.input<T[P]['
 /** `data` of the ok envelope a call of `T` answers at `P`. */
 export type CallData<T extends CallTable, P extends keyof T> = z.output<T[P]['response']>;
 
-export const call = <Req extends z.ZodType, Res extends z.ZodType>(
+export const call = <Req extends z.ZodMiniType, Res extends z.ZodMiniType>(
   method: CallSpec['method'],
   auth: boolean,
   request: Req,
@@ -33,4 +33,4 @@ export const call = <Req extends z.ZodType, Res extends z.ZodType>(
 export const none = z.object({});
 
 /** An ok answer without data of its own. */
-export const emptyResponse = z.object({}).passthrough();
+export const emptyResponse = z.looseObject({});

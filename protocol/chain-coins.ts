@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /**
  * SPEC 9: the chains each coin moves on (USDT ERC20 or OMNI, USDC ERC20, BTC OMNI, ETH ERC20). Withdrawal
@@ -26,13 +26,11 @@ export const isChainOf = (coin: ChainCoin, chain: string): chain is Chain =>
   (CHAINS_BY_COIN[coin] as readonly string[]).includes(chain);
 
 /** Coin and chain as form fields (message keys of the `errors` namespace), read case-insensitively. */
-export const coinField = z
-  .string({ error: 'coinInvalid' })
-  .trim()
-  .toUpperCase()
-  .pipe(z.enum(CHAIN_COINS, { error: 'coinInvalid' }));
-export const chainField = z
-  .string({ error: 'chainInvalid' })
-  .trim()
-  .toUpperCase()
-  .pipe(z.enum(CHAINS, { error: 'chainInvalid' }));
+export const coinField = z.pipe(
+  z.string({ error: 'coinInvalid' }).check(z.trim(), z.toUpperCase()),
+  z.enum(CHAIN_COINS, { error: 'coinInvalid' }),
+);
+export const chainField = z.pipe(
+  z.string({ error: 'chainInvalid' }).check(z.trim(), z.toUpperCase()),
+  z.enum(CHAINS, { error: 'chainInvalid' }),
+);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { base58CheckDecode, eip55, segwitDecode } from './address-codecs';
 import { type Chain, type ChainCoin, isChainOf } from './chain-coins';
 
@@ -51,15 +51,20 @@ export function canonicalAddress(chain: Chain, address: string): string {
 
 export const chainAddressField = z
   .string({ error: 'withdrawAddressRequired' })
-  .trim()
-  .min(1, { error: 'withdrawAddressRequired' })
-  .max(ADDRESS_MAX, { error: 'tooLong' });
+  .check(
+    z.trim(),
+    z.minLength(1, { error: 'withdrawAddressRequired' }),
+    z.maxLength(ADDRESS_MAX, { error: 'tooLong' }),
+  );
 
 /**
  * For a parsed {coin, chain, address}: the chain must be one of the coin's (`chainInvalid` on chain) and the
  * address must be valid on it (`addressInvalid` on address).
  */
-export function checkChainAddress(v: { coin: ChainCoin; chain: Chain; address: string }, ctx: z.RefinementCtx): void {
+export function checkChainAddress(
+  v: { coin: ChainCoin; chain: Chain; address: string },
+  ctx: z.core.$RefinementCtx,
+): void {
   if (!isChainOf(v.coin, v.chain)) ctx.addIssue({ code: 'custom', message: 'chainInvalid', path: ['chain'] });
   else if (!isAddressOnChain(v.chain, v.address)) {
     ctx.addIssue({ code: 'custom', message: 'addressInvalid', path: ['address'] });

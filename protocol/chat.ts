@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { call, none } from './call-spec';
 import { recordIdField } from './fields';
 
@@ -28,53 +28,53 @@ export const CHAT_FROM = ['self', 'peer', 'support', 'user', 'system'] as const;
 export type ChatFrom = (typeof CHAT_FROM)[number];
 
 export const chatMessage = z.object({
-  conversation_id: z.number().int(),
-  seq: z.number().int().min(1),
+  conversation_id: z.number().check(z.int()),
+  seq: z.number().check(z.int(), z.gte(1)),
   from: z.enum(CHAT_FROM),
   /** The author's display name (nickname, or the operator's public name); empty for the system. */
   author: z.string(),
   /** The sender's client id: only on the viewer's own messages (it matches a pending send). */
-  client_id: z.string().nullable(),
+  client_id: z.nullable(z.string()),
   kind: z.enum(['text', 'image', 'event']),
   /** The text (kind text), or the event's message key of the chat namespace (kind event). */
-  text: z.string().nullable(),
+  text: z.nullable(z.string()),
   /** The upload id of an image (kind image); members fetch it with upload/file. */
-  image_id: z.number().int().nullable(),
-  at: z.number().int(),
+  image_id: z.nullable(z.number().check(z.int())),
+  at: z.number().check(z.int()),
 });
 export type ChatMessage = z.infer<typeof chatMessage>;
 
 export const chatConversation = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   kind: z.enum(CHAT_KINDS),
   /** Support: the topic the user picked; order: null. */
-  topic: z.enum(SUPPORT_TOPICS).nullable(),
+  topic: z.nullable(z.enum(SUPPORT_TOPICS)),
   /** Order chat: the C2C order it belongs to. */
-  order_id: z.number().int().nullable(),
+  order_id: z.nullable(z.number().check(z.int())),
   /** The other side's display name (merchant or buyer nickname; for support the empty string). */
   peer: z.string(),
   /** Open conversations take messages; a closed support conversation is history (the user may start a new one). */
   state: z.enum(['open', 'closed']),
   /** The number of the newest message (0: none yet). */
-  last_seq: z.number().int().min(0),
+  last_seq: z.number().check(z.int(), z.gte(0)),
   /** The newest message the viewer has read, and the newest the other side has read (read receipts). */
-  read_seq: z.number().int().min(0),
-  peer_read_seq: z.number().int().min(0),
-  unread: z.number().int().min(0),
+  read_seq: z.number().check(z.int(), z.gte(0)),
+  peer_read_seq: z.number().check(z.int(), z.gte(0)),
+  unread: z.number().check(z.int(), z.gte(0)),
   /** The newest message, for lists. */
-  last: chatMessage.nullable(),
-  created_at: z.number().int(),
-  updated_at: z.number().int(),
+  last: z.nullable(chatMessage),
+  created_at: z.number().check(z.int()),
+  updated_at: z.number().check(z.int()),
 });
 export type ChatConversation = z.infer<typeof chatConversation>;
 
-const seqField = z
-  .string({ error: 'invalidInput' })
-  .regex(/^\d{1,12}$/, { error: 'invalidInput' })
-  .transform(Number);
+const seqField = z.pipe(
+  z.string({ error: 'invalidInput' }).check(z.regex(/^\d{1,12}$/, { error: 'invalidInput' })),
+  z.transform(Number),
+);
 
 /** chat/list: the caller's conversations of a kind (default all), newest activity first. */
-export const chatListRequest = z.object({ kind: z.enum(CHAT_KINDS, { error: 'invalidInput' }).optional() });
+export const chatListRequest = z.object({ kind: z.optional(z.enum(CHAT_KINDS, { error: 'invalidInput' })) });
 export const chatListResponse = z.object({ conversations: z.array(chatConversation) });
 
 /** chat/info: one conversation of the caller's (`chatNotFound` for anyone else's). */
@@ -86,14 +86,17 @@ export const chatIdRequest = z.object({ id: recordIdField });
  */
 export const chatMessagesRequest = z.object({
   id: recordIdField,
-  after_seq: seqField.optional(),
-  before_seq: seqField.optional(),
-  limit: z
-    .string({ error: 'invalidInput' })
-    .regex(/^\d{1,3}$/, { error: 'invalidInput' })
-    .transform(Number)
-    .pipe(z.number().int().min(1, { error: 'invalidInput' }).max(CHAT_PAGE_MAX, { error: 'invalidInput' }))
-    .optional(),
+  after_seq: z.optional(seqField),
+  before_seq: z.optional(seqField),
+  limit: z.optional(
+    z.pipe(
+      z.pipe(
+        z.string({ error: 'invalidInput' }).check(z.regex(/^\d{1,3}$/, { error: 'invalidInput' })),
+        z.transform(Number),
+      ),
+      z.number().check(z.int(), z.gte(1, { error: 'invalidInput' }), z.lte(CHAT_PAGE_MAX, { error: 'invalidInput' })),
+    ),
+  ),
 });
 export const chatMessagesResponse = z.object({
   conversation: chatConversation,
@@ -116,36 +119,38 @@ export const CHAT_SEND_COMMAND = 'chat.send' as const;
 export const CHAT_READ_COMMAND = 'chat.read' as const;
 /** Every refusal of a command's arguments is a key of the errors table, as on HTTP (never zod's English text). */
 const invalid = { error: 'invalidInput' } as const;
-const positiveIdArg = z.number(invalid).int(invalid).positive(invalid);
+const positiveIdArg = z.number(invalid).check(z.int(invalid), z.positive(invalid));
 const chatTextArg = z
   .string({ error: 'chatTextRequired' })
-  .trim()
-  .min(1, { error: 'chatTextRequired' })
-  .max(CHAT_TEXT_MAX, { error: 'tooLong' });
+  .check(z.trim(), z.minLength(1, { error: 'chatTextRequired' }), z.maxLength(CHAT_TEXT_MAX, { error: 'tooLong' }));
 /**
  * A message is a text or an image, never both: a message carries one kind (the client sends an image and a text as
  * two messages), so both at once are refused (`chatTextOrImage`) rather than one of them dropped.
  */
-export const chatSendArgs = z
-  .object({ conversation_id: positiveIdArg, text: chatTextArg.optional(), image_id: positiveIdArg.optional() }, invalid)
-  .transform(
+export const chatSendArgs = z.pipe(
+  z.object(
+    { conversation_id: positiveIdArg, text: z.optional(chatTextArg), image_id: z.optional(positiveIdArg) },
+    invalid,
+  ),
+  z.transform(
     (
       { conversation_id, text, image_id },
       ctx,
     ): { conversation_id: number; text: string } | { conversation_id: number; image_id: number } => {
       if (text !== undefined && image_id !== undefined) {
-        ctx.addIssue({ code: 'custom', message: 'chatTextOrImage', path: ['image_id'] });
+        ctx.issues.push({ code: 'custom', message: 'chatTextOrImage', path: ['image_id'], input: ctx.value });
         return z.NEVER;
       }
       if (image_id !== undefined) return { conversation_id, image_id };
       if (text !== undefined) return { conversation_id, text };
-      ctx.addIssue({ code: 'custom', message: 'chatTextRequired', path: ['text'] });
+      ctx.issues.push({ code: 'custom', message: 'chatTextRequired', path: ['text'], input: ctx.value });
       return z.NEVER;
     },
-  );
+  ),
+);
 export type ChatSendArgs = z.input<typeof chatSendArgs>;
 export const chatReadArgs = z.object(
-  { conversation_id: positiveIdArg, seq: z.number(invalid).int(invalid).min(0, invalid) },
+  { conversation_id: positiveIdArg, seq: z.number(invalid).check(z.int(invalid), z.gte(0, invalid)) },
   invalid,
 );
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /**
  * The response envelope of every /api call (SPEC 7).
@@ -8,7 +8,7 @@ import { z } from 'zod';
  */
 export const SESSION_EXPIRED_TYPE = 999 as const;
 
-export const okEnvelope = <T extends z.ZodType>(data: T) =>
+export const okEnvelope = <T extends z.ZodMiniType>(data: T) =>
   z.object({ type: z.literal('ok'), code: z.literal(1), message: z.literal('OK'), data });
 
 export const errorEnvelope = z.object({
@@ -16,7 +16,7 @@ export const errorEnvelope = z.object({
   code: z.literal(0),
   message: z.string(),
   /** Field the failure refers to, when one does (lets a form mark it). */
-  field: z.string().optional(),
+  field: z.optional(z.string()),
   /**
    * Why, as the key of the errors table (`verificationRequired`, `insufficientBalance`, …): what client code decides
    * on, never the translated message.
@@ -33,11 +33,11 @@ export const sessionExpiredEnvelope = z.object({
 /** Loose shape used by the client before it knows which call answered. */
 export const anyEnvelope = z.object({
   type: z.union([z.string(), z.number()]),
-  code: z.union([z.number(), z.string()]).optional(),
-  message: z.string().optional(),
-  msg: z.string().optional(),
-  reason: z.string().optional(),
-  data: z.unknown().optional(),
+  code: z.optional(z.union([z.number(), z.string()])),
+  message: z.optional(z.string()),
+  msg: z.optional(z.string()),
+  reason: z.optional(z.string()),
+  data: z.optional(z.unknown()),
 });
 export type AnyEnvelope = z.infer<typeof anyEnvelope>;
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /**
  * Field rules shared by the server (which enforces them) and the client (which mirrors them).
@@ -18,36 +18,46 @@ export const EMAIL_RE = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 export const USERNAME_RE = /^[A-Za-z][A-Za-z0-9_]{3,31}$/;
 
 const text = (requiredKey: string, max = MAX_TEXT) =>
-  z.string({ error: requiredKey }).trim().min(1, { error: requiredKey }).max(max, { error: 'tooLong' });
+  z
+    .string({ error: requiredKey })
+    .check(z.trim(), z.minLength(1, { error: requiredKey }), z.maxLength(max, { error: 'tooLong' }));
 
-export const mobileField = text('phoneRequired', 32).regex(MOBILE_RE, { error: 'phoneInvalid' });
-export const areaCodeField = text('areaCodeRequired', 8)
-  .transform((v) => v.replace(/^\+/, ''))
-  .pipe(z.string().regex(AREA_CODE_RE, { error: 'areaCodeInvalid' }));
-export const emailField = text('emailRequired', 254).toLowerCase().regex(EMAIL_RE, { error: 'emailInvalid' });
-export const codeField = text('codeRequired', 16).regex(CODE_RE, { error: 'codeInvalid' });
-export const passwordField = z
-  .string({ error: 'passwordRequired' })
-  .min(1, { error: 'passwordRequired' })
-  .max(PASSWORD_MAX, { error: 'tooLong' })
-  .refine((v) => v.length >= PASSWORD_MIN, { error: 'passwordMin' });
+export const mobileField = text('phoneRequired', 32).check(z.regex(MOBILE_RE, { error: 'phoneInvalid' }));
+export const areaCodeField = z.pipe(
+  z.pipe(
+    text('areaCodeRequired', 8),
+    z.transform((v) => v.replace(/^\+/, '')),
+  ),
+  z.string().check(z.regex(AREA_CODE_RE, { error: 'areaCodeInvalid' })),
+);
+export const emailField = text('emailRequired', 254).check(
+  z.toLowerCase(),
+  z.regex(EMAIL_RE, { error: 'emailInvalid' }),
+);
+export const codeField = text('codeRequired', 16).check(z.regex(CODE_RE, { error: 'codeInvalid' }));
+export const passwordField = z.string({ error: 'passwordRequired' }).check(
+  z.minLength(1, { error: 'passwordRequired' }),
+  z.maxLength(PASSWORD_MAX, { error: 'tooLong' }),
+  z.refine((v) => v.length >= PASSWORD_MIN, { error: 'passwordMin' }),
+);
 export const repasswordField = z
   .string({ error: 'repasswordRequired' })
-  .min(1, { error: 'repasswordRequired' })
-  .max(PASSWORD_MAX, { error: 'tooLong' });
+  .check(z.minLength(1, { error: 'repasswordRequired' }), z.maxLength(PASSWORD_MAX, { error: 'tooLong' }));
 export const fundPasswordField = z
   .string({ error: 'fundPasswordRequired' })
-  .min(1, { error: 'fundPasswordRequired' })
-  .max(32, { error: 'tooLong' })
-  .regex(FUND_PASSWORD_RE, { error: 'fundPasswordFormat' });
+  .check(
+    z.minLength(1, { error: 'fundPasswordRequired' }),
+    z.maxLength(32, { error: 'tooLong' }),
+    z.regex(FUND_PASSWORD_RE, { error: 'fundPasswordFormat' }),
+  );
 export const inviteCodeField = text('inviteRequired', 32);
 export const accountField = text('accountRequired', 254);
 /** A ticked checkbox arrives as '1' or 'true'. */
 export const tickedField = (key: string) =>
-  z
-    .string({ error: key })
-    .refine((v) => v === '1' || v === 'true', { error: key })
-    .transform(() => true as const);
+  z.pipe(
+    z.string({ error: key }).check(z.refine((v) => v === '1' || v === 'true', { error: key })),
+    z.transform(() => true as const),
+  );
 
 /**
  * The largest id a record can have: ids are `integer` columns, and PostgreSQL refuses to compare one with a larger
@@ -57,11 +67,11 @@ export const RECORD_ID_MAX = 2_147_483_647;
 
 /** The id of one of the user's own records, as a form sends it. */
 export const recordIdField = z
-  .string({ error: 'invalidInput' })
-  .trim()
-  .regex(/^[1-9]\d{0,9}$/, { error: 'invalidInput' })
-  .transform(Number)
-  .refine((id) => id <= RECORD_ID_MAX, { error: 'invalidInput' });
+  .pipe(
+    z.string({ error: 'invalidInput' }).check(z.trim(), z.regex(/^[1-9]\d{0,9}$/, { error: 'invalidInput' })),
+    z.transform(Number),
+  )
+  .check(z.refine((id) => id <= RECORD_ID_MAX, { error: 'invalidInput' }));
 
 /**
  * A trading call's client id for one submission (a spot order, an option contract), sent again on a retry so that it
@@ -70,29 +80,32 @@ export const recordIdField = z
 export const TRADE_REQUEST_ID_RE = /^[\x21-\x7e]{1,48}$/;
 export const tradeRequestIdField = z
   .string({ error: 'requestIdInvalid' })
-  .regex(TRADE_REQUEST_ID_RE, { error: 'requestIdInvalid' });
+  .check(z.regex(TRADE_REQUEST_ID_RE, { error: 'requestIdInvalid' }));
 
 /** Form text that may be left out or empty: both read as not given, so a required-check can name the field. */
 export const optionalTextField = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, { error: 'invalidInput' })
-    .optional()
-    .transform((v) => (v === undefined || v === '' ? undefined : v));
+  z.pipe(
+    z.optional(z.string().check(z.trim(), z.maxLength(max, { error: 'invalidInput' }))),
+    z.transform((v) => (v === undefined || v === '' ? undefined : v)),
+  );
 
 /** Page size of a list call: 1 to 100 (as text in the query). */
-export const listLimitField = z
-  .string({ error: 'invalidInput' })
-  .regex(/^\d{1,3}$/, { error: 'invalidInput' })
-  .transform(Number)
-  .pipe(z.number().int().min(1, { error: 'invalidInput' }).max(100, { error: 'invalidInput' }))
-  .optional();
+export const listLimitField = z.optional(
+  z.pipe(
+    z.pipe(
+      z.string({ error: 'invalidInput' }).check(z.regex(/^\d{1,3}$/, { error: 'invalidInput' })),
+      z.transform(Number),
+    ),
+    z.number().check(z.int(), z.gte(1, { error: 'invalidInput' }), z.lte(100, { error: 'invalidInput' })),
+  ),
+);
 
 /** Cursor paging: the `next_before_id` of the previous page (stable while new rows arrive at the top). */
-export const beforeIdField = z
-  .string({ error: 'invalidInput' })
-  .regex(/^[1-9]\d{0,9}$/, { error: 'invalidInput' })
-  .transform(Number)
-  .refine((id) => id <= RECORD_ID_MAX, { error: 'invalidInput' })
-  .optional();
+export const beforeIdField = z.optional(
+  z
+    .pipe(
+      z.string({ error: 'invalidInput' }).check(z.regex(/^[1-9]\d{0,9}$/, { error: 'invalidInput' })),
+      z.transform(Number),
+    )
+    .check(z.refine((id) => id <= RECORD_ID_MAX, { error: 'invalidInput' })),
+);

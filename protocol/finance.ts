@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { call, none } from './call-spec';
 import { beforeIdField, listLimitField, recordIdField, tickedField, tradeRequestIdField } from './fields';
 import { decimalString } from './market';
@@ -22,14 +22,14 @@ export const PENALTY_KINDS = ['ratio', 'interest_multiple'] as const;
 
 /** One product on offer, with what it can still sell (the reserve covers the promised yield of every order). */
 export const financeProduct = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   family: z.enum(FINANCE_FAMILIES),
   /** The operator's product name (not translated). */
   name: z.string(),
   currency: z.string(),
   /** Decimals of the currency in the ledger. */
-  scale: z.number().int().min(0),
-  cycle_days: z.number().int().positive(),
+  scale: z.number().check(z.int(), z.gte(0)),
+  cycle_days: z.number().check(z.int(), z.positive()),
   daily_rate: decimalString,
   /** daily_rate × 365, simple (no compounding). */
   apr: decimalString,
@@ -47,34 +47,34 @@ export type FinanceProduct = z.infer<typeof financeProduct>;
 
 /** SPEC 3 "Finance hosting order" fields, plus the times and ledger facts that let a user re-check it. */
 export const financeOrder = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   order_no: z.string(),
-  product_id: z.number().int(),
+  product_id: z.number().check(z.int()),
   family: z.enum(FINANCE_FAMILIES),
   name: z.string(),
   currency: z.string(),
-  scale: z.number().int().min(0),
+  scale: z.number().check(z.int(), z.gte(0)),
   /** Purchase amount: the principal held in the trust account while it runs. */
   amount: decimalString,
   daily_rate: decimalString,
-  cycle_days: z.number().int().positive(),
+  cycle_days: z.number().check(z.int(), z.positive()),
   penalty_rule: z.object({ kind: z.enum(PENALTY_KINDS), value: decimalString }),
   state: z.enum(FINANCE_ORDER_STATES),
-  days_paid: z.number().int().min(0),
-  days_left: z.number().int().min(0),
+  days_paid: z.number().check(z.int(), z.gte(0)),
+  days_left: z.number().check(z.int(), z.gte(0)),
   /** One day's interest (rounded down) and the whole cycle's. */
   daily_interest: decimalString,
   expected_income: decimalString,
   /** Interest paid so far ("current income"). */
   current_income: decimalString,
   /** What redeeming now would cost (running orders); the penalty charged (redeemed); null otherwise. */
-  penalty: decimalString.nullable(),
+  penalty: z.nullable(decimalString),
   /** Pay time (bought), first interest day start, completion time (end of the cycle), when it ended. */
-  pay_time: z.number().int(),
-  interest_start: z.number().int(),
-  completion_time: z.number().int(),
-  next_interest_at: z.number().int().nullable(),
-  ended_at: z.number().int().nullable(),
+  pay_time: z.number().check(z.int()),
+  interest_start: z.number().check(z.int()),
+  completion_time: z.number().check(z.int()),
+  next_interest_at: z.nullable(z.number().check(z.int())),
+  ended_at: z.nullable(z.number().check(z.int())),
   request_id: z.string(),
 });
 export type FinanceOrder = z.infer<typeof financeOrder>;
@@ -105,10 +105,12 @@ export const financeBuyRequest = z.object({
   product_id: recordIdField,
   amount: z
     .string({ error: 'financeAmountRequired' })
-    .trim()
-    .min(1, { error: 'financeAmountRequired' })
-    .max(40, { error: 'amountInvalid' })
-    .regex(/^\d+(\.\d+)?$/, { error: 'amountInvalid' }),
+    .check(
+      z.trim(),
+      z.minLength(1, { error: 'financeAmountRequired' }),
+      z.maxLength(40, { error: 'amountInvalid' }),
+      z.regex(/^\d+(\.\d+)?$/, { error: 'amountInvalid' }),
+    ),
   agree: tickedField('financeAgreeRequired'),
   request_id: tradeRequestIdField,
 });
@@ -116,14 +118,14 @@ export type FinanceBuyRequest = z.input<typeof financeBuyRequest>;
 
 /** lh/deposit/order, lh/send/order_list: the caller's orders of one tab, newest first. */
 export const financeOrdersRequest = z.object({
-  state: z.enum(FINANCE_ORDER_STATES, { error: 'invalidInput' }).optional().default('hosting'),
+  state: z._default(z.optional(z.enum(FINANCE_ORDER_STATES, { error: 'invalidInput' })), 'hosting'),
   limit: listLimitField,
   before_id: beforeIdField,
 });
 export type FinanceOrdersRequest = z.input<typeof financeOrdersRequest>;
 export const financeOrdersResponse = z.object({
   orders: z.array(financeOrder),
-  next_before_id: z.number().int().nullable(),
+  next_before_id: z.nullable(z.number().check(z.int())),
 });
 export type FinanceOrderPage = z.infer<typeof financeOrdersResponse>;
 
@@ -140,7 +142,7 @@ export const financeReportResponse = z.object({
       /** Interest paid over all orders, and in the last completed UTC day. */
       income_total: decimalString,
       income_yesterday: decimalString,
-      running: z.number().int().min(0),
+      running: z.number().check(z.int(), z.gte(0)),
     }),
   ),
 });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import {
   DEPOSIT_EVENT,
   FUNDING_STATES,
@@ -43,7 +43,7 @@ export const REMARK_MAX = 100;
 export const FUNDING_REQUEST_ID_RE = /^[\x21-\x7e]{1,56}$/;
 export const fundingRequestIdField = z
   .string({ error: 'requestIdInvalid' })
-  .regex(FUNDING_REQUEST_ID_RE, { error: 'requestIdInvalid' });
+  .check(z.regex(FUNDING_REQUEST_ID_RE, { error: 'requestIdInvalid' }));
 
 /** A transaction hash as the chain shows it: ERC20 `0x` + 64 hex digits; OMNI (Bitcoin) a 64-hex-digit txid. */
 const HASH_RE: Readonly<Record<Chain, RegExp>> = {
@@ -65,34 +65,36 @@ export const BANK_DEPOSIT_COIN = 'USDT' as const;
 const coinInfo = z.object({
   coin: z.enum(CHAIN_COINS),
   /** SPEC 3 base coin id. */
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   chains: z.array(z.enum(CHAINS)),
   /** Decimals of the coin in the ledger. */
-  scale: z.number().int(),
+  scale: z.number().check(z.int()),
 });
 
 /** wallet/deposit_currency: the coins one can deposit, their chains and minimum (a whole amount). */
 export const depositCurrencyResponse = z.object({
-  coins: z.array(coinInfo.extend({ min_deposit: decimalString })),
+  coins: z.array(z.extend(coinInfo, { min_deposit: decimalString })),
   /**
    * Bank transfers (credited in BANK_DEPOSIT_COIN): the platform's bank details to send the money to, null when
    * none are configured (then SPEC 8's "not configured; contact support").
    */
-  bank: z.object({ coin: z.literal(BANK_DEPOSIT_COIN), min_deposit: decimalString, details: z.string().nullable() }),
+  bank: z.object({ coin: z.literal(BANK_DEPOSIT_COIN), min_deposit: decimalString, details: z.nullable(z.string()) }),
 });
 export type DepositCurrencies = z.infer<typeof depositCurrencyResponse>;
 
 /** wallet/withdrawal_currency: the coins one can withdraw, their chains, minimum and fee. */
 export const withdrawalCurrencyResponse = z.array(
-  coinInfo.extend({ min_withdraw: decimalString, withdraw_fee: decimalString }),
+  z.extend(coinInfo, { min_withdraw: decimalString, withdraw_fee: decimalString }),
 );
 
-const checkCoinChain = (v: { coin: (typeof CHAIN_COINS)[number]; chain: Chain }, ctx: z.RefinementCtx) => {
+const checkCoinChain = (v: { coin: (typeof CHAIN_COINS)[number]; chain: Chain }, ctx: z.core.$RefinementCtx) => {
   if (!isChainOf(v.coin, v.chain)) ctx.addIssue({ code: 'custom', message: 'chainInvalid', path: ['chain'] });
 };
 
 /** wallet/deposit_address: the platform's address for a coin and chain (SPEC 8 message when none is set). */
-export const depositAddressRequest = z.object({ coin: coinField, chain: chainField }).superRefine(checkCoinChain);
+export const depositAddressRequest = z
+  .object({ coin: coinField, chain: chainField })
+  .check(z.superRefine(checkCoinChain));
 export const depositAddressResponse = z.object({
   coin: z.enum(CHAIN_COINS),
   chain: z.enum(CHAINS),
@@ -101,9 +103,13 @@ export const depositAddressResponse = z.object({
 });
 export type DepositAddress = z.infer<typeof depositAddressResponse>;
 
-const hashField = z.string({ error: 'depositHashRequired' }).trim().min(1, { error: 'depositHashRequired' }).max(100, {
-  error: 'depositHashInvalid',
-});
+const hashField = z.string({ error: 'depositHashRequired' }).check(
+  z.trim(),
+  z.minLength(1, { error: 'depositHashRequired' }),
+  z.maxLength(100, {
+    error: 'depositHashInvalid',
+  }),
+);
 
 /**
  * wallet/check_address: SPEC 7 names it without detail; here it checks a deposit's transaction hash for a chain
@@ -111,16 +117,18 @@ const hashField = z.string({ error: 'depositHashRequired' }).trim().min(1, { err
  */
 export const checkHashRequest = z
   .object({ coin: coinField, chain: chainField, hash: hashField })
-  .superRefine(checkCoinChain);
+  .check(z.superRefine(checkCoinChain));
 export const checkHashResponse = z.object({ valid: z.boolean(), used: z.boolean() });
 
 /** An optional form field: absent or blank means not given. */
-const optional = <T extends z.ZodType<unknown, string>>(schema: T) =>
-  z
-    .string()
-    .optional()
-    .transform((v) => (v === undefined || v.trim() === '' ? undefined : v))
-    .pipe(schema.optional());
+const optional = <T extends z.ZodMiniType<unknown, string>>(schema: T) =>
+  z.pipe(
+    z.pipe(
+      z.optional(z.string()),
+      z.transform((v) => (v === undefined || v.trim() === '' ? undefined : v)),
+    ),
+    z.optional(schema),
+  );
 
 /**
  * wallet/charge_req: a deposit to be reviewed. Crypto: coin, chain, the transaction hash, a whole amount at or above
@@ -129,7 +137,7 @@ const optional = <T extends z.ZodType<unknown, string>>(schema: T) =>
  */
 export const chargeRequest = z
   .object({
-    method: z.enum(DEPOSIT_METHODS, { error: 'depositMethodInvalid' }).optional().default('crypto'),
+    method: z._default(z.optional(z.enum(DEPOSIT_METHODS, { error: 'depositMethodInvalid' })), 'crypto'),
     coin: optional(coinField),
     chain: optional(chainField),
     hash: optional(hashField),
@@ -138,56 +146,58 @@ export const chargeRequest = z
     proof: uploadIdField('depositProofRequired'),
     request_id: fundingRequestIdField,
   })
-  .superRefine((v, ctx) => {
-    if (v.method === 'bank') {
-      if (v.bank_card_id === undefined) {
-        ctx.addIssue({ code: 'custom', message: 'depositBankCardRequired', path: ['bank_card_id'] });
+  .check(
+    z.superRefine((v, ctx) => {
+      if (v.method === 'bank') {
+        if (v.bank_card_id === undefined) {
+          ctx.addIssue({ code: 'custom', message: 'depositBankCardRequired', path: ['bank_card_id'] });
+        }
+        return;
       }
-      return;
-    }
-    if (!v.coin) ctx.addIssue({ code: 'custom', message: 'coinInvalid', path: ['coin'] });
-    else if (!v.chain || !isChainOf(v.coin, v.chain)) {
-      ctx.addIssue({ code: 'custom', message: 'chainInvalid', path: ['chain'] });
-    } else if (!v.hash) ctx.addIssue({ code: 'custom', message: 'depositHashRequired', path: ['hash'] });
-    else if (!isHashOnChain(v.chain, v.hash)) {
-      ctx.addIssue({ code: 'custom', message: 'depositHashInvalid', path: ['hash'] });
-    }
-  });
+      if (!v.coin) ctx.addIssue({ code: 'custom', message: 'coinInvalid', path: ['coin'] });
+      else if (!v.chain || !isChainOf(v.coin, v.chain)) {
+        ctx.addIssue({ code: 'custom', message: 'chainInvalid', path: ['chain'] });
+      } else if (!v.hash) ctx.addIssue({ code: 'custom', message: 'depositHashRequired', path: ['hash'] });
+      else if (!isHashOnChain(v.chain, v.hash)) {
+        ctx.addIssue({ code: 'custom', message: 'depositHashInvalid', path: ['hash'] });
+      }
+    }),
+  );
 export type ChargeRequest = z.input<typeof chargeRequest>;
 
 /** One deposit as its owner sees it (charge_mention/log2). */
 export const depositRecord = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   method: z.enum(DEPOSIT_METHODS),
   coin: z.string(),
-  chain: z.enum(CHAINS).nullable(),
+  chain: z.nullable(z.enum(CHAINS)),
   /** The platform address the deposit was sent to (crypto). */
-  address: z.string().nullable(),
-  hash: z.string().nullable(),
+  address: z.nullable(z.string()),
+  hash: z.nullable(z.string()),
   /** Last four digits of the bank card (bank). */
-  card_last4: z.string().nullable(),
+  card_last4: z.nullable(z.string()),
   amount: decimalString,
   state: fundingState,
-  reason: z.string().nullable(),
-  created_at: z.number().int(),
-  reviewed_at: z.number().int().nullable(),
+  reason: z.nullable(z.string()),
+  created_at: z.number().check(z.int()),
+  reviewed_at: z.nullable(z.number().check(z.int())),
 });
 export type DepositRecord = z.infer<typeof depositRecord>;
-export const chargeResponse = depositRecord.extend({ replayed: z.boolean() });
+export const chargeResponse = z.extend(depositRecord, { replayed: z.boolean() });
 
 /** wallet/get_info: what the withdraw form needs for a coin; the prerequisites of SPEC 6. */
 export const withdrawInfoRequest = z.object({ coin: coinField });
 export const withdrawInfoResponse = z.object({
   coin: z.enum(CHAIN_COINS),
   chains: z.array(z.enum(CHAINS)),
-  scale: z.number().int(),
+  scale: z.number().check(z.int()),
   min_withdraw: decimalString,
   withdraw_fee: decimalString,
   /** The coin account's available balance. */
   available: decimalString,
   /** Requests left in the rolling 24 hours. */
-  requests_left: z.number().int(),
-  requests_per_day: z.number().int(),
+  requests_left: z.number().check(z.int()),
+  requests_per_day: z.number().check(z.int()),
   has_address: z.boolean(),
   has_fund_password: z.boolean(),
   verified: z.boolean(),
@@ -202,27 +212,27 @@ export const withdrawRequest = z
   .object({
     coin: coinField,
     chain: chainField,
-    address_id: z
-      .string()
-      .optional()
-      .transform((v) => (v === undefined || v.trim() === '' ? undefined : v))
-      .pipe(recordIdField.optional()),
+    address_id: z.pipe(
+      z.pipe(
+        z.optional(z.string()),
+        z.transform((v) => (v === undefined || v.trim() === '' ? undefined : v)),
+      ),
+      z.optional(recordIdField),
+    ),
     amount: amountField,
     fund_password: fundPasswordField,
-    remark: z
-      .string()
-      .trim()
-      .max(REMARK_MAX, { error: 'tooLong' })
-      .optional()
-      .transform((v) => (v ? v : null)),
+    remark: z.pipe(
+      z.optional(z.string().check(z.trim(), z.maxLength(REMARK_MAX, { error: 'tooLong' }))),
+      z.transform((v) => (v ? v : null)),
+    ),
     request_id: fundingRequestIdField,
   })
-  .superRefine(checkCoinChain);
+  .check(z.superRefine(checkCoinChain));
 export type WithdrawRequest = z.input<typeof withdrawRequest>;
 
 /** One withdrawal as its owner sees it (charge_mention/log3, wallet/out). */
 export const withdrawalRecord = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   coin: z.string(),
   chain: z.enum(CHAINS),
   address: z.string(),
@@ -230,36 +240,39 @@ export const withdrawalRecord = z.object({
   fee: decimalString,
   /** amount + fee: what is frozen while pending and taken when passed. */
   total: decimalString,
-  remark: z.string().nullable(),
+  remark: z.nullable(z.string()),
   state: fundingState,
-  reason: z.string().nullable(),
-  created_at: z.number().int(),
-  reviewed_at: z.number().int().nullable(),
+  reason: z.nullable(z.string()),
+  created_at: z.number().check(z.int()),
+  reviewed_at: z.nullable(z.number().check(z.int())),
 });
 export type WithdrawalRecord = z.infer<typeof withdrawalRecord>;
-export const withdrawResponse = withdrawalRecord.extend({ replayed: z.boolean() });
+export const withdrawResponse = z.extend(withdrawalRecord, { replayed: z.boolean() });
 
-const pageLimit = z
-  .string({ error: 'invalidInput' })
-  .regex(/^\d{1,3}$/, { error: 'invalidInput' })
-  .transform(Number)
-  .pipe(z.number().int().min(1, { error: 'invalidInput' }).max(100, { error: 'invalidInput' }))
-  .optional();
+const pageLimit = z.optional(
+  z.pipe(
+    z.pipe(
+      z.string({ error: 'invalidInput' }).check(z.regex(/^\d{1,3}$/, { error: 'invalidInput' })),
+      z.transform(Number),
+    ),
+    z.number().check(z.int(), z.gte(1, { error: 'invalidInput' }), z.lte(100, { error: 'invalidInput' })),
+  ),
+);
 
 /** charge_mention/log2 and log3: the user's own records, newest first; `id` for one record; `state` to filter. */
 export const fundingLogRequest = z.object({
   limit: pageLimit,
-  before_id: recordIdField.optional(),
-  id: recordIdField.optional(),
-  state: fundingState.optional(),
+  before_id: z.optional(recordIdField),
+  id: z.optional(recordIdField),
+  state: z.optional(fundingState),
 });
 export const depositLogResponse = z.object({
   items: z.array(depositRecord),
-  next_before_id: z.number().int().nullable(),
+  next_before_id: z.nullable(z.number().check(z.int())),
 });
 export const withdrawalLogResponse = z.object({
   items: z.array(withdrawalRecord),
-  next_before_id: z.number().int().nullable(),
+  next_before_id: z.nullable(z.number().check(z.int())),
 });
 
 /** The deposit and withdrawal calls (its domain names them in its contract; server/domains/compose.ts joins every table). */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { call, none } from './call-spec';
 import { recordIdField } from './fields';
 import { type Lang, OFFERED_LANGS } from './lang';
@@ -55,20 +55,23 @@ export const helpParagraphs = textParagraphs;
 export const helpExcerpt = textExcerpt;
 
 /** Optional form text: left out or empty reads as not given. */
-const topicField = z
-  .string({ error: 'helpTopicInvalid' })
-  .trim()
-  .refine((v) => v === '' || isHelpTopic(v), { error: 'helpTopicInvalid' })
-  .transform((v) => (v === '' ? undefined : (v as HelpTopic)))
-  .optional();
-const queryField = z
-  .string({ error: 'invalidInput' })
-  .trim()
-  .max(HELP_QUERY_MAX, { error: 'helpQueryTooLong' })
-  .transform((v) => (v === '' ? undefined : v))
-  .optional();
+const topicField = z.optional(
+  z.pipe(
+    z.string({ error: 'helpTopicInvalid' }).check(
+      z.trim(),
+      z.refine((v) => v === '' || isHelpTopic(v), { error: 'helpTopicInvalid' }),
+    ),
+    z.transform((v) => (v === '' ? undefined : (v as HelpTopic))),
+  ),
+);
+const queryField = z.optional(
+  z.pipe(
+    z.string({ error: 'invalidInput' }).check(z.trim(), z.maxLength(HELP_QUERY_MAX, { error: 'helpQueryTooLong' })),
+    z.transform((v) => (v === '' ? undefined : v)),
+  ),
+);
 
-export const helpTopicCount = z.object({ topic: z.enum(HELP_TOPICS), count: z.number().int().min(1) });
+export const helpTopicCount = z.object({ topic: z.enum(HELP_TOPICS), count: z.number().check(z.int(), z.gte(1)) });
 export type HelpTopicCount = z.infer<typeof helpTopicCount>;
 /** help/topics: the topics that have published articles, in HELP_TOPICS order, with how many each has. */
 export const helpTopicsResponse = z.object({ topics: z.array(helpTopicCount) });
@@ -84,13 +87,13 @@ export type HelpListRequest = z.input<typeof helpListRequest>;
 
 /** One article in the list: its title and the start of its body, in `lang`. */
 export const helpArticleSummary = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   topic: z.enum(HELP_TOPICS),
   title: z.string(),
   excerpt: z.string(),
   /** The language of the title and the excerpt (a reader in Japanese reads English ones). */
   lang: z.enum(HELP_TEXT_LANGS),
-  updated_at: z.number().int(),
+  updated_at: z.number().check(z.int()),
 });
 export type HelpArticleSummary = z.infer<typeof helpArticleSummary>;
 export const helpListResponse = z.object({ articles: z.array(helpArticleSummary) });
@@ -100,12 +103,12 @@ export const helpDetailRequest = z.object({ id: recordIdField });
 
 /** help/detail: one published article; its body is plain text, paragraphs separated by blank lines. */
 export const helpArticle = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   topic: z.enum(HELP_TOPICS),
   title: z.string(),
   body: z.string(),
   lang: z.enum(HELP_TEXT_LANGS),
-  updated_at: z.number().int(),
+  updated_at: z.number().check(z.int()),
 });
 export type HelpArticle = z.infer<typeof helpArticle>;
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import {
   ACCOUNT_EVENT,
   type AccountEvent,
@@ -53,18 +53,18 @@ export {
 };
 
 const text = (requiredKey: string, max: number) =>
-  z.string({ error: requiredKey }).trim().min(1, { error: requiredKey }).max(max, { error: 'tooLong' });
+  z
+    .string({ error: requiredKey })
+    .check(z.trim(), z.minLength(1, { error: requiredKey }), z.maxLength(max, { error: 'tooLong' }));
 
 /** Letters and digits with optional spaces, dashes or slashes between them (passports, national IDs). */
 export const ID_NUMBER_RE = /^[A-Za-z0-9](?:[A-Za-z0-9 /-]{2,38})[A-Za-z0-9]$/;
 
 /** user/real_name: the basic level. `country` is an ISO 3166 alpha-2 code of the area_code list. */
 export const basicVerificationRequest = z.object({
-  country: text('countryRequired', 8)
-    .toUpperCase()
-    .regex(/^[A-Z]{2}$/, { error: 'countryInvalid' }),
+  country: text('countryRequired', 8).check(z.toUpperCase(), z.regex(/^[A-Z]{2}$/, { error: 'countryInvalid' })),
   name: text('realNameRequired', 100),
-  id_number: text('idNumberRequired', 40).regex(ID_NUMBER_RE, { error: 'idNumberInvalid' }),
+  id_number: text('idNumberRequired', 40).check(z.regex(ID_NUMBER_RE, { error: 'idNumberInvalid' })),
   address: text('addressRequired', 200),
   consent: tickedField('consentRequired'),
 });
@@ -78,20 +78,22 @@ export const advancedVerificationRequest = z
     hold: uploadIdField('holdRequired'),
     consent: tickedField('consentRequired'),
   })
-  .superRefine((v, ctx) => {
-    if (v.back === v.front) ctx.addIssue({ code: 'custom', message: 'photosDistinct', path: ['back'] });
-    else if (v.hold === v.front || v.hold === v.back) {
-      ctx.addIssue({ code: 'custom', message: 'photosDistinct', path: ['hold'] });
-    }
-  });
+  .check(
+    z.superRefine((v, ctx) => {
+      if (v.back === v.front) ctx.addIssue({ code: 'custom', message: 'photosDistinct', path: ['back'] });
+      else if (v.hold === v.front || v.hold === v.back) {
+        ctx.addIssue({ code: 'custom', message: 'photosDistinct', path: ['hold'] });
+      }
+    }),
+  );
 export type AdvancedVerificationRequest = z.input<typeof advancedVerificationRequest>;
 
 const levelInfo = z.object({
   state: verificationState,
   /** Why the last submission was rejected; null otherwise. */
-  reason: z.string().nullable(),
-  submitted_at: z.number().nullable(),
-  reviewed_at: z.number().nullable(),
+  reason: z.nullable(z.string()),
+  submitted_at: z.nullable(z.number()),
+  reviewed_at: z.nullable(z.number()),
 });
 
 /**
@@ -99,10 +101,10 @@ const levelInfo = z.object({
  * the basic fields come back masked (the page shows what was sent without repeating the whole ID number).
  */
 export const realNameInfoResponse = z.object({
-  basic: levelInfo.extend({
-    country: z.string().nullable(),
-    name: z.string().nullable(),
-    id_number: z.string().nullable(),
+  basic: z.extend(levelInfo, {
+    country: z.nullable(z.string()),
+    name: z.nullable(z.string()),
+    id_number: z.nullable(z.string()),
   }),
   advanced: levelInfo,
 });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { call } from './call-spec';
 import { beforeIdField, listLimitField, recordIdField, tradeRequestIdField } from './fields';
 import { decimalString } from './market';
@@ -42,12 +42,12 @@ export const IPO_STATUS_OF_PHASE: Readonly<Record<IeoPhase, 1 | 2 | 3 | 4 | 5 | 
 };
 
 export const ieoProject = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   coin: z.string(),
   name: z.string(),
   description: z.string(),
   /** Decimals of the coin. */
-  scale: z.number().int().min(0),
+  scale: z.number().check(z.int(), z.gte(0)),
   pay_currency: z.literal(IEO_PAY_CURRENCY),
   ieo_price: decimalString,
   listing_price: decimalString,
@@ -59,60 +59,63 @@ export const ieoProject = z.object({
   /** Everything subscribed so far (each ask capped), and the share of the supply it is. */
   subscribed: decimalString,
   state: z.enum(IEO_PROJECT_STATES),
-  starts_at: z.number().int(),
-  ends_at: z.number().int(),
-  allot_at: z.number().int(),
-  pay_until: z.number().int(),
-  list_at: z.number().int(),
-  unlock_at: z.number().int(),
-  allotted_at: z.number().int().nullable(),
-  listed_at: z.number().int().nullable(),
-  unlocked_at: z.number().int().nullable(),
+  starts_at: z.number().check(z.int()),
+  ends_at: z.number().check(z.int()),
+  allot_at: z.number().check(z.int()),
+  pay_until: z.number().check(z.int()),
+  list_at: z.number().check(z.int()),
+  unlock_at: z.number().check(z.int()),
+  allotted_at: z.nullable(z.number().check(z.int())),
+  listed_at: z.nullable(z.number().check(z.int())),
+  unlocked_at: z.nullable(z.number().check(z.int())),
 });
 export type IeoProject = z.infer<typeof ieoProject>;
 
 /** SPEC 3 "IEO order": one user's subscription with the project's facts it shows. */
 export const ieoOrder = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   /** SPEC 3 `sn`: the order number shown to the user and support. */
   sn: z.string(),
-  project_id: z.number().int(),
+  project_id: z.number().check(z.int()),
   coin: z.string(),
   name: z.string(),
   description: z.string(),
-  scale: z.number().int().min(0),
+  scale: z.number().check(z.int(), z.gte(0)),
   listing_price: decimalString,
   ieo_price: decimalString,
   total_supply: decimalString,
   circulating_supply: decimalString,
   /** Asked (capped at the user cap when subscribing). */
   quantity: decimalString,
-  allotment_quantity: decimalString.nullable(),
+  allotment_quantity: z.nullable(decimalString),
   /** Asked but not allotted (SPEC 3 `pending_quantity`), once the allotment ran. */
-  pending_quantity: decimalString.nullable(),
+  pending_quantity: z.nullable(decimalString),
   /** What the allotment costs, and what was paid (SPEC 3 `success_pay`). */
-  payment: decimalString.nullable(),
-  success_pay: decimalString.nullable(),
+  payment: z.nullable(decimalString),
+  success_pay: z.nullable(decimalString),
   ipo_status: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5), z.literal(6)]),
   phase: z.enum(IEO_PHASES),
-  apply_time: z.number().int(),
-  allotment_date: z.number().int(),
-  pay_date: z.number().int(),
-  listing_date: z.number().int(),
-  lock_date: z.number().int(),
-  paid_at: z.number().int().nullable(),
+  apply_time: z.number().check(z.int()),
+  allotment_date: z.number().check(z.int()),
+  pay_date: z.number().check(z.int()),
+  listing_date: z.number().check(z.int()),
+  lock_date: z.number().check(z.int()),
+  paid_at: z.nullable(z.number().check(z.int())),
   request_id: z.string(),
 });
 export type IeoOrder = z.infer<typeof ieoOrder>;
 
 export const ieoListRequest = z.object({ limit: listLimitField, before_id: beforeIdField });
-export const ieoListResponse = z.object({ projects: z.array(ieoProject), next_before_id: z.number().int().nullable() });
+export const ieoListResponse = z.object({
+  projects: z.array(ieoProject),
+  next_before_id: z.nullable(z.number().check(z.int())),
+});
 export type IeoProjectPage = z.infer<typeof ieoListResponse>;
 
 export const ieoIdRequest = z.object({ id: recordIdField });
 
 /** ieo/detail: a project, and the caller's subscription to it when signed in and subscribed. */
-export const ieoDetailResponse = z.object({ project: ieoProject, order: ieoOrder.nullable() });
+export const ieoDetailResponse = z.object({ project: ieoProject, order: z.nullable(ieoOrder) });
 export type IeoDetail = z.infer<typeof ieoDetailResponse>;
 
 /**
@@ -125,16 +128,21 @@ export const ieoApplyRequest = z.object({
   project_id: recordIdField,
   quantity: z
     .string({ error: 'ieoQuantityRequired' })
-    .trim()
-    .min(1, { error: 'ieoQuantityRequired' })
-    .max(40, { error: 'amountInvalid' })
-    .regex(/^\d+(\.\d+)?$/, { error: 'amountInvalid' }),
+    .check(
+      z.trim(),
+      z.minLength(1, { error: 'ieoQuantityRequired' }),
+      z.maxLength(40, { error: 'amountInvalid' }),
+      z.regex(/^\d+(\.\d+)?$/, { error: 'amountInvalid' }),
+    ),
   request_id: tradeRequestIdField,
 });
 export type IeoApplyRequest = z.input<typeof ieoApplyRequest>;
 
 export const ieoMyApplyRequest = z.object({ limit: listLimitField, before_id: beforeIdField });
-export const ieoMyApplyResponse = z.object({ orders: z.array(ieoOrder), next_before_id: z.number().int().nullable() });
+export const ieoMyApplyResponse = z.object({
+  orders: z.array(ieoOrder),
+  next_before_id: z.nullable(z.number().check(z.int())),
+});
 export type IeoOrderPage = z.infer<typeof ieoMyApplyResponse>;
 
 /** The user event recorded with every change of a subscription (it feeds the `ieo` private topic). */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { call, emptyResponse } from './call-spec';
 import { RECORD_ID_MAX, recordIdField } from './fields';
 
@@ -40,37 +40,43 @@ const invalid = { error: 'invalidInput' } as const;
 export const traceStep = z.object(
   {
     /** The actor's own count of its snapshots, from 0 (xstate.init). */
-    seq: z.number(invalid).int(invalid).min(0, invalid).max(RECORD_ID_MAX, invalid),
+    seq: z.number(invalid).check(z.int(invalid), z.gte(0, invalid), z.lte(RECORD_ID_MAX, invalid)),
     /** When it happened, on the app's estimate of server time (ms). */
-    at: z.number(invalid).int(invalid).min(0, invalid),
+    at: z.number(invalid).check(z.int(invalid), z.gte(0, invalid)),
     /** The event that led to this snapshot. */
-    event: z.string(invalid).regex(EVENT_RE, invalid),
+    event: z.string(invalid).check(z.regex(EVENT_RE, invalid)),
     /** The atomic states active after it. */
-    states: z.array(z.string(invalid).regex(STATE_ID_RE, invalid), invalid).min(1, invalid).max(STATES_MAX, invalid),
+    states: z
+      .array(z.string(invalid).check(z.regex(STATE_ID_RE, invalid)), invalid)
+      .check(z.minLength(1, invalid), z.maxLength(STATES_MAX, invalid)),
   },
   invalid,
 );
 export type TraceStep = z.infer<typeof traceStep>;
 
 /** The steps as one form field: JSON text of an array of steps. */
-const stepsField = z
-  .string({ error: 'invalidInput' })
-  .max(40_000, { error: 'invalidInput' })
-  .transform((text, ctx) => {
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'invalidInput' });
-      return z.NEVER;
-    }
-  })
-  .pipe(z.array(traceStep, { error: 'invalidInput' }).min(1).max(TRACE_BATCH_MAX, { error: 'invalidInput' }));
+const stepsField = z.pipe(
+  z.pipe(
+    z.string({ error: 'invalidInput' }).check(z.maxLength(40_000, { error: 'invalidInput' })),
+    z.transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.issues.push({ code: 'custom', message: 'invalidInput', input: ctx.value });
+        return z.NEVER;
+      }
+    }),
+  ),
+  z
+    .array(traceStep, { error: 'invalidInput' })
+    .check(z.minLength(1), z.maxLength(TRACE_BATCH_MAX, { error: 'invalidInput' })),
+);
 
 /** qa/trace: steps of one actor of one of the caller's own orders. */
 export const traceRequest = z.object({
   machine: z.enum(TRACED_MACHINES, { error: 'invalidInput' }),
   order: recordIdField,
-  actor: z.string({ error: 'invalidInput' }).regex(TRACE_ACTOR_RE, { error: 'invalidInput' }),
+  actor: z.string({ error: 'invalidInput' }).check(z.regex(TRACE_ACTOR_RE, { error: 'invalidInput' })),
   steps: stepsField,
 });
 export type TraceRequest = z.input<typeof traceRequest>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { call, none } from './call-spec';
 import { beforeIdField, listLimitField, optionalTextField, recordIdField, tradeRequestIdField } from './fields';
 import { decimalString, signedDecimalString, symbolField } from './market';
@@ -56,22 +56,22 @@ export const leverInstrument = z.object({
   symbol: z.string(),
   /** Base quantity per lot. */
   contract_size: decimalString,
-  leverages: z.array(z.number().int().positive()),
+  leverages: z.array(z.number().check(z.int(), z.positive())),
   mmr: decimalString,
   fee_rate: decimalString,
-  price_scale: z.number().int().min(0),
+  price_scale: z.number().check(z.int(), z.gte(0)),
   tick_size: decimalString,
 });
 export type LeverInstrument = z.infer<typeof leverInstrument>;
 
 /** lever/deal: the instruments and their terms, and the caller's contract account of the chosen book. */
 export const leverDealRequest = z.object({
-  account: z.enum(LEVER_ACCOUNTS, { error: 'invalidInput' }).optional().default('real'),
+  account: z._default(z.optional(z.enum(LEVER_ACCOUNTS, { error: 'invalidInput' })), 'real'),
 });
 export const leverDealResponse = z.object({
   currency: z.literal(LEVER_CURRENCY),
   /** Decimals of USDT in the ledger. */
-  scale: z.number().int().min(0),
+  scale: z.number().check(z.int(), z.gte(0)),
   instruments: z.array(leverInstrument),
   /** The contract account's available balance (after every hold: margins and pending orders). */
   available: decimalString,
@@ -93,45 +93,52 @@ const lotsPattern = /^[1-9]\d{0,8}$/;
  * 5. the contract account covers the margin and the open fee (`insufficientBalance`, server).
  * The simulator needs no verification; the real account does (`verificationRequired`, SPEC 8).
  */
-export const submitLeverRequest = z
-  .object({
-    symbol: symbolField,
-    side: z.enum(LEVER_SIDES, { error: 'invalidInput' }),
-    type: z.enum(LEVER_ORDER_TYPES, { error: 'invalidInput' }),
-    margin_mode: z.enum(MARGIN_MODES, { error: 'invalidInput' }),
-    lots: optionalTextField(12),
-    leverage: z
-      .string({ error: 'leverLeverageUnavailable' })
-      .regex(/^[1-9]\d{0,3}$/, { error: 'leverLeverageUnavailable' })
-      .transform(Number),
-    price: optionalTextField(40),
-    take_profit: optionalTextField(40),
-    stop_loss: optionalTextField(40),
-    account: z.enum(LEVER_ACCOUNTS, { error: 'invalidInput' }),
-    request_id: tradeRequestIdField,
-  })
-  .superRefine((v, ctx) => {
-    if (!v.lots) ctx.addIssue({ code: 'custom', message: 'leverLotsRequired', path: ['lots'] });
-    else if (!lotsPattern.test(v.lots)) ctx.addIssue({ code: 'custom', message: 'leverLotsInvalid', path: ['lots'] });
-    if (v.type === 'limit') {
-      if (!v.price) ctx.addIssue({ code: 'custom', message: 'leverPriceRequired', path: ['price'] });
-      else if (!decimalString.safeParse(v.price).success) {
-        ctx.addIssue({ code: 'custom', message: 'leverPriceInvalid', path: ['price'] });
-      }
-    }
-    for (const key of ['take_profit', 'stop_loss'] as const) {
-      const value = v[key];
-      if (value && !decimalString.safeParse(value).success) {
-        ctx.addIssue({ code: 'custom', message: 'leverStopPriceInvalid', path: [key] });
-      }
-    }
-  })
-  .transform((v) => ({ ...v, lots: Number(v.lots) }));
+export const submitLeverRequest = z.pipe(
+  z
+    .object({
+      symbol: symbolField,
+      side: z.enum(LEVER_SIDES, { error: 'invalidInput' }),
+      type: z.enum(LEVER_ORDER_TYPES, { error: 'invalidInput' }),
+      margin_mode: z.enum(MARGIN_MODES, { error: 'invalidInput' }),
+      lots: optionalTextField(12),
+      leverage: z.pipe(
+        z
+          .string({ error: 'leverLeverageUnavailable' })
+          .check(z.regex(/^[1-9]\d{0,3}$/, { error: 'leverLeverageUnavailable' })),
+        z.transform(Number),
+      ),
+      price: optionalTextField(40),
+      take_profit: optionalTextField(40),
+      stop_loss: optionalTextField(40),
+      account: z.enum(LEVER_ACCOUNTS, { error: 'invalidInput' }),
+      request_id: tradeRequestIdField,
+    })
+    .check(
+      z.superRefine((v, ctx) => {
+        if (!v.lots) ctx.addIssue({ code: 'custom', message: 'leverLotsRequired', path: ['lots'] });
+        else if (!lotsPattern.test(v.lots))
+          ctx.addIssue({ code: 'custom', message: 'leverLotsInvalid', path: ['lots'] });
+        if (v.type === 'limit') {
+          if (!v.price) ctx.addIssue({ code: 'custom', message: 'leverPriceRequired', path: ['price'] });
+          else if (!decimalString.safeParse(v.price).success) {
+            ctx.addIssue({ code: 'custom', message: 'leverPriceInvalid', path: ['price'] });
+          }
+        }
+        for (const key of ['take_profit', 'stop_loss'] as const) {
+          const value = v[key];
+          if (value && !decimalString.safeParse(value).success) {
+            ctx.addIssue({ code: 'custom', message: 'leverStopPriceInvalid', path: [key] });
+          }
+        }
+      }),
+    ),
+  z.transform((v) => ({ ...v, lots: Number(v.lots) })),
+);
 export type SubmitLeverRequest = z.input<typeof submitLeverRequest>;
 
 /** One position (or order not yet open) as its owner sees it; SPEC 3 "Lever order" fields plus what re-checks it. */
 export const leverPosition = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   /** SPEC 3 "order number": shown to the user and support. */
   order_no: z.string(),
   /** SPEC 3 "product": the instrument. */
@@ -143,58 +150,58 @@ export const leverPosition = z.object({
   status: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4)]),
   phase: z.enum(LEVER_PHASES),
   /** Lots, and SPEC 3 "quantity": lots × contract size in the base coin. */
-  lots: z.number().int().positive(),
+  lots: z.number().check(z.int(), z.positive()),
   quantity: decimalString,
   contract_size: decimalString,
-  leverage: z.number().int().positive(),
+  leverage: z.number().check(z.int(), z.positive()),
   mmr: decimalString,
   fee_rate: decimalString,
   /** A limit open's price; null for a market order. */
-  limit_price: decimalString.nullable(),
-  entry_price: decimalString.nullable(),
+  limit_price: z.nullable(decimalString),
+  entry_price: z.nullable(decimalString),
   /** The exit price (SPEC 3 `close_offset_price`): the tick the position closed at. */
-  close_offset_price: decimalString.nullable(),
-  profit_take_price: decimalString.nullable(),
-  stop_loss_price: decimalString.nullable(),
-  initial_margin: decimalString.nullable(),
+  close_offset_price: z.nullable(decimalString),
+  profit_take_price: z.nullable(decimalString),
+  stop_loss_price: z.nullable(decimalString),
+  initial_margin: z.nullable(decimalString),
   additional_margin: decimalString,
   /** SPEC 3 "amount": the notional at entry (quantity × entry price). */
-  amount: decimalString.nullable(),
+  amount: z.nullable(decimalString),
   /** Open fee plus close fee paid so far (SPEC 3 writes "commision"). */
   commission: decimalString,
   /** The fee paid at the open; null until the position opened. */
-  open_fee: decimalString.nullable(),
+  open_fee: z.nullable(decimalString),
   /** The close fee paid (a liquidation or gap may leave it short of the rule's fee); null until it closed. */
-  close_fee: decimalString.nullable(),
+  close_fee: z.nullable(decimalString),
   /** Liquidation price at the server's mark (isolated: fixed by the margin; cross: moves with the account); "--" = null. */
-  Liquidation_Price: decimalString.nullable(),
+  Liquidation_Price: z.nullable(decimalString),
   /** When a liquidation closed it (server ms); null otherwise. */
-  Liquidation_Time: z.number().int().nullable(),
+  Liquidation_Time: z.nullable(z.number().check(z.int())),
   /** Unrealised P&L at the server's latest mark (`mark`) while holding; null otherwise. The worker recomputes it live. */
-  floating_profit_or_loss: signedDecimalString.nullable(),
-  unrealized_pnl_percent: signedDecimalString.nullable(),
+  floating_profit_or_loss: z.nullable(signedDecimalString),
+  unrealized_pnl_percent: z.nullable(signedDecimalString),
   /** Realised P&L of a closed position (before fees). */
-  realized_pnl: signedDecimalString.nullable(),
-  realized_pnl_percent: signedDecimalString.nullable(),
+  realized_pnl: z.nullable(signedDecimalString),
+  realized_pnl_percent: z.nullable(signedDecimalString),
   /**
    * What the position made or lost in all (rules closedNet): realised P&L minus both fees and minus what a liquidation
    * left to the insurance fund, which is exactly what it moved of its owner's money.
    */
-  total_profit_or_loss: signedDecimalString.nullable(),
+  total_profit_or_loss: z.nullable(signedDecimalString),
   /** On a liquidation: the margin left that went to the insurance fund (negative: what the fund paid for a gap). */
-  insurance: signedDecimalString.nullable(),
-  close_reason: z.enum(LEVER_CLOSE_REASONS).nullable(),
-  cancel_reason: z.enum(LEVER_CANCEL_REASONS).nullable(),
+  insurance: z.nullable(signedDecimalString),
+  close_reason: z.nullable(z.enum(LEVER_CLOSE_REASONS)),
+  cancel_reason: z.nullable(z.enum(LEVER_CANCEL_REASONS)),
   /** The recorded ticks that decided it: entry, and the exit of a close, trigger or liquidation. */
-  entry: recordedTick.nullable(),
-  exit: recordedTick.nullable(),
+  entry: z.nullable(recordedTick),
+  exit: z.nullable(recordedTick),
   /** The mark the floating values were computed at (the latest tick the server knew). */
-  mark: recordedTick.nullable(),
-  open_position_time: z.number().int().nullable(),
-  time_to_close_position: z.number().int().nullable(),
+  mark: z.nullable(recordedTick),
+  open_position_time: z.nullable(z.number().check(z.int())),
+  time_to_close_position: z.nullable(z.number().check(z.int())),
   request_id: z.string(),
-  created_at: z.number().int(),
-  updated_at: z.number().int(),
+  created_at: z.number().check(z.int()),
+  updated_at: z.number().check(z.int()),
   /*
    * Partial closes (RULES "Partial close"). Optional on the wire type so that a position written before them still
    * reads; the server always sends them. A position that closed k of its lots stays the same row (same id, holding)
@@ -202,34 +209,35 @@ export const leverPosition = z.object({
    * with its share of the margin and of the open fee, the position's entry tick and its own exit tick.
    */
   /** While closing: the lots the accepted close will close (null: all of them). */
-  close_lots: z.number().int().positive().nullable().optional(),
+  close_lots: z.optional(z.nullable(z.number().check(z.int(), z.positive()))),
   /** A closed part: the id of the position it was closed from; null for a position itself. */
-  part_of: z.number().int().nullable().optional(),
+  part_of: z.optional(z.nullable(z.number().check(z.int()))),
   /** The lots the position opened with (more than `lots` once parts were closed off it). */
-  opened_lots: z.number().int().positive().optional(),
+  opened_lots: z.optional(z.number().check(z.int(), z.positive())),
   /**
    * The lots of the parts closed off the position before, in order (on a part: the parts before it). With
    * `opened_lots` and the entry tick they fix the position's initial margin and open fee (rules afterParts).
    */
-  earlier_parts: z.array(z.number().int().positive()).optional(),
+  earlier_parts: z.optional(z.array(z.number().check(z.int(), z.positive()))),
   /** A closed part: the position just before this part was closed off it (the whole the shares were taken from). */
-  part_basis: z
-    .object({
-      lots: z.number().int().positive(),
-      initial_margin: decimalString,
-      additional_margin: decimalString,
-      open_fee: decimalString,
-    })
-    .nullable()
-    .optional(),
+  part_basis: z.optional(
+    z.nullable(
+      z.object({
+        lots: z.number().check(z.int(), z.positive()),
+        initial_margin: decimalString,
+        additional_margin: decimalString,
+        open_fee: decimalString,
+      }),
+    ),
+  ),
   /*
    * Reverses (RULES "Reverse"), optional on the wire type as the partial closes' fields are. lever/reverse closes the
    * whole position and, at the same tick, opens the same lots on the other side as a new row.
    */
   /** The close was asked as a reverse: while closing, the other side opens at its exit tick. */
-  reverse: z.boolean().optional(),
+  reverse: z.optional(z.boolean()),
   /** A row a reverse opened (holding, or cancelled `insufficient_margin`): the id of the position it reversed. */
-  reversed_from: z.number().int().nullable().optional(),
+  reversed_from: z.optional(z.nullable(z.number().check(z.int()))),
 });
 export type LeverPosition = z.infer<typeof leverPosition>;
 
@@ -238,14 +246,14 @@ export const LEVER_LISTS = ['orders', 'positions', 'history'] as const;
 export type LeverList = (typeof LEVER_LISTS)[number];
 export const leverMyTradeRequest = z.object({
   list: z.enum(LEVER_LISTS, { error: 'invalidInput' }),
-  account: z.enum(LEVER_ACCOUNTS, { error: 'invalidInput' }).optional().default('real'),
+  account: z._default(z.optional(z.enum(LEVER_ACCOUNTS, { error: 'invalidInput' })), 'real'),
   limit: listLimitField,
   before_id: beforeIdField,
 });
 export type LeverMyTradeRequest = z.input<typeof leverMyTradeRequest>;
 export const leverMyTradeResponse = z.object({
   positions: z.array(leverPosition),
-  next_before_id: z.number().int().nullable(),
+  next_before_id: z.nullable(z.number().check(z.int())),
 });
 export type LeverPositionPage = z.infer<typeof leverMyTradeResponse>;
 
@@ -260,9 +268,10 @@ export const leverIdRequest = z.object({ id: recordIdField });
  */
 export const leverCloseRequest = z.object({
   id: recordIdField,
-  lots: optionalTextField(12)
-    .refine((v) => v === undefined || lotsPattern.test(v), { error: 'leverLotsInvalid' })
-    .transform((v) => (v === undefined ? undefined : Number(v))),
+  lots: z.pipe(
+    optionalTextField(12).check(z.refine((v) => v === undefined || lotsPattern.test(v), { error: 'leverLotsInvalid' })),
+    z.transform((v) => (v === undefined ? undefined : Number(v))),
+  ),
   request_id: tradeRequestIdField,
 });
 export type LeverCloseRequest = z.input<typeof leverCloseRequest>;
@@ -291,24 +300,26 @@ export type LeverReverseRequest = z.input<typeof leverReverseRequest>;
 /** lever/setstop: new TP and SL (an empty or missing one clears it); checked as at submit against the entry and LP. */
 export const leverSetStopRequest = z
   .object({ id: recordIdField, take_profit: optionalTextField(40), stop_loss: optionalTextField(40) })
-  .superRefine((v, ctx) => {
-    for (const key of ['take_profit', 'stop_loss'] as const) {
-      const value = v[key];
-      if (value && !decimalString.safeParse(value).success) {
-        ctx.addIssue({ code: 'custom', message: 'leverStopPriceInvalid', path: [key] });
+  .check(
+    z.superRefine((v, ctx) => {
+      for (const key of ['take_profit', 'stop_loss'] as const) {
+        const value = v[key];
+        if (value && !decimalString.safeParse(value).success) {
+          ctx.addIssue({ code: 'custom', message: 'leverStopPriceInvalid', path: [key] });
+        }
       }
-    }
-  });
+    }),
+  );
 
 /** lever/add_margin: more margin for an isolated holding position, from the contract account (applies once). */
 export const leverAddMarginRequest = z.object({
   id: recordIdField,
-  amount: z
-    .string({ error: 'leverMarginRequired' })
-    .trim()
-    .min(1, { error: 'leverMarginRequired' })
-    .max(40, { error: 'invalidInput' })
-    .pipe(decimalString.refine((v) => !/^0+(\.0+)?$/.test(v), { error: 'leverMarginInvalid' })),
+  amount: z.pipe(
+    z
+      .string({ error: 'leverMarginRequired' })
+      .check(z.trim(), z.minLength(1, { error: 'leverMarginRequired' }), z.maxLength(40, { error: 'invalidInput' })),
+    decimalString.check(z.refine((v) => !/^0+(\.0+)?$/.test(v), { error: 'leverMarginInvalid' })),
+  ),
   request_id: tradeRequestIdField,
 });
 

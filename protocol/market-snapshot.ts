@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { instrumentsResponse, quotesResponse } from './market';
 /**
  * The market as the server writes it into the home page it serves (issue 27, prices at first paint): the coin quotes
@@ -6,7 +6,7 @@ import { instrumentsResponse, quotesResponse } from './market';
  * quote board and instrument list from it, so its first render shows current prices without waiting for a socket.
  */
 export const marketSnapshot = z.object({
-  served_at: z.number().int().nonnegative(),
+  served_at: z.number().check(z.int(), z.nonnegative()),
   quotes: quotesResponse,
   instruments: instrumentsResponse,
 });

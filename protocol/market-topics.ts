@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { candle, PERIODS, quote, trade } from './market';
 import type { MarketTopicSpec, TopicParameter } from './socket-surface';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { call, none } from './call-spec';
 
 /**
@@ -13,22 +13,20 @@ export const PERIODS = [...TIMEFRAMES, 'timeshare'] as const;
 export type Period = (typeof PERIODS)[number];
 
 /** An exact, non-negative decimal string such as '64123.45'. */
-export const decimalString = z.string().regex(/^\d+(\.\d+)?$/);
+export const decimalString = z.string().check(z.regex(/^\d+(\.\d+)?$/));
 /** A signed decimal string such as '-1.25'. */
-export const signedDecimalString = z.string().regex(/^-?\d+(\.\d+)?$/);
+export const signedDecimalString = z.string().check(z.regex(/^-?\d+(\.\d+)?$/));
 
 export const SYMBOL_RE = /^[A-Z0-9]{1,12}$/;
 export const symbolField = z
   .string({ error: 'invalidInput' })
-  .trim()
-  .toUpperCase()
-  .regex(SYMBOL_RE, { error: 'invalidInput' });
+  .check(z.trim(), z.toUpperCase(), z.regex(SYMBOL_RE, { error: 'invalidInput' }));
 
 export const instrumentKind = z.enum(['coin', 'stock']);
 export type InstrumentKind = z.infer<typeof instrumentKind>;
 
 export const instrumentInfo = z.object({
-  id: z.number().int().positive(),
+  id: z.number().check(z.int(), z.positive()),
   symbol: z.string(),
   name: z.string(),
   kind: instrumentKind,
@@ -36,15 +34,15 @@ export const instrumentInfo = z.object({
   quote: z.string(),
   tick_size: decimalString,
   /** Decimals of a price (the tick size's scale). */
-  price_scale: z.number().int().min(0),
+  price_scale: z.number().check(z.int(), z.gte(0)),
   /** Decimals of a quantity or volume. */
-  qty_scale: z.number().int().min(0),
+  qty_scale: z.number().check(z.int(), z.gte(0)),
 });
 export type InstrumentInfo = z.infer<typeof instrumentInfo>;
 
 export const quote = z.object({
   symbol: z.string(),
-  id: z.number().int().positive(),
+  id: z.number().check(z.int(), z.positive()),
   last: decimalString,
   /** 24 h window: first price, extremes, change of last against open in percent, traded volume. */
   open: decimalString,
@@ -53,15 +51,15 @@ export const quote = z.object({
   change_pct: signedDecimalString,
   volume: decimalString,
   /** Server time of the last price. */
-  ts: z.number().int(),
+  ts: z.number().check(z.int()),
   /** Per-instrument tick sequence of the last price. */
-  seq: z.number().int().min(0),
+  seq: z.number().check(z.int(), z.gte(0)),
 });
 export type Quote = z.infer<typeof quote>;
 
 export const candle = z.object({
   /** Bucket start, server ms. */
-  t: z.number().int(),
+  t: z.number().check(z.int()),
   o: decimalString,
   h: decimalString,
   l: decimalString,
@@ -76,35 +74,38 @@ export const trade = z.object({
   price: decimalString,
   qty: decimalString,
   side: tradeSide,
-  ts: z.number().int(),
+  ts: z.number().check(z.int()),
 });
 export type Trade = z.infer<typeof trade>;
 
 const limitField = (max: number) =>
-  z
-    .string({ error: 'invalidInput' })
-    .regex(/^\d{1,5}$/, { error: 'invalidInput' })
-    .transform(Number)
-    .pipe(z.number().int().min(1, { error: 'invalidInput' }).max(max, { error: 'invalidInput' }))
-    .optional();
+  z.optional(
+    z.pipe(
+      z.pipe(
+        z.string({ error: 'invalidInput' }).check(z.regex(/^\d{1,5}$/, { error: 'invalidInput' })),
+        z.transform(Number),
+      ),
+      z.number().check(z.int(), z.gte(1, { error: 'invalidInput' }), z.lte(max, { error: 'invalidInput' })),
+    ),
+  );
 
 export const MAX_CANDLES = 1000;
 export const MAX_TRADES = 100;
 
 export const klineRequest = z.object({
   symbol: symbolField,
-  period: z.enum(PERIODS, { error: 'invalidInput' }).default('1min'),
+  period: z._default(z.enum(PERIODS, { error: 'invalidInput' }), '1min'),
   limit: limitField(MAX_CANDLES),
 });
 export const dealRequest = z.object({ symbol: symbolField, limit: limitField(MAX_TRADES) });
 export const symbolRequest = z.object({ symbol: symbolField });
 /** coin/list: coins by default (SPEC's call); `stock` or `all` for the US stocks too (the quote views need their scales). */
 export const instrumentsRequest = z.object({
-  kind: z.enum(['coin', 'stock', 'all'], { error: 'invalidInput' }).default('coin'),
+  kind: z._default(z.enum(['coin', 'stock', 'all'], { error: 'invalidInput' }), 'coin'),
 });
 export const favouritesRequest = z.object({
-  action: z.enum(['add', 'remove'], { error: 'invalidInput' }).optional(),
-  symbol: symbolField.optional(),
+  action: z.optional(z.enum(['add', 'remove'], { error: 'invalidInput' })),
+  symbol: z.optional(symbolField),
 });
 
 export const quotesResponse = z.array(quote);
@@ -145,8 +146,8 @@ export function parseTopic(topic: unknown): MarketTopic | null {
 export const marketMessage = z.object({
   topic: z.string(),
   kind: z.enum(['snapshot', 'update']),
-  seq: z.number().int().min(0),
-  ts: z.number().int(),
+  seq: z.number().check(z.int(), z.gte(0)),
+  ts: z.number().check(z.int()),
   data: z.unknown(),
 });
 export type MarketMessage = z.infer<typeof marketMessage>;

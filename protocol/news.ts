@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { call } from './call-spec';
 import { RECORD_ID_MAX, recordIdField } from './fields';
 import { ALL_LANGS } from './lang';
@@ -38,25 +38,34 @@ export function parseNewsCursor(raw: string): { publishedAt: number; id: number 
 }
 
 /** Optional form text: left out or empty reads as not given. */
-const kindField = z
-  .string({ error: 'newsKindInvalid' })
-  .trim()
-  .refine((v) => v === '' || isNewsKind(v), { error: 'newsKindInvalid' })
-  .transform((v) => (v === '' ? undefined : (v as NewsKind)))
-  .optional();
-const cursorField = z
-  .string({ error: 'invalidInput' })
-  .trim()
-  .refine((v) => v === '' || parseNewsCursor(v) !== null, { error: 'invalidInput' })
-  .transform((v) => (v === '' ? undefined : v))
-  .optional();
+const kindField = z.optional(
+  z.pipe(
+    z.string({ error: 'newsKindInvalid' }).check(
+      z.trim(),
+      z.refine((v) => v === '' || isNewsKind(v), { error: 'newsKindInvalid' }),
+    ),
+    z.transform((v) => (v === '' ? undefined : (v as NewsKind))),
+  ),
+);
+const cursorField = z.optional(
+  z.pipe(
+    z.string({ error: 'invalidInput' }).check(
+      z.trim(),
+      z.refine((v) => v === '' || parseNewsCursor(v) !== null, { error: 'invalidInput' }),
+    ),
+    z.transform((v) => (v === '' ? undefined : v)),
+  ),
+);
 const limitField = (max: number) =>
-  z
-    .string({ error: 'invalidInput' })
-    .regex(/^\d{1,3}$/, { error: 'invalidInput' })
-    .transform(Number)
-    .pipe(z.number().int().min(1, { error: 'invalidInput' }).max(max, { error: 'invalidInput' }))
-    .optional();
+  z.optional(
+    z.pipe(
+      z.pipe(
+        z.string({ error: 'invalidInput' }).check(z.regex(/^\d{1,3}$/, { error: 'invalidInput' })),
+        z.transform(Number),
+      ),
+      z.number().check(z.int(), z.gte(1, { error: 'invalidInput' }), z.lte(max, { error: 'invalidInput' })),
+    ),
+  );
 
 /** news/list: published articles newest first, optionally of one kind, a page at a time from `cursor`. */
 export const newsListRequest = z.object({ kind: kindField, cursor: cursorField, limit: limitField(NEWS_PAGE_MAX) });
@@ -64,21 +73,21 @@ export type NewsListRequest = z.input<typeof newsListRequest>;
 
 /** One article in a list: its title and the start of its body, in `lang`. */
 export const newsSummary = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   kind: z.enum(NEWS_KINDS),
   title: z.string(),
   excerpt: z.string(),
   /** The language of the title and the excerpt (a reader in Thai may read English ones). */
   lang: z.enum(NEWS_TEXT_LANGS),
-  published_at: z.number().int(),
+  published_at: z.number().check(z.int()),
   /** Whether the logged-in reader opened it; null without a session. */
-  read: z.boolean().nullable(),
+  read: z.nullable(z.boolean()),
 });
 export type NewsSummary = z.infer<typeof newsSummary>;
 export const newsListResponse = z.object({
   items: z.array(newsSummary),
   /** The next page's cursor; null on the last page. */
-  next_cursor: z.string().nullable(),
+  next_cursor: z.nullable(z.string()),
 });
 export type NewsList = z.infer<typeof newsListResponse>;
 
@@ -86,7 +95,7 @@ export type NewsList = z.infer<typeof newsListResponse>;
 export const newsAnnouncementResponse = z.object({
   items: z.array(newsSummary),
   /** How many of them the logged-in reader has not opened; null without a session. */
-  unread: z.number().int().nullable(),
+  unread: z.nullable(z.number().check(z.int())),
 });
 export type NewsAnnouncements = z.infer<typeof newsAnnouncementResponse>;
 
@@ -94,14 +103,14 @@ export const newsDetailRequest = z.object({ id: recordIdField });
 
 /** news/detail: one published article (plain text, paragraphs separated by blank lines); opening it marks it read. */
 export const newsArticle = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   kind: z.enum(NEWS_KINDS),
   title: z.string(),
   body: z.string(),
   lang: z.enum(NEWS_TEXT_LANGS),
-  published_at: z.number().int(),
-  updated_at: z.number().int(),
-  read: z.boolean().nullable(),
+  published_at: z.number().check(z.int()),
+  updated_at: z.number().check(z.int()),
+  read: z.nullable(z.boolean()),
 });
 export type NewsArticle = z.infer<typeof newsArticle>;
 

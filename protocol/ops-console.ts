@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { beforeIdField, listLimitField, recordIdField } from './fields';
 
 /**
@@ -35,7 +35,7 @@ export const OPS_REASON_MAX = 500;
  */
 export type OpsAccess = 'public' | 'session' | OpsRole;
 
-export interface OpsCallSpec<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
+export interface OpsCallSpec<Req extends z.ZodMiniType = z.ZodMiniType, Res extends z.ZodMiniType = z.ZodMiniType> {
   method: 'GET' | 'POST';
   access: OpsAccess;
   request: Req;
@@ -44,7 +44,7 @@ export interface OpsCallSpec<Req extends z.ZodType = z.ZodType, Res extends z.Zo
 
 export type OpsCallTable = Readonly<Record<string, OpsCallSpec>>;
 
-export const opsCall = <Req extends z.ZodType, Res extends z.ZodType>(
+export const opsCall = <Req extends z.ZodMiniType, Res extends z.ZodMiniType>(
   method: OpsCallSpec['method'],
   access: OpsAccess,
   request: Req,
@@ -52,27 +52,32 @@ export const opsCall = <Req extends z.ZodType, Res extends z.ZodType>(
 ): OpsCallSpec<Req, Res> => ({ method, access, request, response });
 
 const text = (requiredKey: string, max: number) =>
-  z.string({ error: requiredKey }).trim().min(1, { error: requiredKey }).max(max, { error: 'tooLong' });
+  z
+    .string({ error: requiredKey })
+    .check(z.trim(), z.minLength(1, { error: requiredKey }), z.maxLength(max, { error: 'tooLong' }));
 
-export const opsNameField = text('opsNameRequired', 64).toLowerCase().regex(OPS_NAME_RE, { error: 'opsLoginFailed' });
+export const opsNameField = text('opsNameRequired', 64).check(
+  z.toLowerCase(),
+  z.regex(OPS_NAME_RE, { error: 'opsLoginFailed' }),
+);
 export const opsPasswordField = z
   .string({ error: 'passwordRequired' })
-  .min(1, { error: 'passwordRequired' })
-  .max(128, { error: 'tooLong' });
+  .check(z.minLength(1, { error: 'passwordRequired' }), z.maxLength(128, { error: 'tooLong' }));
 /** The authenticator app's six digits (spaces, as some apps show them, are dropped). */
-export const opsTotpField = z
-  .string({ error: 'opsCodeRequired' })
-  .transform((v) => v.replace(/\s+/g, ''))
-  .pipe(
-    z
-      .string()
-      .min(1, { error: 'opsCodeRequired' })
-      .regex(/^\d{6}$/, { error: 'opsCodeFormat' }),
-  );
-export const opsReasonField = z
-  .string({ error: 'opsReasonRequired' })
-  .transform((v) => v.trim().replace(/\s+/g, ' '))
-  .pipe(z.string().min(1, { error: 'opsReasonRequired' }).max(OPS_REASON_MAX, { error: 'tooLong' }));
+export const opsTotpField = z.pipe(
+  z.pipe(
+    z.string({ error: 'opsCodeRequired' }),
+    z.transform((v) => v.replace(/\s+/g, '')),
+  ),
+  z.string().check(z.minLength(1, { error: 'opsCodeRequired' }), z.regex(/^\d{6}$/, { error: 'opsCodeFormat' })),
+);
+export const opsReasonField = z.pipe(
+  z.pipe(
+    z.string({ error: 'opsReasonRequired' }),
+    z.transform((v) => v.trim().replace(/\s+/g, ' ')),
+  ),
+  z.string().check(z.minLength(1, { error: 'opsReasonRequired' }), z.maxLength(OPS_REASON_MAX, { error: 'tooLong' })),
+);
 
 export const opsLoginRequest = z.object({ name: opsNameField, password: opsPasswordField, code: opsTotpField });
 
@@ -86,8 +91,8 @@ export const opsSessionResponse = z.object({
   token: z.string(),
   operator: opsOperator,
   /** When the session ends at the latest (ms); without requests it ends earlier (idle_ms). */
-  expires_at: z.number().int(),
-  idle_ms: z.number().int(),
+  expires_at: z.number().check(z.int()),
+  idle_ms: z.number().check(z.int()),
 });
 export type OpsSession = z.infer<typeof opsSessionResponse>;
 
@@ -98,40 +103,40 @@ const done = z.object({});
 export const opsIdRequest = z.object({ id: recordIdField });
 export const opsRejectRequest = z.object({ id: recordIdField, reason: opsReasonField });
 export const opsDecisionResponse = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   state: z.enum(['passed', 'rejected', 'verified']),
 });
 
 /** Rows waiting for a decision, oldest first (and any an earlier version left half-decided, to finish). */
 export const opsDeposit = z.object({
-  id: z.number().int(),
-  user_id: z.number().int(),
+  id: z.number().check(z.int()),
+  user_id: z.number().check(z.int()),
   username: z.string(),
   method: z.enum(['crypto', 'bank']),
   coin: z.string(),
-  chain: z.string().nullable(),
+  chain: z.nullable(z.string()),
   amount: z.string(),
-  hash: z.string().nullable(),
-  card_last4: z.string().nullable(),
+  hash: z.nullable(z.string()),
+  card_last4: z.nullable(z.string()),
   /** The proof image (GET ops/deposits/proof?id=<deposit>). */
-  proof: z.number().int(),
+  proof: z.number().check(z.int()),
   state: z.string(),
-  created_at: z.number().int(),
+  created_at: z.number().check(z.int()),
 });
 export type OpsDeposit = z.infer<typeof opsDeposit>;
 
 export const opsWithdrawal = z.object({
-  id: z.number().int(),
-  user_id: z.number().int(),
+  id: z.number().check(z.int()),
+  user_id: z.number().check(z.int()),
   username: z.string(),
   coin: z.string(),
   chain: z.string(),
   address: z.string(),
   amount: z.string(),
   fee: z.string(),
-  remark: z.string().nullable(),
+  remark: z.nullable(z.string()),
   state: z.string(),
-  created_at: z.number().int(),
+  created_at: z.number().check(z.int()),
 });
 export type OpsWithdrawal = z.infer<typeof opsWithdrawal>;
 
@@ -139,39 +144,39 @@ export const KYC_PHOTO_SIDES = ['front', 'back', 'hold'] as const;
 export type KycPhotoSide = (typeof KYC_PHOTO_SIDES)[number];
 
 export const opsVerification = z.object({
-  id: z.number().int(),
-  user_id: z.number().int(),
+  id: z.number().check(z.int()),
+  user_id: z.number().check(z.int()),
   username: z.string(),
   level: z.enum(['basic', 'advanced']),
-  created_at: z.number().int(),
+  created_at: z.number().check(z.int()),
   /**
    * Unmasked, for the reviewer to compare with the photos: a basic submission's own details; for an advanced one, the
    * identity the user verified at the basic level (the photos must show that person and document).
    */
-  country: z.string().nullable(),
-  name: z.string().nullable(),
-  id_number: z.string().nullable(),
-  address: z.string().nullable(),
+  country: z.nullable(z.string()),
+  name: z.nullable(z.string()),
+  id_number: z.nullable(z.string()),
+  address: z.nullable(z.string()),
   /** The photos an advanced submission carries (GET ops/kyc/photo?id=<verification>&side=<side>). */
   photos: z.array(z.enum(KYC_PHOTO_SIDES)),
 });
 export type OpsVerification = z.infer<typeof opsVerification>;
 
 export const opsAuditEntry = z.object({
-  id: z.number().int(),
-  at: z.number().int(),
+  id: z.number().check(z.int()),
+  at: z.number().check(z.int()),
   operator: z.string(),
   action: z.string(),
   subject_type: z.string(),
   subject_id: z.string(),
-  detail: z.object({}).passthrough(),
+  detail: z.looseObject({}),
 });
 export type OpsAuditEntry = z.infer<typeof opsAuditEntry>;
 
 export const opsAuditRequest = z.object({ before_id: beforeIdField, limit: listLimitField });
 export const opsAuditResponse = z.object({
   items: z.array(opsAuditEntry),
-  next_before_id: z.number().int().nullable(),
+  next_before_id: z.nullable(z.number().check(z.int())),
 });
 
 /** The images of a review, served only to reviewers and only while the row waits for a decision. */

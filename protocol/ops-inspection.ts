@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { RECORD_ID_MAX, recordIdField } from './fields';
 import { TRACED_MACHINES, traceStep } from './inspection';
 import { opsCall } from './ops-console';
@@ -11,28 +11,28 @@ import { opsCall } from './ops-console';
 /** One traced order: which machine, whose, and when it last moved. */
 export const tracedOrder = z.object({
   machine: z.enum(TRACED_MACHINES),
-  order: z.number().int(),
-  user_id: z.number().int(),
-  actors: z.number().int(),
-  steps: z.number().int(),
-  last_at: z.number().int(),
+  order: z.number().check(z.int()),
+  user_id: z.number().check(z.int()),
+  actors: z.number().check(z.int()),
+  steps: z.number().check(z.int()),
+  last_at: z.number().check(z.int()),
 });
 export type TracedOrder = z.infer<typeof tracedOrder>;
 
 /** ops/qa/orders: the traced orders of a user (id, e-mail or phone), of one order, or the newest of all. */
 export const tracedOrdersRequest = z.object({
-  user: z.string().trim().max(254, { error: 'invalidInput' }).optional(),
-  machine: z.enum(TRACED_MACHINES, { error: 'invalidInput' }).optional(),
-  order: recordIdField.optional(),
+  user: z.optional(z.string().check(z.trim(), z.maxLength(254, { error: 'invalidInput' }))),
+  machine: z.optional(z.enum(TRACED_MACHINES, { error: 'invalidInput' })),
+  order: z.optional(recordIdField),
 });
 
 export const tracedActor = z.object({
   actor: z.string(),
   steps: z.array(
-    traceStep.extend({
+    z.extend(traceStep, {
       /** The server's row id: the console asks for what came after the last one it has. */
-      id: z.number().int(),
-      received_at: z.number().int(),
+      id: z.number().check(z.int()),
+      received_at: z.number().check(z.int()),
     }),
   ),
 });
@@ -42,12 +42,11 @@ export type TracedActor = z.infer<typeof tracedActor>;
 export const orderTraceRequest = z.object({
   machine: z.enum(TRACED_MACHINES, { error: 'invalidInput' }),
   order: recordIdField,
-  after: z
-    .string()
-    .regex(/^\d{1,10}$/, { error: 'invalidInput' })
-    .transform(Number)
-    .refine((n) => n <= RECORD_ID_MAX, { error: 'invalidInput' })
-    .optional(),
+  after: z.optional(
+    z
+      .pipe(z.string().check(z.regex(/^\d{1,10}$/, { error: 'invalidInput' })), z.transform(Number))
+      .check(z.refine((n) => n <= RECORD_ID_MAX, { error: 'invalidInput' })),
+  ),
 });
 
 export const opsInspectionCalls = {
@@ -56,6 +55,6 @@ export const opsInspectionCalls = {
     'GET',
     'qa',
     orderTraceRequest,
-    z.object({ order: tracedOrder.nullable(), actors: z.array(tracedActor) }),
+    z.object({ order: z.nullable(tracedOrder), actors: z.array(tracedActor) }),
   ),
 } as const;

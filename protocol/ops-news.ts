@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { recordIdField } from './fields';
 import { NEWS_KINDS, NEWS_TEXT_LANGS } from './news';
 import { opsCall } from './ops-console';
@@ -12,24 +12,24 @@ import { opsTexts, textFormFields } from './published-texts';
  */
 
 export const opsNewsArticle = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   kind: z.enum(NEWS_KINDS),
   published: z.boolean(),
-  published_at: z.number().int().nullable(),
-  created_at: z.number().int(),
-  updated_at: z.number().int(),
+  published_at: z.nullable(z.number().check(z.int())),
+  created_at: z.number().check(z.int()),
+  updated_at: z.number().check(z.int()),
   texts: opsTexts(NEWS_TEXT_LANGS),
 });
 export type OpsNewsArticle = z.infer<typeof opsNewsArticle>;
 
 /** ops/news/save: a new article (no id) or changes to one; texts as `de.title`, `de.body`, … `zh.body`. */
 export const opsNewsSaveRequest = z.object({
-  id: recordIdField.optional(),
+  id: z.optional(recordIdField),
   kind: z.enum(NEWS_KINDS, { error: 'newsKindInvalid' }),
   ...textFormFields(NEWS_TEXT_LANGS),
 });
 
-const done = z.object({}).passthrough();
+const done = z.looseObject({});
 
 export const opsNewsCalls = {
   'ops/news/articles': opsCall('GET', 'support', z.object({}), z.object({ items: z.array(opsNewsArticle) })),

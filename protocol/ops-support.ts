@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { C2C_PAY_TYPES } from './c2c';
 import { CHAT_PAGE_MAX, CHAT_TEXT_MAX, chatConversation, chatMessage, chatMessagesResponse } from './chat';
 import { recordIdField } from './fields';
@@ -14,16 +14,19 @@ import { opsTexts, textFormFields } from './published-texts';
  * (`after_seq`), polling the open conversation while it is on screen.
  */
 
-const seqField = z
-  .string({ error: 'invalidInput' })
-  .regex(/^\d{1,12}$/, { error: 'invalidInput' })
-  .transform(Number);
-const pageLimit = z
-  .string({ error: 'invalidInput' })
-  .regex(/^\d{1,3}$/, { error: 'invalidInput' })
-  .transform(Number)
-  .pipe(z.number().int().min(1, { error: 'invalidInput' }).max(CHAT_PAGE_MAX, { error: 'invalidInput' }))
-  .optional();
+const seqField = z.pipe(
+  z.string({ error: 'invalidInput' }).check(z.regex(/^\d{1,12}$/, { error: 'invalidInput' })),
+  z.transform(Number),
+);
+const pageLimit = z.optional(
+  z.pipe(
+    z.pipe(
+      z.string({ error: 'invalidInput' }).check(z.regex(/^\d{1,3}$/, { error: 'invalidInput' })),
+      z.transform(Number),
+    ),
+    z.number().check(z.int(), z.gte(1, { error: 'invalidInput' }), z.lte(CHAT_PAGE_MAX, { error: 'invalidInput' })),
+  ),
+);
 
 /** A photo of a support conversation (`conversation`, `id`: the upload), to support. */
 export const OPS_SUPPORT_IMAGE_PATH = 'ops/support/image';
@@ -33,37 +36,39 @@ export const OPS_ORDER_IMAGE_PATH = 'ops/c2c/image';
 export const OPS_UPLOAD_PATH = 'ops/upload/image';
 
 export const opsInboxRequest = z.object({
-  state: z.enum(['open', 'closed'], { error: 'invalidInput' }).optional(),
+  state: z.optional(z.enum(['open', 'closed'], { error: 'invalidInput' })),
 });
 export const opsInboxResponse = z.object({ conversations: z.array(chatConversation) });
 export const opsMessagesRequest = z.object({
   id: recordIdField,
-  after_seq: seqField.optional(),
-  before_seq: seqField.optional(),
+  after_seq: z.optional(seqField),
+  before_seq: z.optional(seqField),
   limit: pageLimit,
 });
 /** ops/support/send: a text, or a photo the operator uploaded (`image_id`), with the console's id of the message. */
 export const opsSupportSendRequest = z
   .object({
     id: recordIdField,
-    text: z.string().trim().max(CHAT_TEXT_MAX, { error: 'tooLong' }).optional(),
-    image_id: recordIdField.optional(),
+    text: z.optional(z.string().check(z.trim(), z.maxLength(CHAT_TEXT_MAX, { error: 'tooLong' }))),
+    image_id: z.optional(recordIdField),
     /** The console's id of this message: a retry posts it once. */
-    client_id: z.string({ error: 'invalidInput' }).regex(/^[\x21-\x7e]{8,64}$/, { error: 'invalidInput' }),
+    client_id: z.string({ error: 'invalidInput' }).check(z.regex(/^[\x21-\x7e]{8,64}$/, { error: 'invalidInput' })),
   })
-  .refine((v) => (v.text !== undefined && v.text !== '') !== (v.image_id !== undefined), {
-    error: 'chatTextRequired',
-    path: ['text'],
-  });
+  .check(
+    z.refine((v) => (v.text !== undefined && v.text !== '') !== (v.image_id !== undefined), {
+      error: 'chatTextRequired',
+      path: ['text'],
+    }),
+  );
 export const opsReadRequest = z.object({ id: recordIdField, seq: seqField });
-const done = z.object({}).passthrough();
+const done = z.looseObject({});
 
 export const opsAppeal = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   sn: z.string(),
-  buyer_id: z.number().int(),
+  buyer_id: z.number().check(z.int()),
   buyer_nickname: z.string(),
-  merchant_id: z.number().int(),
+  merchant_id: z.number().check(z.int()),
   merchant_nickname: z.string(),
   coin: z.string(),
   quantity: decimalString,
@@ -72,10 +77,10 @@ export const opsAppeal = z.object({
   pay_type: z.enum(C2C_PAY_TYPES),
   by: z.enum(['buyer', 'merchant']),
   reason: z.string(),
-  created_at: z.number().int(),
-  paid_at: z.number().int().nullable(),
-  opened_at: z.number().int(),
-  conversation_id: z.number().int().nullable(),
+  created_at: z.number().check(z.int()),
+  paid_at: z.nullable(z.number().check(z.int())),
+  opened_at: z.number().check(z.int()),
+  conversation_id: z.nullable(z.number().check(z.int())),
 });
 export type OpsAppeal = z.infer<typeof opsAppeal>;
 export const opsResolveRequest = z.object({
@@ -101,13 +106,13 @@ export const opsAppealCalls = {
 
 /** A help article as operators edit it: both offered languages' texts (either may be missing in a draft). */
 export const opsArticle = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   topic: z.enum(HELP_TOPICS),
-  sort_order: z.number().int(),
+  sort_order: z.number().check(z.int()),
   published: z.boolean(),
-  published_at: z.number().int().nullable(),
-  created_at: z.number().int(),
-  updated_at: z.number().int(),
+  published_at: z.nullable(z.number().check(z.int())),
+  created_at: z.number().check(z.int()),
+  updated_at: z.number().check(z.int()),
   texts: opsTexts(HELP_TEXT_LANGS),
 });
 export type OpsArticle = z.infer<typeof opsArticle>;
@@ -116,17 +121,20 @@ export type OpsArticle = z.infer<typeof opsArticle>;
  * `en.body` (the server checks them: a published article needs both languages).
  */
 export const opsArticleSaveRequest = z.object({
-  id: recordIdField.optional(),
+  id: z.optional(recordIdField),
   topic: z.enum(HELP_TOPICS, { error: 'helpTopicInvalid' }),
-  sort_order: z
-    .string({ error: 'helpOrderInvalid' })
-    .regex(/^\d{1,4}$/, { error: 'helpOrderInvalid' })
-    .transform(Number),
+  sort_order: z.pipe(
+    z.string({ error: 'helpOrderInvalid' }).check(z.regex(/^\d{1,4}$/, { error: 'helpOrderInvalid' })),
+    z.transform(Number),
+  ),
   ...textFormFields(HELP_TEXT_LANGS),
 });
 export const opsArticlePublishRequest = z.object({
   id: recordIdField,
-  published: z.enum(['1', '0'], { error: 'invalidInput' }).transform((v) => v === '1'),
+  published: z.pipe(
+    z.enum(['1', '0'], { error: 'invalidInput' }),
+    z.transform((v) => v === '1'),
+  ),
 });
 
 export const opsHelpCalls = {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { call, none } from './call-spec';
 import { beforeIdField, listLimitField, optionalTextField, recordIdField, tradeRequestIdField } from './fields';
 import { decimalString, symbolField } from './market';
@@ -46,9 +46,7 @@ export const OPTION_ENTRY_WAIT_MS = ENTRY_TICK_WAIT_MS;
 /** A currency code as sent in a form ('usdt' is read as 'USDT'). */
 const currencyField = z
   .string({ error: 'invalidInput' })
-  .trim()
-  .toUpperCase()
-  .regex(/^[A-Z0-9]{2,10}$/, { error: 'invalidInput' });
+  .check(z.trim(), z.toUpperCase(), z.regex(/^[A-Z0-9]{2,10}$/, { error: 'invalidInput' }));
 
 /** microtrade/payable_currencies: the currencies a stake may be paid in (a setting). */
 export const payableCurrenciesResponse = z.object({ currencies: z.array(z.string()) });
@@ -56,7 +54,7 @@ export type PayableCurrencies = z.infer<typeof payableCurrenciesResponse>;
 
 /** One period on offer: its seconds, the payout ratio of a win (stake × (1 + ratio)) and the minimum stake. */
 export const optionPeriod = z.object({
-  seconds: z.number().int().positive(),
+  seconds: z.number().check(z.int(), z.positive()),
   ratio: decimalString,
   min_stake: decimalString,
 });
@@ -66,13 +64,13 @@ export type OptionPeriodTerms = z.infer<typeof optionPeriod>;
 export const optionCurrencyTerms = z.object({
   currency: z.string(),
   /** Decimals of the currency in the ledger: a stake has at most this many, and a payout is rounded down to it. */
-  scale: z.number().int().min(0),
+  scale: z.number().check(z.int(), z.gte(0)),
   periods: z.array(optionPeriod),
 });
 export type OptionCurrencyTerms = z.infer<typeof optionCurrencyTerms>;
 
 /** microtrade/seconds: the terms in force for new contracts, for one payable currency or all of them. */
-export const optionSecondsRequest = z.object({ currency: currencyField.optional() });
+export const optionSecondsRequest = z.object({ currency: z.optional(currencyField) });
 export const optionSecondsResponse = z.object({
   currencies: z.array(optionCurrencyTerms),
   /** The instruments options are offered on. */
@@ -91,28 +89,31 @@ export type OptionSeconds = z.infer<typeof optionSecondsResponse>;
  *    authenticated, go to authentication?"); the simulator does not (RULES "Options").
  * `currency` defaults to the first payable currency on the server. `request_id` makes a retry apply once.
  */
-export const submitOptionRequest = z
-  .object({
-    symbol: symbolField,
-    direction: z.enum(OPTION_DIRECTIONS, { error: 'invalidInput' }),
-    seconds: optionalTextField(7),
-    stake: optionalTextField(40),
-    currency: currencyField.optional(),
-    account: z.enum(OPTION_ACCOUNTS, { error: 'invalidInput' }),
-    request_id: tradeRequestIdField,
-  })
-  .superRefine((v, ctx) => {
-    if (!v.seconds) ctx.addIssue({ code: 'custom', message: 'optionPeriodRequired', path: ['seconds'] });
-    else if (!/^[1-9]\d{0,6}$/.test(v.seconds)) {
-      ctx.addIssue({ code: 'custom', message: 'optionPeriodUnavailable', path: ['seconds'] });
-    }
-    if (!v.stake) ctx.addIssue({ code: 'custom', message: 'optionStakeRequired', path: ['stake'] });
-    else if (!decimalString.safeParse(v.stake).success) {
-      ctx.addIssue({ code: 'custom', message: 'optionStakeInvalid', path: ['stake'] });
-    }
-  })
-  // Both are present and well formed once the checks above passed; the period becomes a number for the server.
-  .transform((v) => ({ ...v, seconds: Number(v.seconds), stake: v.stake ?? '' }));
+export const submitOptionRequest = z.pipe(
+  z
+    .object({
+      symbol: symbolField,
+      direction: z.enum(OPTION_DIRECTIONS, { error: 'invalidInput' }),
+      seconds: optionalTextField(7),
+      stake: optionalTextField(40),
+      currency: z.optional(currencyField),
+      account: z.enum(OPTION_ACCOUNTS, { error: 'invalidInput' }),
+      request_id: tradeRequestIdField,
+    })
+    .check(
+      z.superRefine((v, ctx) => {
+        if (!v.seconds) ctx.addIssue({ code: 'custom', message: 'optionPeriodRequired', path: ['seconds'] });
+        else if (!/^[1-9]\d{0,6}$/.test(v.seconds)) {
+          ctx.addIssue({ code: 'custom', message: 'optionPeriodUnavailable', path: ['seconds'] });
+        }
+        if (!v.stake) ctx.addIssue({ code: 'custom', message: 'optionStakeRequired', path: ['stake'] });
+        else if (!decimalString.safeParse(v.stake).success) {
+          ctx.addIssue({ code: 'custom', message: 'optionStakeInvalid', path: ['stake'] });
+        }
+      }),
+    ),
+  z.transform((v) => ({ ...v, seconds: Number(v.seconds), stake: v.stake ?? '' })),
+);
 export type SubmitOptionRequest = z.input<typeof submitOptionRequest>;
 
 /** `data` of the `optionStakeBelowMin` error: the minimum in force, so that the form can show it. */
@@ -121,29 +122,29 @@ export type OptionStakeBelowMinData = z.infer<typeof optionStakeBelowMinData>;
 
 /** One contract as its owner sees it, with the terms it was bought under and the ticks that decided it. */
 export const optionContract = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   symbol: z.string(),
   direction: z.enum(OPTION_DIRECTIONS),
   /** Period in seconds and its payout ratio, fixed at submission. */
-  seconds: z.number().int().positive(),
+  seconds: z.number().check(z.int(), z.positive()),
   ratio: decimalString,
   currency: z.string(),
   stake: decimalString,
   account: z.enum(OPTION_ACCOUNTS),
   state: z.enum(OPTION_STATES),
   /** The entry tick (first recorded tick after acceptance); null while waiting and when cancelled. */
-  entry: recordedTick.nullable(),
+  entry: z.nullable(recordedTick),
   /** E = entry tick time + period, server ms (the countdown's end); null until the entry tick. */
-  expiry_ts: z.number().int().nullable(),
+  expiry_ts: z.nullable(z.number().check(z.int())),
   /** The last tick after entry and at or before E; null until settled, and when refunded or cancelled. */
-  exit: recordedTick.nullable(),
+  exit: z.nullable(recordedTick),
   /** What the settlement paid back (won: stake × (1 + ratio) rounded down; flat, refunded, cancelled: the stake;
    * lost: '0'); null while open. */
-  payout: decimalString.nullable(),
+  payout: z.nullable(decimalString),
   request_id: z.string(),
-  created_at: z.number().int(),
-  updated_at: z.number().int(),
-  settled_at: z.number().int().nullable(),
+  created_at: z.number().check(z.int()),
+  updated_at: z.number().check(z.int()),
+  settled_at: z.nullable(z.number().check(z.int())),
 });
 export type OptionContract = z.infer<typeof optionContract>;
 
@@ -152,7 +153,7 @@ export const OPTION_LISTS = ['open', 'settled'] as const;
 export type OptionList = (typeof OPTION_LISTS)[number];
 export const listOptionsRequest = z.object({
   list: z.enum(OPTION_LISTS, { error: 'invalidInput' }),
-  account: z.enum(OPTION_ACCOUNTS, { error: 'invalidInput' }).optional().default('real'),
+  account: z._default(z.optional(z.enum(OPTION_ACCOUNTS, { error: 'invalidInput' })), 'real'),
   limit: listLimitField,
   before_id: beforeIdField,
 });
@@ -160,7 +161,7 @@ export type ListOptionsRequest = z.input<typeof listOptionsRequest>;
 export const listOptionsResponse = z.object({
   contracts: z.array(optionContract),
   /** Cursor of the next page (older contracts), null at the end. */
-  next_before_id: z.number().int().nullable(),
+  next_before_id: z.nullable(z.number().check(z.int())),
 });
 export type OptionContractPage = z.infer<typeof listOptionsResponse>;
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { call, none } from './call-spec';
 import { recordIdField } from './fields';
 
@@ -58,25 +58,25 @@ export function votePercent(votes: number, total: number): string {
 }
 
 export const pollOption = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   symbol: z.string(),
   name: z.string(),
-  votes: z.number().int().min(0),
+  votes: z.number().check(z.int(), z.gte(0)),
 });
 export type PollOption = z.infer<typeof pollOption>;
 
 /** One poll with its options and tallies; `my_option_id` is the caller's vote (null: none yet, or a guest). */
 export const poll = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   kind: z.enum(POLL_KINDS),
   status: z.enum(POLL_STATUSES),
-  opens_at: z.number().int(),
-  closes_at: z.number().int(),
+  opens_at: z.number().check(z.int()),
+  closes_at: z.number().check(z.int()),
   /** Set when an operator closed the poll before its closing time. */
-  closed_at: z.number().int().nullable(),
-  total_votes: z.number().int().min(0),
+  closed_at: z.nullable(z.number().check(z.int())),
+  total_votes: z.number().check(z.int(), z.gte(0)),
   options: z.array(pollOption),
-  my_option_id: z.number().int().nullable(),
+  my_option_id: z.nullable(z.number().check(z.int())),
 });
 export type Poll = z.infer<typeof poll>;
 
@@ -86,8 +86,8 @@ export type Poll = z.infer<typeof poll>;
  */
 export const pollListResponse = z.object({
   polls: z.array(poll),
-  voter: z.object({ verified: z.boolean() }).nullable(),
-  server_time: z.number().int(),
+  voter: z.nullable(z.object({ verified: z.boolean() })),
+  server_time: z.number().check(z.int()),
 });
 export type PollList = z.infer<typeof pollListResponse>;
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { call, none } from './call-spec';
 import { decimalString, symbolField } from './market';
 
@@ -11,38 +11,38 @@ import { decimalString, symbolField } from './market';
 export const recordedTick = z.object({
   symbol: z.string(),
   /** Per-instrument sequence number, stable across restarts. */
-  seq: z.number().int(),
+  seq: z.number().check(z.int()),
   /** Server time of the tick, ms since the epoch. */
-  ts: z.number().int(),
+  ts: z.number().check(z.int()),
   price: decimalString,
 });
 export type RecordedTick = z.infer<typeof recordedTick>;
 
 /** A sha256 as 64 lowercase hex digits (digests and hashes of the chain, protocol/rules/price-record.ts). */
-export const hexHash = z.string().regex(/^[0-9a-f]{64}$/);
+export const hexHash = z.string().check(z.regex(/^[0-9a-f]{64}$/));
 
 /** Most batches one `market/chain/links` call returns: an hour of one-second batches. */
 export const MAX_CHAIN_LINKS = 3_600;
 
 /** A whole number sent as form text (batch ids, sequence numbers). */
-const wholeField = z
-  .string({ error: 'invalidInput' })
-  .regex(/^\d{1,15}$/, { error: 'invalidInput' })
-  .transform(Number);
+const wholeField = z.pipe(
+  z.string({ error: 'invalidInput' }).check(z.regex(/^\d{1,15}$/, { error: 'invalidInput' })),
+  z.transform(Number),
+);
 
 /** market/chain/head: the newest batch; all null while the record is empty. */
 export const chainHeadResponse = z.object({
-  batch_id: z.number().int().positive().nullable(),
-  hash: hexHash.nullable(),
+  batch_id: z.nullable(z.number().check(z.int(), z.positive())),
+  hash: z.nullable(hexHash),
   /** Server time of the newest tick in that batch. */
-  to_ts: z.number().int().nullable(),
+  to_ts: z.nullable(z.number().check(z.int())),
 });
 export type ChainHead = z.infer<typeof chainHeadResponse>;
 
 export const chainBatch = z.object({
-  id: z.number().int().positive(),
-  from_ts: z.number().int(),
-  to_ts: z.number().int(),
+  id: z.number().check(z.int(), z.positive()),
+  from_ts: z.number().check(z.int()),
+  to_ts: z.number().check(z.int()),
   prev_hash: hexHash,
   digest: hexHash,
   hash: hexHash,
@@ -63,13 +63,15 @@ export const chainRecordResponse = z.object({
 export type ChainRecord = z.infer<typeof chainRecordResponse>;
 
 /** market/chain/links: batches from_id+1 .. to_id (at most MAX_CHAIN_LINKS), to fold a batch's hash up to the head. */
-export const chainLinksRequest = z.object({ from_id: wholeField, to_id: wholeField }).superRefine((v, ctx) => {
-  if (v.to_id < v.from_id) ctx.addIssue({ code: 'custom', message: 'invalidInput', path: ['to_id'] });
-  else if (v.to_id - v.from_id > MAX_CHAIN_LINKS) {
-    ctx.addIssue({ code: 'custom', message: 'chainRangeTooLarge', path: ['to_id'] });
-  }
-});
-export const chainLink = z.object({ id: z.number().int().positive(), digest: hexHash, hash: hexHash });
+export const chainLinksRequest = z.object({ from_id: wholeField, to_id: wholeField }).check(
+  z.superRefine((v, ctx) => {
+    if (v.to_id < v.from_id) ctx.addIssue({ code: 'custom', message: 'invalidInput', path: ['to_id'] });
+    else if (v.to_id - v.from_id > MAX_CHAIN_LINKS) {
+      ctx.addIssue({ code: 'custom', message: 'chainRangeTooLarge', path: ['to_id'] });
+    }
+  }),
+);
+export const chainLink = z.object({ id: z.number().check(z.int(), z.positive()), digest: hexHash, hash: hexHash });
 export const chainLinksResponse = z.array(chainLink);
 export type ChainLink = z.infer<typeof chainLink>;
 
@@ -85,23 +87,25 @@ export const MAX_RANGE_TICKS = 1_200;
  * `from_seq` on, its last tick always kept: each tick returned is still one the record holds, exactly.
  */
 export const chainTicksRequest = z
-  .object({ symbol: symbolField, from_seq: wholeField.optional(), to_seq: wholeField.optional() })
-  .superRefine((v, ctx) => {
-    if ((v.from_seq === undefined) !== (v.to_seq === undefined)) {
-      ctx.addIssue({
-        code: 'custom',
-        message: 'invalidInput',
-        path: [v.from_seq === undefined ? 'from_seq' : 'to_seq'],
-      });
-    } else if (v.from_seq !== undefined && v.to_seq !== undefined && v.to_seq < v.from_seq) {
-      ctx.addIssue({ code: 'custom', message: 'invalidInput', path: ['to_seq'] });
-    }
-  });
+  .object({ symbol: symbolField, from_seq: z.optional(wholeField), to_seq: z.optional(wholeField) })
+  .check(
+    z.superRefine((v, ctx) => {
+      if ((v.from_seq === undefined) !== (v.to_seq === undefined)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'invalidInput',
+          path: [v.from_seq === undefined ? 'from_seq' : 'to_seq'],
+        });
+      } else if (v.from_seq !== undefined && v.to_seq !== undefined && v.to_seq < v.from_seq) {
+        ctx.addIssue({ code: 'custom', message: 'invalidInput', path: ['to_seq'] });
+      }
+    }),
+  );
 export const chainTicksResponse = z.object({
   symbol: z.string(),
   ticks: z.array(recordedTick),
   /** 1, or the stride a long range was thinned to. */
-  step: z.number().int().positive(),
+  step: z.number().check(z.int(), z.positive()),
 });
 export type ChainTicks = z.infer<typeof chainTicksResponse>;
 

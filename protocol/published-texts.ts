@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { ALL_LANGS, type Lang } from './lang';
 
 /**
@@ -42,16 +42,18 @@ export function textExcerpt(body: string, max = TEXT_EXCERPT_MAX): string {
 }
 
 /** One language's text as operators see it. */
-export const opsText = z.object({ title: z.string(), body: z.string(), updated_at: z.number().int() });
+export const opsText = z.object({ title: z.string(), body: z.string(), updated_at: z.number().check(z.int()) });
 
 /** Operators' view of the texts in `langs`: each may be missing in a draft. */
 export const opsTexts = <L extends Lang>(langs: readonly L[]) =>
-  z.object(Object.fromEntries(langs.map((l) => [l, opsText.optional()])) as Record<L, z.ZodOptional<typeof opsText>>);
+  z.object(
+    Object.fromEntries(langs.map((l) => [l, z.optional(opsText)])) as Record<L, z.ZodMiniOptional<typeof opsText>>,
+  );
 
 /** The form field of one language's title or body (`de.title`, `en.body`, ...). */
 export type TextField<L extends Lang = Lang> = `${L}.${'title' | 'body'}`;
 
-const optionalText = (max: number) => z.string().max(max, { error: 'tooLong' }).optional();
+const optionalText = (max: number) => z.optional(z.string().check(z.maxLength(max, { error: 'tooLong' })));
 
 /**
  * The form fields of the texts in `langs` as a console saves them: `de.title`, `de.body`, ... each optional (the

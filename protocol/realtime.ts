@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /**
  * Private per-user topics and commands over the tab's one socket (DESIGN "Realtime").
@@ -24,15 +24,15 @@ export const isPrivateTopic = (topic: string) => topic.startsWith(PRIVATE_PREFIX
 export const privateMessage = z.object({
   topic: z.string(),
   kind: z.enum(['snapshot', 'update']),
-  seq: z.number().int().min(0),
-  ts: z.number().int(),
+  seq: z.number().check(z.int(), z.gte(0)),
+  ts: z.number().check(z.int()),
   data: z.unknown(),
 });
 export type PrivateMessage = z.infer<typeof privateMessage>;
 
 export const commandRequest = z.object({
-  name: z.string().min(1).max(64),
-  id: z.string().min(8).max(64),
+  name: z.string().check(z.minLength(1), z.maxLength(64)),
+  id: z.string().check(z.minLength(8), z.maxLength(64)),
   args: z.unknown(),
 });
 export type CommandRequest = z.infer<typeof commandRequest>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { call, none } from './call-spec';
 import { beforeIdField, listLimitField } from './fields';
 import { decimalString } from './market';
@@ -47,8 +47,7 @@ export type RebateRole = (typeof REBATE_ROLES)[number];
 /** A ratio field of a form (error key `referralRatioInvalid`). */
 export const referralRatioField = z
   .string({ error: 'referralRatioInvalid' })
-  .trim()
-  .regex(REFERRAL_RATIO_RE, { error: 'referralRatioInvalid' });
+  .check(z.trim(), z.regex(REFERRAL_RATIO_RE, { error: 'referralRatioInvalid' }));
 
 /** A partner's standing as its owner sees it. */
 export const partnerInfo = z.object({
@@ -59,8 +58,8 @@ export const partnerInfo = z.object({
   ratio: z.string(),
   /** The part of `ratio` passed on to the invitee who paid the fee (0 ≤ bonus ≤ ratio). */
   bonus: z.string(),
-  granted_at: z.number().int(),
-  updated_at: z.number().int(),
+  granted_at: z.number().check(z.int()),
+  updated_at: z.number().check(z.int()),
 });
 export type PartnerInfo = z.infer<typeof partnerInfo>;
 
@@ -73,18 +72,18 @@ export type PartnerInfo = z.infer<typeof partnerInfo>;
 export const inviteInfoResponse = z.object({
   invite_code: z.string(),
   link_path: z.string(),
-  invitees: z.number().int(),
-  verified_invitees: z.number().int(),
+  invitees: z.number().check(z.int()),
+  verified_invitees: z.number().check(z.int()),
   share: z.object({ ratio: z.string(), bonus: z.string(), default_ratio: z.string() }),
-  partner: partnerInfo.nullable(),
+  partner: z.nullable(partnerInfo),
 });
 export type InviteInfo = z.infer<typeof inviteInfoResponse>;
 
 /** One of the caller's invitees. `name` is masked (enough to recognise, not to read off). */
 export const invitee = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   name: z.string(),
-  registered_at: z.number().int(),
+  registered_at: z.number().check(z.int()),
   /** Basic identity verification approved. */
   verified: z.boolean(),
 });
@@ -96,16 +95,16 @@ export type MyInviteListRequest = z.input<typeof myInviteListRequest>;
 export const myInviteListResponse = z.object({
   items: z.array(invitee),
   /** Pass as `before_id` for the next page; null when this page was the last. */
-  next_before_id: z.number().int().nullable(),
+  next_before_id: z.nullable(z.number().check(z.int())),
 });
 export type MyInviteList = z.infer<typeof myInviteListResponse>;
 
 /** One place on the leaderboard. */
 export const inviteRank = z.object({
   /** 1-based; users with equal counts get consecutive places, the earlier registered first. */
-  rank: z.number().int(),
+  rank: z.number().check(z.int()),
   name: z.string(),
-  verified_invitees: z.number().int(),
+  verified_invitees: z.number().check(z.int()),
 });
 export type InviteRank = z.infer<typeof inviteRank>;
 
@@ -118,8 +117,8 @@ export type InviteLeaderboard = z.infer<typeof inviteLeaderboardResponse>;
 
 /** One rebate the caller received. `amount` is exact decimal text with all of the currency's decimals. */
 export const rebateRecord = z.object({
-  id: z.number().int(),
-  created_at: z.number().int(),
+  id: z.number().check(z.int()),
+  created_at: z.number().check(z.int()),
   currency: z.string(),
   amount: decimalString,
   role: z.enum(REBATE_ROLES),
@@ -127,7 +126,7 @@ export const rebateRecord = z.object({
   invitee: z.string(),
   source: z.enum(REBATE_SOURCES),
   /** The ledger posting of the fee it came from (each fee is rebated once). */
-  fee_posting_id: z.number().int(),
+  fee_posting_id: z.number().check(z.int()),
 });
 export type RebateRecord = z.infer<typeof rebateRecord>;
 
@@ -138,7 +137,7 @@ export const myAccountReturnResponse = z.object({
   /** All rebates ever received, per currency (both roles), currencies in alphabetical order. */
   totals: z.array(z.object({ currency: z.string(), amount: decimalString })),
   items: z.array(rebateRecord),
-  next_before_id: z.number().int().nullable(),
+  next_before_id: z.nullable(z.number().check(z.int())),
 });
 export type MyAccountReturn = z.infer<typeof myAccountReturnResponse>;
 

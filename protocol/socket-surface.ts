@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { ACCOUNT_EVENT } from './account-events';
 import { MARKET_EVENT, SUBSCRIBE_EVENT, UNSUBSCRIBE_EVENT } from './market';
 import { COMMAND_EVENT, PRIVATE_EVENT } from './realtime';
@@ -22,14 +22,14 @@ export interface MarketTopicSpec {
   parameters: Readonly<Record<string, TopicParameter>>;
   summary: string;
   /** `data` of the snapshot and of every update (an update carries only what changed; empty: a heartbeat). */
-  data: z.ZodType;
+  data: z.ZodMiniType;
 }
 
 /** The answer to `subscribe` and `unsubscribe` (an error is a key of the errors table). */
-export const topicAck = z.object({ ok: z.boolean(), topic: z.string(), error: z.string().optional() });
+export const topicAck = z.object({ ok: z.boolean(), topic: z.string(), error: z.optional(z.string()) });
 
 /** A command's acknowledgement: its data, or an error key of the errors table. */
-export const commandAnswer = (data: z.ZodType) =>
+export const commandAnswer = (data: z.ZodMiniType) =>
   z.union([z.object({ ok: z.literal(true), data }), z.object({ ok: z.literal(false), error: z.string() })]);
 
 /** The socket.io events that carry all of the above. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { call, none } from './call-spec';
 import { beforeIdField, listLimitField, optionalTextField, recordIdField, tradeRequestIdField } from './fields';
 import { decimalString, symbolField } from './market';
@@ -40,8 +40,8 @@ export const spotPair = z.object({
   /** Price step (the instrument's tick) and quantity step, as decimals. */
   price_step: decimalString,
   qty_step: decimalString,
-  price_scale: z.number().int(),
-  qty_scale: z.number().int(),
+  price_scale: z.number().check(z.int()),
+  qty_scale: z.number().check(z.int()),
 });
 export type SpotPair = z.infer<typeof spotPair>;
 
@@ -55,7 +55,7 @@ export const spotConfigResponse = z.object({
   min_value: decimalString,
   price_band: decimalString,
   /** Decimals of USDT in the ledger (what values and fees are rounded to). */
-  quote_scale: z.number().int(),
+  quote_scale: z.number().check(z.int()),
   pairs: z.array(spotPair),
 });
 export type SpotConfig = z.infer<typeof spotConfigResponse>;
@@ -70,23 +70,25 @@ export const placeOrderRequest = z
     symbol: symbolField,
     side: z.enum(ORDER_SIDES, { error: 'invalidInput' }),
     type: z.enum(ORDER_TYPES, { error: 'invalidInput' }),
-    mode: z.enum(BUY_MODES, { error: 'invalidInput' }).optional().default('quantity'),
+    mode: z._default(z.optional(z.enum(BUY_MODES, { error: 'invalidInput' })), 'quantity'),
     qty: optionalTextField(40),
     amount: optionalTextField(40),
     price: optionalTextField(40),
     request_id: tradeRequestIdField,
   })
-  .superRefine((v, ctx) => {
-    const byAmount = v.side === 'buy' && v.mode === 'amount';
-    if (byAmount && v.type !== 'market') ctx.addIssue({ code: 'custom', message: 'invalidInput', path: ['mode'] });
-    if (byAmount && !v.amount) ctx.addIssue({ code: 'custom', message: 'invalidPurchase', path: ['amount'] });
-    if (!byAmount && !v.qty) {
-      const message = v.side === 'sell' ? 'soldQuantityRequired' : 'buyQuantityRequired';
-      ctx.addIssue({ code: 'custom', message, path: ['qty'] });
-    }
-    if (v.type === 'limit' && !v.price)
-      ctx.addIssue({ code: 'custom', message: 'limitPriceRequired', path: ['price'] });
-  });
+  .check(
+    z.superRefine((v, ctx) => {
+      const byAmount = v.side === 'buy' && v.mode === 'amount';
+      if (byAmount && v.type !== 'market') ctx.addIssue({ code: 'custom', message: 'invalidInput', path: ['mode'] });
+      if (byAmount && !v.amount) ctx.addIssue({ code: 'custom', message: 'invalidPurchase', path: ['amount'] });
+      if (!byAmount && !v.qty) {
+        const message = v.side === 'sell' ? 'soldQuantityRequired' : 'buyQuantityRequired';
+        ctx.addIssue({ code: 'custom', message, path: ['qty'] });
+      }
+      if (v.type === 'limit' && !v.price)
+        ctx.addIssue({ code: 'custom', message: 'limitPriceRequired', path: ['price'] });
+    }),
+  );
 export type PlaceOrderRequest = z.input<typeof placeOrderRequest>;
 
 /** What a fill used and moved: its tick, the quantity, the USDT value and fee (RULES rounding), what the user paid or got. */
@@ -98,33 +100,33 @@ export const spotFill = z.object({
   fee: decimalString,
   /** A buy: value + fee paid; a sell: value − fee received. */
   total: decimalString,
-  at: z.number().int(),
+  at: z.number().check(z.int()),
 });
 export type SpotFill = z.infer<typeof spotFill>;
 
 /** One order as its owner sees it. */
 export const spotOrder = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   symbol: z.string(),
   side: z.enum(ORDER_SIDES),
   type: z.enum(ORDER_TYPES),
   mode: z.enum(BUY_MODES),
   /** Requested quantity (null for a buy by amount). */
-  qty: decimalString.nullable(),
+  qty: z.nullable(decimalString),
   /** USDT to spend (a buy by amount), else null. */
-  amount: decimalString.nullable(),
+  amount: z.nullable(decimalString),
   /** Limit price, else null. */
-  price: decimalString.nullable(),
+  price: z.nullable(decimalString),
   /** The terms it was placed under. */
   fee_rate: decimalString,
   /** What is held for it while it is open: USDT for a buy, the coin for a sell ('0' once resolved). */
   held: decimalString,
   state: z.enum(SPOT_ORDER_STATES),
-  cancel_reason: z.enum(CANCEL_REASONS).nullable(),
-  fill: spotFill.nullable(),
+  cancel_reason: z.nullable(z.enum(CANCEL_REASONS)),
+  fill: z.nullable(spotFill),
   request_id: z.string(),
-  created_at: z.number().int(),
-  updated_at: z.number().int(),
+  created_at: z.number().check(z.int()),
+  updated_at: z.number().check(z.int()),
 });
 export type SpotOrder = z.infer<typeof spotOrder>;
 
@@ -135,14 +137,14 @@ export const ORDER_LISTS = ['open', 'history'] as const;
 export type OrderList = (typeof ORDER_LISTS)[number];
 export const listOrdersRequest = z.object({
   list: z.enum(ORDER_LISTS, { error: 'invalidInput' }),
-  symbol: symbolField.optional(),
+  symbol: z.optional(symbolField),
   limit: listLimitField,
   before_id: beforeIdField,
 });
 export const listOrdersResponse = z.object({
   orders: z.array(spotOrder),
   /** Cursor of the next page (older orders), null at the end. */
-  next_before_id: z.number().int().nullable(),
+  next_before_id: z.nullable(z.number().check(z.int())),
 });
 export type SpotOrderPage = z.infer<typeof listOrdersResponse>;
 

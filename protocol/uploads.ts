@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { call, emptyResponse } from './call-spec';
 import { RECORD_ID_MAX } from './fields';
 
@@ -21,14 +21,18 @@ export type UploadResponse = z.infer<typeof uploadResponse>;
 /** An upload's id as a form sends it: digits. `key` is the message when it is missing. */
 export const uploadIdField = (key: string) =>
   z
-    .string({ error: key })
-    .trim()
-    .min(1, { error: key })
-    .max(12, { error: 'invalidInput' })
-    .regex(/^[1-9]\d*$/, { error: 'invalidInput' })
-    .transform(Number)
-    // A larger id names no upload (and PostgreSQL would refuse the comparison with an `integer` column).
-    .refine((id) => id <= RECORD_ID_MAX, { error: key });
+    .pipe(
+      z
+        .string({ error: key })
+        .check(
+          z.trim(),
+          z.minLength(1, { error: key }),
+          z.maxLength(12, { error: 'invalidInput' }),
+          z.regex(/^[1-9]\d*$/, { error: 'invalidInput' }),
+        ),
+      z.transform(Number),
+    )
+    .check(z.refine((id) => id <= RECORD_ID_MAX, { error: key }));
 
 export const uploadDeleteRequest = z.object({ id: uploadIdField('uploadNotFound') });
 

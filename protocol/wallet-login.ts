@@ -13,7 +13,7 @@ import {
   stringToBytes,
 } from 'viem';
 import { createSiweMessage, parseSiweMessage } from 'viem/siwe';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { call, emptyResponse, none } from './call-spec';
 import { inviteCodeField } from './fields';
 import { user } from './user';
@@ -249,9 +249,11 @@ export async function walletMessageRefusal(
 
 const addressField = z
   .string({ error: 'walletAddressInvalid' })
-  .trim()
-  .min(1, { error: 'walletAddressInvalid' })
-  .max(64, { error: 'walletAddressInvalid' });
+  .check(
+    z.trim(),
+    z.minLength(1, { error: 'walletAddressInvalid' }),
+    z.maxLength(64, { error: 'walletAddressInvalid' }),
+  );
 
 /**
  * The schemas check the shape only; the server reads the address with canonicalWalletAddress (so the client's chunk
@@ -260,10 +262,10 @@ const addressField = z
 export const walletNonceRequest = z.object({
   chain: walletChainField,
   address: addressField,
-  purpose: z
-    .enum(WALLET_PURPOSES, { error: 'invalidInput' })
-    .optional()
-    .transform((v) => v ?? 'login'),
+  purpose: z.pipe(
+    z.optional(z.enum(WALLET_PURPOSES, { error: 'invalidInput' })),
+    z.transform((v) => v ?? 'login'),
+  ),
 });
 export const walletNonceResponse = z.object({
   chain: walletChainField,
@@ -278,21 +280,28 @@ const signedMessage = {
   chain: walletChainField,
   message: z
     .string({ error: 'walletMessageMalformed' })
-    .min(1, { error: 'walletMessageMalformed' })
-    .max(WALLET_MESSAGE_MAX, { error: 'walletMessageMalformed' }),
-  signature: z.string({ error: 'walletSignatureMalformed' }).trim().regex(SIGNATURE_RE, {
-    error: 'walletSignatureMalformed',
-  }),
+    .check(
+      z.minLength(1, { error: 'walletMessageMalformed' }),
+      z.maxLength(WALLET_MESSAGE_MAX, { error: 'walletMessageMalformed' }),
+    ),
+  signature: z.string({ error: 'walletSignatureMalformed' }).check(
+    z.trim(),
+    z.regex(SIGNATURE_RE, {
+      error: 'walletSignatureMalformed',
+    }),
+  ),
 };
 
 /** An empty invite code is none (a known wallet needs none); control characters never name one (nor reach SQL). */
-const optionalInvite = z.preprocess(
-  (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
-  inviteCodeField.refine((v) => !/\p{Cc}/u.test(v), { error: 'inviteInvalid' }).optional(),
+const optionalInvite = z.optional(
+  z.pipe(
+    z.transform((v: string | undefined) => (typeof v === 'string' && v.trim() === '' ? undefined : v)),
+    z.optional(inviteCodeField.check(z.refine((v) => !/\p{Cc}/u.test(v), { error: 'inviteInvalid' }))),
+  ),
 );
 
 /** Raw optional form text, checked by `provedContact` only when a new wallet registers. */
-const looseText = (max: number) => z.string().max(max, { error: 'invalidInput' }).optional();
+const looseText = (max: number) => z.optional(z.string().check(z.maxLength(max, { error: 'invalidInput' })));
 
 /**
  * A new wallet registers: like SPEC 5's registration it needs an invite code, the ticked user agreement, and a phone
@@ -301,10 +310,10 @@ const looseText = (max: number) => z.string().max(max, { error: 'invalidInput' }
 export const walletLoginRequest = z.object({
   ...signedMessage,
   invite_code: optionalInvite,
-  agree: z
-    .string({ error: 'agreementRequired' })
-    .optional()
-    .transform((v) => v === '1' || v === 'true'),
+  agree: z.pipe(
+    z.optional(z.string({ error: 'agreementRequired' })),
+    z.transform((v) => v === '1' || v === 'true'),
+  ),
   type: looseText(8),
   area_code: looseText(8),
   mobile: looseText(32),
@@ -320,8 +329,7 @@ export const walletUnbindRequest = z.object({
   address: addressField,
   password: z
     .string({ error: 'passwordRequired' })
-    .min(1, { error: 'passwordRequired' })
-    .max(128, { error: 'tooLong' }),
+    .check(z.minLength(1, { error: 'passwordRequired' }), z.maxLength(128, { error: 'tooLong' })),
 });
 
 export const walletLink = z.object({ chain: walletChainField, address: z.string(), created_at: z.number() });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { call } from './call-spec';
 import { decimalString, SYMBOL_RE, signedDecimalString } from './market';
 
@@ -48,16 +48,12 @@ export const accountTypeField = z.enum(ACCOUNT_TYPES, { error: 'accountTypeInval
 /** A currency symbol as the user picked it; whether the ledger keeps it is the server's check (currencyUnsupported). */
 export const currencyField = z
   .string({ error: 'currencyUnsupported' })
-  .trim()
-  .toUpperCase()
-  .regex(SYMBOL_RE, { error: 'currencyUnsupported' });
+  .check(z.trim(), z.toUpperCase(), z.regex(SYMBOL_RE, { error: 'currencyUnsupported' }));
 
 /** The typed amount as text; its exact checks need the currency's decimals (`amountProblem`, and the server). */
 export const amountField = z
   .string({ error: 'amountRequired' })
-  .trim()
-  .min(1, { error: 'amountRequired' })
-  .max(64, { error: 'amountInvalid' });
+  .check(z.trim(), z.minLength(1, { error: 'amountRequired' }), z.maxLength(64, { error: 'amountInvalid' }));
 
 /**
  * A transfer's client id: at most 48 characters, because the server files it as `transfer:<id>` in the ledger (64),
@@ -66,24 +62,28 @@ export const amountField = z
  */
 export const requestIdField = z
   .string({ error: 'requestIdInvalid' })
-  .regex(/^[\x21-\x7e]{1,48}$/, { error: 'requestIdInvalid' });
+  .check(z.regex(/^[\x21-\x7e]{1,48}$/, { error: 'requestIdInvalid' }));
 
 export const MAX_PAGE = 100;
 export const DEFAULT_PAGE = 20;
 
-const pageLimitField = z
-  .string({ error: 'invalidInput' })
-  .regex(/^\d{1,4}$/, { error: 'invalidInput' })
-  .transform(Number)
-  .pipe(z.number().int().min(1, { error: 'invalidInput' }).max(MAX_PAGE, { error: 'invalidInput' }))
-  .optional();
+const pageLimitField = z.optional(
+  z.pipe(
+    z.pipe(
+      z.string({ error: 'invalidInput' }).check(z.regex(/^\d{1,4}$/, { error: 'invalidInput' })),
+      z.transform(Number),
+    ),
+    z.number().check(z.int(), z.gte(1, { error: 'invalidInput' }), z.lte(MAX_PAGE, { error: 'invalidInput' })),
+  ),
+);
 
 /** Cursor paging: the `next_before_id` of the previous page (stable while new rows arrive at the top). */
-const beforeIdField = z
-  .string({ error: 'invalidInput' })
-  .regex(/^[1-9]\d{0,15}$/, { error: 'invalidInput' })
-  .transform(Number)
-  .optional();
+const beforeIdField = z.optional(
+  z.pipe(
+    z.string({ error: 'invalidInput' }).check(z.regex(/^[1-9]\d{0,15}$/, { error: 'invalidInput' })),
+    z.transform(Number),
+  ),
+);
 
 /**
  * Why a typed amount cannot be sent, with the ledger's rules (server/ledger/amounts.ts parseAmount): plain dot
@@ -120,13 +120,13 @@ export type PriceSource = z.infer<typeof priceSource>;
 export const balanceRow = z.object({
   currency: z.string(),
   /** Decimals of the currency in the ledger (8 for coins, 6 for USDT and USDC). */
-  scale: z.number().int().min(0),
+  scale: z.number().check(z.int(), z.gte(0)),
   available: decimalString,
   frozen: decimalString,
   total: decimalString,
   /** Price of one unit in USDT, and the server time of that price; null without a quote. */
-  price: decimalString.nullable(),
-  price_ts: z.number().int().nullable(),
+  price: z.nullable(decimalString),
+  price_ts: z.nullable(z.number().check(z.int())),
   price_source: priceSource,
   /** total × price, exact, in USDT; '0' when unpriced. */
   valuation: decimalString,
@@ -151,11 +151,11 @@ export type AccountSummary = z.infer<typeof accountSummary>;
 export const priceBasis = z.object({
   kind: z.literal('last'),
   quote: z.literal(VALUATION_CURRENCY),
-  priced_at: z.number().int().nullable(),
+  priced_at: z.nullable(z.number().check(z.int())),
 });
 
 /** wallet/list: every account type (or the one asked for) with all ledger currencies, valued in USDT. */
-export const walletListRequest = z.object({ type: accountTypeField.optional() });
+export const walletListRequest = z.object({ type: z.optional(accountTypeField) });
 export const walletListResponse = z.object({
   basis: priceBasis,
   valuation: decimalString,
@@ -166,24 +166,24 @@ export type WalletList = z.infer<typeof walletListResponse>;
 
 /** One signed change of one of the user's accounts (a ledger posting). */
 export const ledgerLine = z.object({
-  id: z.number().int(),
-  entry_id: z.number().int(),
+  id: z.number().check(z.int()),
+  entry_id: z.number().check(z.int()),
   /** What the entry records: transfer, deposit, withdrawal, fee, penalty, settlement, ... */
   kind: z.string(),
   type: z.enum(ACCOUNT_TYPES),
   currency: z.string(),
   amount: signedDecimalString,
-  created_at: z.number().int(),
+  created_at: z.number().check(z.int()),
 });
 export type LedgerLine = z.infer<typeof ledgerLine>;
 
 /** wallet/detail: one currency across the account types, its price, and its latest changes. */
-export const walletDetailRequest = z.object({ currency: currencyField, type: accountTypeField.optional() });
+export const walletDetailRequest = z.object({ currency: currencyField, type: z.optional(accountTypeField) });
 export const walletDetailResponse = z.object({
   currency: z.string(),
-  scale: z.number().int().min(0),
+  scale: z.number().check(z.int(), z.gte(0)),
   basis: priceBasis,
-  price: decimalString.nullable(),
+  price: z.nullable(decimalString),
   price_source: priceSource,
   total: decimalString,
   valuation: decimalString,
@@ -204,13 +204,13 @@ export type WalletDetail = z.infer<typeof walletDetailResponse>;
 export const legalLogRequest = z.object({
   limit: pageLimitField,
   before_id: beforeIdField,
-  type: accountTypeField.optional(),
-  currency: currencyField.optional(),
+  type: z.optional(accountTypeField),
+  currency: z.optional(currencyField),
 });
 export const legalLogResponse = z.object({
   items: z.array(ledgerLine),
   /** Pass as `before_id` for the next page; null when this page was the last. */
-  next_before_id: z.number().int().nullable(),
+  next_before_id: z.nullable(z.number().check(z.int())),
 });
 
 /**
@@ -225,9 +225,11 @@ export const transferRequest = z
     amount: amountField,
     request_id: requestIdField,
   })
-  .superRefine((v, ctx) => {
-    if (v.from === v.to) ctx.addIssue({ code: 'custom', message: 'transferSameAccount', path: ['to'] });
-  });
+  .check(
+    z.superRefine((v, ctx) => {
+      if (v.from === v.to) ctx.addIssue({ code: 'custom', message: 'transferSameAccount', path: ['to'] });
+    }),
+  );
 export type TransferRequest = z.input<typeof transferRequest>;
 
 const typeBalance = z.object({
@@ -238,8 +240,8 @@ const typeBalance = z.object({
 });
 
 export const transferResponse = z.object({
-  entry_id: z.number().int(),
-  created_at: z.number().int(),
+  entry_id: z.number().check(z.int()),
+  created_at: z.number().check(z.int()),
   /** True when this request id had been applied before: nothing moved this time. */
   replayed: z.boolean(),
   currency: z.string(),
@@ -251,12 +253,12 @@ export type TransferReceipt = z.infer<typeof transferResponse>;
 
 /** One transfer between account types (assets/transfer/record). */
 export const transferRecord = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   currency: z.string(),
   amount: decimalString,
   from: z.enum(ACCOUNT_TYPES),
   to: z.enum(ACCOUNT_TYPES),
-  created_at: z.number().int(),
+  created_at: z.number().check(z.int()),
 });
 export type TransferRecord = z.infer<typeof transferRecord>;
 
@@ -264,7 +266,7 @@ export type TransferRecord = z.infer<typeof transferRecord>;
 export const transferHistoryRequest = z.object({ limit: pageLimitField, before_id: beforeIdField });
 export const transferHistoryResponse = z.object({
   items: z.array(transferRecord),
-  next_before_id: z.number().int().nullable(),
+  next_before_id: z.nullable(z.number().check(z.int())),
 });
 
 /** The asset and transfer calls (its domain names them in its contract; server/domains/compose.ts joins every table). */

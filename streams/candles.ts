@@ -1,4 +1,5 @@
 import { defer, filter, map, merge, type Observable, shareReplay, tap } from 'rxjs';
+import { z } from 'zod/mini';
 import { compareDecimalText } from '../core/decimal-text';
 import { type Candle, candle, type Period } from '../protocol/market';
 import { Freshness } from './freshness';
@@ -19,7 +20,7 @@ export interface CandleSeries {
   readonly version: number;
 }
 
-const candleList = candle.array();
+const candleList = z.array(candle);
 
 /**
  * The fresher of two versions of one bucket. A bucket's volume only grows while it is open, so the one with more

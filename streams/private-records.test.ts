@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { BehaviorSubject, type Observable, Subject } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import {
   createPrivateRecordStream,
   type PrivateRecord,
@@ -42,7 +42,7 @@ class FakeSource implements PrivateRecordsSource {
   readonly names: string[] = [];
   private seq = 0;
 
-  privateTopic<T>(name: string, _schema: z.ZodType<T>): Observable<PrivateTopicMessage<T>> {
+  privateTopic<T>(name: string, _schema: z.ZodMiniType<T>): Observable<PrivateTopicMessage<T>> {
     this.names.push(name);
     return this.topic as unknown as Observable<PrivateTopicMessage<T>>;
   }

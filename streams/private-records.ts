@@ -1,5 +1,5 @@
 import { defer, filter, finalize, map, merge, type Observable, Subject, share, shareReplay } from 'rxjs';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import { serverNow } from '../core/clock';
 import { pollBesideSocket } from './polling';
 import type { ConnectionState, PrivateTopicMessage } from './socket';
@@ -20,7 +20,7 @@ export interface PrivateRecord {
 
 /** What a record stream needs of the tab's socket (RealtimeSocket, or a fake in tests). */
 export interface PrivateRecordsSource {
-  privateTopic<T>(name: string, schema: z.ZodType<T>): Observable<PrivateTopicMessage<T>>;
+  privateTopic<T>(name: string, schema: z.ZodMiniType<T>): Observable<PrivateTopicMessage<T>>;
   readonly state$: Observable<ConnectionState>;
 }
 
@@ -75,7 +75,7 @@ export type TopicNews<R> = { open: readonly R[] } | { record: R };
 /** One kind of record: its private topic, how to read the topic's messages, which records are open, its change. */
 export interface RecordKind<R, M, C> {
   topic: string;
-  schema: z.ZodType<M>;
+  schema: z.ZodMiniType<M>;
   read: (message: M) => TopicNews<R>;
   isOpen: (record: R) => boolean;
   /** The change `changes$` reports for a record that changed. */

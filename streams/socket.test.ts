@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { createServerClock } from '../core/clock';
 import type { MarketMessage } from '../protocol/market';
 import { backoffDelay, type ConnectionState, RealtimeSocket, type VisibilitySource } from './socket';

@@ -1,6 +1,6 @@
 import { BehaviorSubject, distinctUntilChanged, filter, first, map, Observable, pairwise, type Subscriber } from 'rxjs';
 import { io } from 'socket.io-client';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { type ServerClock, serverClock } from '../core/clock';
 import { newRequestId } from '../core/ids';
 import {
@@ -76,7 +76,7 @@ export type CommandResult<T> = { ok: true; data: T } | { ok: false; error: strin
 
 export interface CommandOptions<T> {
   /** Parses the result's data; a result that does not match is `badAnswer`. */
-  result?: z.ZodType<T>;
+  result?: z.ZodMiniType<T>;
   /** How long one attempt waits for its acknowledgement (while disconnected, for the connection and then it). */
   timeoutMs?: number;
   /** Attempts in all, each with the same id, so the server acts once however many arrive. */
@@ -89,7 +89,7 @@ export const COMMAND_TIMEOUT_MS = 10_000;
 export const COMMAND_ATTEMPTS = 3;
 
 /** The answer to a private subscribe (the market topics' TopicAck, with `notLoggedIn` for an anonymous socket). */
-const topicAck = z.object({ ok: z.boolean(), topic: z.string().optional(), error: z.string().optional() });
+const topicAck = z.object({ ok: z.boolean(), topic: z.optional(z.string()), error: z.optional(z.string()) });
 
 const commandAnswer = z.union([
   z.object({ ok: z.literal(true), data: z.unknown() }),
@@ -197,7 +197,7 @@ export class RealtimeSocket {
    * reconnect carries the new token), resynced on a gap. A refused subscribe (anonymous socket) delivers nothing; see
    * `refusal`.
    */
-  privateTopic<T>(name: string, schema: z.ZodType<T>): Observable<PrivateTopicMessage<T>> {
+  privateTopic<T>(name: string, schema: z.ZodMiniType<T>): Observable<PrivateTopicMessage<T>> {
     return this.registered(privateTopicName(name), true).pipe(
       map((m) => ({ m, parsed: schema.safeParse(m.data) })),
       filter(({ parsed }) => parsed.success),
@@ -470,7 +470,7 @@ export function refreshRealtimeAuth(): void {
 }
 
 /** The logged-in user's private topic `me:<name>` on the tab's socket (see RealtimeSocket.privateTopic). */
-export function topic<T>(name: string, schema: z.ZodType<T>): Observable<PrivateTopicMessage<T>> {
+export function topic<T>(name: string, schema: z.ZodMiniType<T>): Observable<PrivateTopicMessage<T>> {
   return realtime().privateTopic(name, schema);
 }
 

@@ -1,4 +1,5 @@
 import { defer, filter, map, type Observable, shareReplay, tap } from 'rxjs';
+import { z } from 'zod/mini';
 import { type Trade, trade } from '../protocol/market';
 import { Freshness } from './freshness';
 import type { TopicSource } from './quotes';
@@ -6,7 +7,7 @@ import type { TopicSource } from './quotes';
 /** Trades kept for the list. */
 export const RECENT_TRADES = 30;
 
-const tradeList = trade.array();
+const tradeList = z.array(trade);
 
 /**
  * Folds a message's trades (newest first) into the list (newest first): a snapshot replaces it, an update is

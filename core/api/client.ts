@@ -1,5 +1,5 @@
 import ky, { isTimeoutError } from 'ky';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import type { CallSpec, CallTable } from '../../protocol/call-spec';
 import { type AnyEnvelope, anyEnvelope, LANG_HEADER, SESSION_EXPIRED_TYPE } from '../../protocol/envelope';
 import { DEFAULT_LANG } from '../../protocol/lang';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { call } from '../../protocol/call-spec';
 import type { CallContext } from '../platform/http/calls';
 import { callRoutes, callTable } from './compose';

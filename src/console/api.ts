@@ -1,5 +1,5 @@
 import { proxy } from 'valtio';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import { fetchBlobWithHeaders, sendWithHeaders } from '../../core/api/client';
 import { LANG_HEADER } from '../../protocol/envelope';
 import { OPS_TOKEN_HEADER, type OpsOperator, opsConsoleCalls } from '../../protocol/ops-console';

@@ -1,15 +1,15 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import type { FormEvent, ReactElement } from 'react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { Field, PasswordField } from '../components/Field';
 import { i18n, startI18n } from '../lib/i18n';
 import { type SubmitResult, useForm } from './useForm';
 
 const schema = z.object({
-  email: z.string().min(1, 'emailRequired'),
-  code: z.string().regex(/^\d{6}$/, 'codeInvalid'),
-  password: z.string().min(1, 'passwordRequired'),
+  email: z.string().check(z.minLength(1, 'emailRequired')),
+  code: z.string().check(z.regex(/^\d{6}$/, 'codeInvalid')),
+  password: z.string().check(z.minLength(1, 'passwordRequired')),
 });
 
 function deferred<T>() {

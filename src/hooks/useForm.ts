@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import { errorText } from '../lib/i18n';
 import { check, type FieldErrors } from '../lib/validation';
 
@@ -27,7 +27,7 @@ export interface FormErrors {
    * Runs a shared protocol schema through `check`: the parsed data, or null after showing the translated
    * messages (replacing the shown ones, or added to them with `keep`).
    */
-  validate: <S extends z.ZodType>(schema: S, values?: unknown, opts?: { keep?: boolean }) => z.output<S> | null;
+  validate: <S extends z.ZodMiniType>(schema: S, values?: unknown, opts?: { keep?: boolean }) => z.output<S> | null;
 }
 
 export interface Form<T extends object> extends FormErrors {
@@ -77,7 +77,7 @@ export function useForm<T extends object>(initial: T | (() => T)): Form<T> {
     };
   };
 
-  const validate = <S extends z.ZodType>(
+  const validate = <S extends z.ZodMiniType>(
     schema: S,
     input: unknown = values,
     opts: { keep?: boolean } = {},

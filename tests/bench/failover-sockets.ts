@@ -1,5 +1,5 @@
 import { io, type Socket } from 'socket.io-client';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { positionsTopicMessage } from '../../protocol/lever';
 import { optionsTopicMessage } from '../../protocol/options';
 import { PRIVATE_EVENT, privateMessage } from '../../protocol/realtime';
@@ -83,8 +83,8 @@ export type TopicName = keyof typeof TOPICS;
 const record = z.object({
   id: z.number(),
   updated_at: z.number(),
-  state: z.string().optional(),
-  phase: z.string().optional(),
+  state: z.optional(z.string()),
+  phase: z.optional(z.string()),
 });
 type Shown = { id: number; updated_at: number; end: string };
 
@@ -136,7 +136,7 @@ export function openUserSocket(token: string, pick: ServerPick): UserSocket {
       snapshots: 0,
     };
     views[name] = view;
-    socket.privateTopic<unknown>(name, topic.schema as z.ZodType<unknown>).subscribe((message) => {
+    socket.privateTopic<unknown>(name, topic.schema as z.ZodMiniType<unknown>).subscribe((message) => {
       const data = message.data as Record<string, unknown>;
       const take = (raw: unknown) => {
         const r = record.parse(raw);

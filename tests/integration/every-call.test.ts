@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { anyEnvelope } from '../../protocol';
 import { type CallPath, calls } from '../../server/domains';
 import { MarketFeed } from '../../server/market/feed';
@@ -35,8 +35,8 @@ const JUNK_VALUES = [
 ];
 
 /** The form field names a call's request schema knows (nothing for schemas that are not plain objects). */
-function fieldNames(schema: z.ZodType): string[] {
-  return schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
+function fieldNames(schema: z.ZodMiniType): string[] {
+  return schema instanceof z.ZodMiniObject ? Object.keys(schema.shape) : [];
 }
 
 /** Calls whose success would end the suite's session; they run last. */

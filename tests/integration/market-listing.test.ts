@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod/mini';
 import { type MarketMessage, marketMessage, okEnvelope, trade } from '../../protocol';
 import { type CallData, type CallPath, calls } from '../../server/domains';
 import { Ledger, parseAmount } from '../../server/ledger';
@@ -120,13 +121,13 @@ describe.each(DATABASES)('a coin listed on a running app on %s', (kind) => {
       });
     expect(await socket.emitWithAck('subscribe', topic)).toEqual({ ok: true, topic });
     await next(1);
-    const snapshot = trade.array().parse(messages[0]?.data);
+    const snapshot = z.array(trade).parse(messages[0]?.data);
     expect(snapshot.map((x) => x.price)).toEqual(['0.25000']);
 
     now += 30_000;
     sim.advanceTo(now);
     await next(2);
-    const walked = trade.array().parse(messages[1]?.data);
+    const walked = z.array(trade).parse(messages[1]?.data);
     expect(walked).toHaveLength(30);
     expect(walked[0]?.ts).toBe(now); // newest first
     // Half a minute of a 0.2 %-a-minute walk stays well within 10 % of the listing price.

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod/mini';
 import { candle, type MarketMessage, marketMessage, quote, trade } from '../../protocol';
 import { HEARTBEAT_MS, type TopicAck } from '../../server/domains/market/topics';
 import { MarketFeed } from '../../server/market/feed';
@@ -76,13 +77,13 @@ describe.each(DATABASES)('market topics over socket.io on %s', (kind) => {
   it('quotes: a snapshot of every coin, then batched updates numbered one by one', async () => {
     const messages = await collect(await open(), 'quotes', 4);
     expectNumberedOneByOne(messages);
-    const all = quote.array().parse(messages[0]?.data);
+    const all = z.array(quote).parse(messages[0]?.data);
     expect(all.map((q) => q.symbol)).toContain('BTC');
     expect(all.length).toBeGreaterThanOrEqual(14);
     const updates = messages.slice(1).filter((m) => !isHeartbeat(m));
     expect(updates).toHaveLength(3);
     for (const update of updates) {
-      const changed = quote.array().parse(update.data);
+      const changed = z.array(quote).parse(update.data);
       expect(changed.length).toBeGreaterThan(0);
       expect(changed.every((q) => !['AAPL', 'MSFT'].includes(q.symbol))).toBe(true);
     }
@@ -102,22 +103,22 @@ describe.each(DATABASES)('market topics over socket.io on %s', (kind) => {
     const socket = await open();
     const [stocks] = await collect(socket, 'stocks', 1);
     expect(
-      quote
-        .array()
+      z
+        .array(quote)
         .parse(stocks?.data)
         .map((q) => q.symbol),
     ).toContain('AAPL');
 
     const kline = await collect(socket, 'kline:BTC:1min', 2);
     expectNumberedOneByOne(kline);
-    expect(candle.array().parse(kline[0]?.data).length).toBeGreaterThan(100);
-    const live = candle.array().parse(kline[kline.length - 1]?.data);
+    expect(z.array(candle).parse(kline[0]?.data).length).toBeGreaterThan(100);
+    const live = z.array(candle).parse(kline[kline.length - 1]?.data);
     expect(live.length).toBeGreaterThanOrEqual(1);
 
     const trades = await collect(socket, 'trades:ETH', 2);
     expectNumberedOneByOne(trades);
-    expect(trade.array().parse(trades[0]?.data)).toHaveLength(50);
-    expect(trade.array().parse(trades[trades.length - 1]?.data).length).toBeGreaterThan(0);
+    expect(z.array(trade).parse(trades[0]?.data)).toHaveLength(50);
+    expect(z.array(trade).parse(trades[trades.length - 1]?.data).length).toBeGreaterThan(0);
 
     const quotes = await collect(socket, 'quotes', 2);
     expect(quotes[0]?.seq).toBeGreaterThan(0); // continues the topic's numbering from the first test

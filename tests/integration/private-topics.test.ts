@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import {
   COMMAND_EVENT,
   type CommandAnswer,
@@ -24,7 +24,7 @@ describe.each(DATABASES)('private topics and commands over socket.io on %s', (ki
     t = await startTestApp(database.handle, { userEventsPollMs: 50 });
     t.app.channels.command({
       name: 'test.echo',
-      args: z.object({ text: z.string().min(1, 'invalidInput') }),
+      args: z.object({ text: z.string().check(z.minLength(1, 'invalidInput')) }),
       summary: 'Echoes the text.',
       answer: z.object({ echo: z.string(), userId: z.number() }),
       run: async (userId, args) => {

@@ -131,6 +131,11 @@ const cases: Record<string, Probe[]> = {
     accepted('machines/spot', 'xstate/graph'),
     accepted('src', 'react-dom/client'),
   ],
+  "schemas use zod/mini; classic zod's whole method set never enters a bundle": [
+    refused('protocol', 'zod', 'zod-mini-only'),
+    refused('server/domains/spot', 'zod', 'zod-mini-only'),
+    accepted('protocol', 'zod/mini'),
+  ],
 };
 
 interface Cycle {

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import type { CodeScene, codeSentResponse, Lang } from '../../../protocol';
 import { BusinessError } from '../../platform/errors';
 import type { Session } from '../../platform/security/sessions';

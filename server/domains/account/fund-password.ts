@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import type { fundPasswordRequest } from '../../../protocol';
 import type { UserRow } from '../../platform/db/schema';
 import { BusinessError } from '../../platform/errors';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import type { center2Response, Lang, User } from '../../../protocol';
 import type { Session } from '../../platform/security/sessions';
 import type { AccountServices } from './services';

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import type { Lang, registerRequest, SessionResponse } from '../../../protocol';
 import { isUniqueViolation } from '../../platform/db/connect';
 import type { Database, UserRow } from '../../platform/db/schema';

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import { type BankCard, type cashSaveRequest, MAX_BANK_CARDS } from '../../../protocol/bank-cards';
 import { type DatabaseHandle, isUniqueViolation } from '../../platform/db/connect';
 import type { Database } from '../../platform/db/schema';

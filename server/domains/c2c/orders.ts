@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import type { C2cOrder, c2cOrderAddRequest, c2cOrderListRequest } from '../../../protocol/c2c';
 import { c2cFiatAmount, c2cLimitProblem, c2cPayUntil } from '../../../protocol/rules/c2c';
 import { toUnits } from '../../../protocol/rules/spot';

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { z } from 'zod/mini';
 import {
   C2C_ORDER_EVENT,
   C2C_PAY_TYPES,
@@ -53,7 +54,7 @@ export function sealPayMethods(vault: CardVault, merchantId: number, methods: re
 }
 
 export function openPayMethods(vault: CardVault, row: Pick<C2cAdRow, 'merchant_id' | 'pay_methods_enc'>) {
-  return c2cPayMethod.array().parse(JSON.parse(vault.open('c2c_pay_methods', row.merchant_id, row.pay_methods_enc)));
+  return z.array(c2cPayMethod).parse(JSON.parse(vault.open('c2c_pay_methods', row.merchant_id, row.pay_methods_enc)));
 }
 
 export function sealPayInfo(vault: CardVault, merchantId: number, method: C2cPayMethod): string {

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import { FINANCE_ORDER_EVENT, type FinanceFamily, type financeBuyRequest } from '../../../protocol/finance';
 import { dailyInterest, interestDueAt, interestStartDay, promisedYield } from '../../../protocol/rules/finance';
 import { isLedgerError, type Ledger, ledgerEdge, parseAmount } from '../../ledger';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import type { Chain, ChainCoin } from '../../../protocol/chains';
 import {
   BANK_DEPOSIT_COIN,

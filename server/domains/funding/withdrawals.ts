@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import type { Chain, ChainCoin } from '../../../protocol/chains';
 import {
   WITHDRAWAL_WINDOW_MS,

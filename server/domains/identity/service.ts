@@ -1,5 +1,5 @@
 import type { Insertable, Kysely } from 'kysely';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import type {
   advancedVerificationRequest,
   basicVerificationRequest,

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import { IEO_COIN_SCALE, IEO_ORDER_EVENT, type ieoApplyRequest } from '../../../protocol/ieo';
 import { toUnits } from '../../../protocol/rules/spot';
 import type { Ledger } from '../../ledger';

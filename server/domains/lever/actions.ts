@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import type {
   leverAddMarginRequest,
   leverCloseRequest,

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import { LEVER_POSITION_EVENT, type submitLeverRequest } from '../../../protocol/lever';
 import { initialMargin, isolatedLiquidationPrice, stopProblem, tradeFee } from '../../../protocol/rules/lever';
 import { roundUnits, toUnits } from '../../../protocol/rules/spot';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import type { OpsSession, opsLoginRequest } from '../../../protocol/ops-console';
 import { recordAudit } from '../../platform/audit';
 import { writeTransaction } from '../../platform/db/transaction';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import type { Lang } from '../../../protocol/lang';
 import type { OpsCallSpec, OpsCallTable, OpsRole } from '../../../protocol/ops-console';
 import type { OperatorPrincipal } from './principal';

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import { OPTION_CONTRACT_EVENT, SIMULATOR_CURRENCY, type submitOptionRequest } from '../../../protocol/options';
 import { optionPeriodOf, stakeAtLeastMin, stakeUnits } from '../../../protocol/rules/options';
 import { currencyScale, type Ledger } from '../../ledger';

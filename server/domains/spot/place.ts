@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import { fromUnits, limitBuyHold, marketBuyHold, orderValueAtLeastMin, toUnits } from '../../../protocol/rules/spot';
 import { type placeOrderRequest, SPOT_ORDER_EVENT } from '../../../protocol/spot';
 import { currencyScale, type Ledger } from '../../ledger';

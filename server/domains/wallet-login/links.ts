@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import { provedContact, type SessionResponse } from '../../../protocol';
 import {
   canonicalWalletAddress,

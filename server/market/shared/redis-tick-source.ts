@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import type { Timeframe } from '../../../protocol/market';
 import type { Bar } from '../candles';
 import type { MarketFeed } from '../feed';
@@ -72,9 +72,9 @@ export interface RedisTickSourceOptions {
   onClose?: () => Promise<void>;
 }
 
-const int = z.number().int().refine(Number.isSafeInteger);
+const int = z.number().check(z.int(), z.refine(Number.isSafeInteger));
 const TickSchema = z.object({
-  symbol: z.string().min(1),
+  symbol: z.string().check(z.minLength(1)),
   instrumentId: int,
   ts: int,
   price: int,
@@ -85,7 +85,7 @@ const TickSchema = z.object({
 export const OriginSchema = z.object({
   seed: z.string(),
   liveStart: int,
-  seqBase: z.record(z.string(), int).optional(),
+  seqBase: z.optional(z.record(z.string(), int)),
 });
 
 /** A tick from its JSON, or undefined when it is not one (payloads are integers, never floats). */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import type { FeedState } from '../feed';
 import type { SimulatorState } from '../simulator';
 
@@ -31,9 +31,9 @@ export interface MarketSnapshot {
   feed: FeedState;
 }
 
-const int = z.number().int().refine(Number.isSafeInteger);
+const int = z.number().check(z.int(), z.refine(Number.isSafeInteger));
 const TickSchema = z.object({
-  symbol: z.string().min(1),
+  symbol: z.string().check(z.minLength(1)),
   instrumentId: int,
   ts: int,
   price: int,
@@ -42,10 +42,14 @@ const TickSchema = z.object({
   seq: int,
 });
 // Bars are long flat arrays (a few thousand bars of six integers per timeframe): one loop, not a schema per number.
-const IntArray = z
-  .array(z.unknown())
-  .refine((a) => a.length % 6 === 0 && a.every((n) => Number.isSafeInteger(n)), 'bars: six integers per bar')
-  .transform((a) => a as number[]);
+const IntArray = z.pipe(
+  z
+    .array(z.unknown())
+    .check(
+      z.refine((a) => a.length % 6 === 0 && a.every((n) => Number.isSafeInteger(n)), 'bars: six integers per bar'),
+    ),
+  z.transform((a) => a as number[]),
+);
 const Timeframes = z.enum(['1min', '5min', '30min', '60min', '1day', '1week', '1mon']);
 
 const SnapshotSchema = z.object({
@@ -66,7 +70,7 @@ const SnapshotSchema = z.object({
           logPrice: z.number(),
           logVol: z.number(),
           // A listed coin's walk before its listing trade (see Walk.open).
-          opened: z.literal(false).optional(),
+          opened: z.optional(z.literal(false)),
         }),
       }),
     ),
@@ -75,7 +79,7 @@ const SnapshotSchema = z.object({
     instruments: z.array(
       z.object({
         symbol: z.string(),
-        last: TickSchema.optional(),
+        last: z.optional(TickSchema),
         trades: z.array(TickSchema),
         bars: z.partialRecord(Timeframes, IntArray),
       }),

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import { AUTH_HEADER, type CallSpec, type CallTable, type Lang } from '../../../protocol';
 import type { Database } from '../db/schema';
 import { BusinessError, SessionRequiredError } from '../errors';
@@ -92,7 +92,7 @@ export function formFields(raw: unknown): { fields: Record<string, unknown> } | 
 }
 
 /** The first problem of a failed validation, as a message key and the field it concerns. */
-export function firstIssue(error: z.ZodError): { key: string; field: string | undefined } {
+export function firstIssue(error: z.core.$ZodError): { key: string; field: string | undefined } {
   const issue = error.issues[0];
   return { key: issue?.message ?? 'invalidInput', field: issue?.path.length ? issue.path.join('.') : undefined };
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Socket } from 'socket.io';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import {
   COMMAND_EVENT,
   type CommandAnswer,
@@ -38,7 +38,7 @@ import type { RealtimeModule, SocketData } from './gateway';
 export interface PrivateTopic<T> {
   /** Without the `me:` prefix: `account`, `orders`, ... */
   name: string;
-  schema: z.ZodType<T>;
+  schema: z.ZodMiniType<T>;
   /** What the topic carries, as the published AsyncAPI document says it. */
   summary: string;
   /** The user's state at subscription. */
@@ -50,10 +50,10 @@ export interface PrivateTopic<T> {
 
 export interface Command<A, R> {
   name: string;
-  args: z.ZodType<A>;
+  args: z.ZodMiniType<A>;
   /** What the command does, and the `data` of its acknowledgement, as the published AsyncAPI document says them. */
   summary: string;
-  answer: z.ZodType<R>;
+  answer: z.ZodMiniType<R>;
   /**
    * Runs the command for a logged-in user; throw a BusinessError-like `{ key }` to answer with an error key.
    * `commandId` is the client's id of this request (a command that writes keys its effect by it, so a retry that
@@ -310,7 +310,7 @@ export class PrivateChannels {
  * table, else `invalidInput` (zod's own English text, e.g. "Too small: expected number to be >0", is no key the
  * client could show in the user's language).
  */
-function refusalKeyOf(error: z.ZodError): string {
+function refusalKeyOf(error: z.core.$ZodError): string {
   const message = error.issues[0]?.message;
   return message !== undefined && isMessageKey(message) ? message : 'invalidInput';
 }

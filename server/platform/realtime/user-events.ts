@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { ACCOUNT_EVENT, type AccountEvent, accountEvent } from '../../../protocol/identity';
 import { ACCOUNT_TOPIC } from '../../../protocol/realtime';
 import { handleOf } from '../db/connect';

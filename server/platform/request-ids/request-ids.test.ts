@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { migrateToLatest } from '../../migrations';
 import { type DatabaseHandle, openSqlite } from '../db/connect';
 import {
@@ -27,9 +27,9 @@ describe('requestDigest', () => {
 
 describe('takesRequestId', () => {
   it('reads the fields through refinements, pipes, unions and intersections', () => {
-    const refined = z.object({ amount: z.string(), request_id: z.string() }).superRefine(() => {});
+    const refined = z.object({ amount: z.string(), request_id: z.string() }).check(z.superRefine(() => {}));
     expect(takesRequestId(refined)).toBe(true);
-    expect(takesRequestId(z.object({ a: z.string() }).pipe(z.object({ a: z.string() })))).toBe(false);
+    expect(takesRequestId(z.pipe(z.object({ a: z.string() }), z.object({ a: z.string() })))).toBe(false);
     expect(takesRequestId(z.union([z.object({ a: z.string() }), z.object({ request_id: z.string() })]))).toBe(true);
     expect(requestFieldNames(z.intersection(z.object({ a: z.string() }), z.object({ b: z.string() })))).toEqual([
       'a',

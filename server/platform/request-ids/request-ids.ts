@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Kysely } from 'kysely';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import type { Database } from '../db/schema';
 import { BusinessError } from '../errors';
 import { sha256 } from '../security/digest';
@@ -58,21 +58,21 @@ export const REQUEST_ID_FIELD = 'request_id';
 const AUTHORISATION_FIELDS: ReadonlySet<string> = new Set([REQUEST_ID_FIELD, 'fund_password']);
 
 /** The form fields a request schema knows: an object's keys, through refinements, pipes and intersections. */
-export function requestFieldNames(schema: z.ZodType): string[] {
+export function requestFieldNames(schema: z.ZodMiniType): string[] {
   const def = (schema as unknown as { _zod?: { def?: Record<string, unknown> } })._zod?.def;
   if (!def) return [];
   const shape = (schema as unknown as { shape?: Record<string, unknown> }).shape;
   if (def.type === 'object' && shape) return Object.keys(shape);
-  if (def.type === 'pipe') return requestFieldNames(def.in as z.ZodType);
+  if (def.type === 'pipe') return requestFieldNames(def.in as z.ZodMiniType);
   if (def.type === 'intersection') {
-    return [...requestFieldNames(def.left as z.ZodType), ...requestFieldNames(def.right as z.ZodType)];
+    return [...requestFieldNames(def.left as z.ZodMiniType), ...requestFieldNames(def.right as z.ZodMiniType)];
   }
-  if (def.type === 'union') return (def.options as z.ZodType[]).flatMap(requestFieldNames);
+  if (def.type === 'union') return (def.options as z.ZodMiniType[]).flatMap(requestFieldNames);
   return [];
 }
 
 /** Whether a call's request schema carries a client request id (and so goes through `claimRequestId`). */
-export const takesRequestId = (schema: z.ZodType): boolean => requestFieldNames(schema).includes(REQUEST_ID_FIELD);
+export const takesRequestId = (schema: z.ZodMiniType): boolean => requestFieldNames(schema).includes(REQUEST_ID_FIELD);
 
 /**
  * The canonical digest of one request: the call's path and every argument but the id and authorisations, by field

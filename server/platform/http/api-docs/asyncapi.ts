@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod/mini';
 import { accountEvent } from '../../../../protocol/account-events';
 import { marketMessage } from '../../../../protocol/market';
 import { commandRequest, privateMessage, privateTopicName } from '../../../../protocol/realtime';
@@ -11,7 +11,7 @@ export const channelKey = (kind: 'market' | 'private' | 'command', name: string)
   `${kind}_${name.replace(/[^A-Za-z0-9]+/g, '_')}`;
 
 /** AsyncAPI's schema format is JSON Schema draft 07 plus its own keywords. */
-const payload = (schema: z.ZodType, io: 'input' | 'output') => jsonSchemaOf(schema, io, 'draft-07');
+const payload = (schema: z.ZodMiniType, io: 'input' | 'output') => jsonSchemaOf(schema, io, 'draft-07');
 
 const message = (name: string, summary: string, schema: JsonObject) => ({
   name,
@@ -28,8 +28,8 @@ export interface SocketSurface {
   /** Public topics by kind (the market's realtime modules). */
   market: Readonly<Record<string, MarketTopicSpec>>;
   /** Private topics, by name without `me:`. */
-  topics: readonly { name: string; summary: string; schema: z.ZodType }[];
-  commands: readonly { name: string; summary: string; args: z.ZodType; answer: z.ZodType }[];
+  topics: readonly { name: string; summary: string; schema: z.ZodMiniType }[];
+  commands: readonly { name: string; summary: string; args: z.ZodMiniType; answer: z.ZodMiniType }[];
 }
 
 /**
@@ -49,7 +49,7 @@ export function buildAsyncApi(info: DocsInfo, surface: SocketSurface): JsonObjec
         { description: p.description, ...('enum' in p && p.enum ? { enum: [...p.enum] } : {}) },
       ]),
     );
-    const schema = payload(marketMessage.extend({ data: spec.data }), 'output');
+    const schema = payload(z.extend(marketMessage, { data: spec.data }), 'output');
     channels[key] = {
       address: spec.address,
       title: name,
@@ -74,7 +74,7 @@ export function buildAsyncApi(info: DocsInfo, surface: SocketSurface): JsonObjec
     const { name } = spec;
     const key = channelKey('private', name);
     const address = privateTopicName(name);
-    const schema = payload(privateMessage.extend({ data: spec.schema }), 'output');
+    const schema = payload(z.extend(privateMessage, { data: spec.schema }), 'output');
     channels[key] = {
       address,
       title: address,
@@ -120,7 +120,7 @@ export function buildAsyncApi(info: DocsInfo, surface: SocketSurface): JsonObjec
   for (const spec of surface.commands) {
     const { name } = spec;
     const key = channelKey('command', name);
-    const request = commandRequest.extend({ args: spec.args });
+    const request = z.extend(commandRequest, { args: spec.args });
     const requestSchema = payload(request, 'input');
     channels[key] = {
       address: socketEvents.command,

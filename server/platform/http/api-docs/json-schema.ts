@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /** A JSON value as the documents hold it. */
 export type JsonObject = { [key: string]: unknown };
@@ -10,7 +10,7 @@ export type JsonObject = { [key: string]: unknown };
  * document: the document says less there, the server still checks it.
  */
 export function jsonSchemaOf(
-  schema: z.ZodType,
+  schema: z.ZodMiniType,
   io: 'input' | 'output',
   target: 'draft-2020-12' | 'draft-07' = 'draft-2020-12',
 ): JsonObject {

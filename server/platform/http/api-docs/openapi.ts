@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import type { CallSpec, CallTable } from '../../../../protocol/call-spec';
 import { errorEnvelope, okEnvelope, sessionExpiredEnvelope } from '../../../../protocol/envelope';
 import { ALL_LANGS } from '../../../../protocol/lang';
@@ -64,7 +64,7 @@ const LANG_PARAMETER = { $ref: '#/components/parameters/lang' };
  * Fields as OpenAPI wants them: query parameters for a GET (the router reads its form from the query string), a
  * form-encoded body otherwise (a JSON body of strings and booleans is read the same way). Every call takes `lang`.
  */
-function requestParts(method: string, request: z.ZodType): JsonObject {
+function requestParts(method: string, request: z.ZodMiniType): JsonObject {
   const schema = jsonSchemaOf(request, 'input');
   if (method === 'GET') {
     const { properties, required } = objectFields(schema);
@@ -90,7 +90,7 @@ function requestParts(method: string, request: z.ZodType): JsonObject {
 }
 
 /** Every answer of a call: the ok envelope with its data, a refusal, and (with a session) the 999 envelope. */
-function responses(response: z.ZodType, sessionChecked: boolean): JsonObject {
+function responses(response: z.ZodMiniType, sessionChecked: boolean): JsonObject {
   const answers: JsonObject[] = [jsonSchemaOf(okEnvelope(response), 'output'), ref('ErrorEnvelope')];
   if (sessionChecked) answers.push(ref('SessionExpiredEnvelope'));
   return {
@@ -170,7 +170,7 @@ function uploadOperation(route: FileRoute): JsonObject {
 }
 
 /** An image's bytes, or the same 404 for a missing image and one the caller may not see. */
-function imageOperation(route: FileRoute, query: z.ZodType): JsonObject {
+function imageOperation(route: FileRoute, query: z.ZodMiniType): JsonObject {
   return {
     operationId: operationId('GET', route.path),
     tags: [tagOf(route.path)],
@@ -193,14 +193,14 @@ function imageOperation(route: FileRoute, query: z.ZodType): JsonObject {
   };
 }
 
-const imageIdField = z.string().regex(/^[1-9]\d{0,11}$/);
+const imageIdField = z.string().check(z.regex(/^[1-9]\d{0,11}$/));
 /** A conversation's image: the conversation and the image's upload id. */
 const conversationImageQuery = z.object({ conversation: imageIdField, id: imageIdField });
 
 /** Uploads and image reads: routes of their own beside the call tables (multipart in, bytes out). */
 function fileRoutes(): Record<string, JsonObject> {
   const image = `One image (${UPLOAD_MIMES.join(', ')}, told by its first bytes) of at most ${MAX_UPLOAD_BYTES} bytes`;
-  const get = (route: FileRoute, query: z.ZodType) => ({ get: imageOperation(route, query) });
+  const get = (route: FileRoute, query: z.ZodMiniType) => ({ get: imageOperation(route, query) });
   return {
     [`/api/${UPLOAD_IMAGE_PATH}`]: { post: uploadOperation({ path: UPLOAD_IMAGE_PATH, description: `${image}.` }) },
     [`/api/${UPLOAD_FILE_PATH}`]: get(
@@ -253,9 +253,9 @@ export function buildOpenApi(info: DocsInfo, calls: CallTable): JsonObject {
   };
   for (const [path, spec] of Object.entries(calls)) add(path, spec.method, userCall(path, spec));
   for (const [path, spec] of Object.entries(opsCalls)) add(path, spec.method, opsCallOperation(path, spec));
-  const error = errorEnvelope.extend({
+  const error = z.extend(errorEnvelope, {
     reason: z.enum(info.reasons),
-    data: z.record(z.string(), z.unknown()).optional(),
+    data: z.optional(z.record(z.string(), z.unknown())),
   });
   return {
     openapi: '3.1.0',

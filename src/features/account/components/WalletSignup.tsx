@@ -1,6 +1,6 @@
 import type { FormEvent, ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { walletLogin } from '../../../../core/api/wallet-login';
 import { provedContact, type SessionResponse } from '../../../../protocol/account';
 import { inviteCodeField, tickedField } from '../../../../protocol/fields';
