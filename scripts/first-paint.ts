@@ -202,8 +202,8 @@ function preloadScript(homeFiles: string[], tables: Record<string, string[]>): s
 
 /**
  * The body script: the guest's hero on the home route, in the stored language, and under it, a frame later, the
- * market list from the snapshot the server wrote into the page (src/first-paint/market.ts; none in a cached copy, or
- * once stale).
+ * market list from the snapshot the server wrote into the page, or, in the service worker's cached copy, from the one
+ * it asks for at once (src/first-paint/market.ts); none once stale.
  */
 function heroScript(heroes: Record<string, string>, words: Record<string, MarketWords>): string {
   return `(() => {
@@ -217,15 +217,23 @@ function heroScript(heroes: Record<string, string>, words: Record<string, Market
     const root = document.getElementById('root');
     if (root && !member && ${JSON.stringify(HOME_PATHS)}.includes(path)) {
       root.innerHTML = heroes[lang];
-      // The list right after the hero's first frame, not before it: the hero is the largest paint.
+      const market = window.__twMarket;
+      // A cached copy of the page carries no snapshot: ask for one now, beside the cached scripts.
+      const fetched = market.fetchSnapshot().catch(() => {});
+      // The list right after the hero's first frame, not before it (the hero is the largest paint), or when a
+      // fetched snapshot arrives, whichever is later.
       const words = ${inlineJson(words)}[lang];
+      const paint = () => {
+        try {
+          market.paintMarket(root, words, lang, ${STALE_AFTER_MS});
+        } catch {
+          // A snapshot that does not read: the app draws the list itself.
+        }
+      };
       requestAnimationFrame(() =>
         setTimeout(() => {
-          try {
-            window.__twMarket.paintMarket(root, words, lang, ${STALE_AFTER_MS});
-          } catch {
-            // A snapshot that does not read: the app draws the list itself.
-          }
+          paint();
+          fetched.then(paint);
         }),
       );
     }

@@ -8,7 +8,7 @@ import { accountGuardsOf, callRoutes, startDomains, tracedOrdersOf } from './dom
 import type { DomainContext, DomainSettings } from './domains/contract';
 import { UploadStore } from './domains/uploads';
 import { Ledger } from './ledger';
-import { instrumentInfo, type MarketFeed } from './market';
+import { type MarketFeed, marketSnapshotOf } from './market';
 import type { DatabaseHandle } from './platform/db/connect';
 import { registerApiDocs } from './platform/http/api-docs';
 import { registerCalls } from './platform/http/calls';
@@ -190,11 +190,8 @@ function acceptEmptyJson(app: FastifyInstance): void {
   });
 }
 
-/**
- * The market as the home page carries it (issue 27, prices at first paint): coin quotes and every instrument's facts,
- * from this process's feed, as `currency/quotation_new` and `coin/list` would answer them now. None without a feed.
- */
+/** The market snapshot the home page carries; none without a feed. */
 function snapshotOf(feed: MarketFeed | undefined, now: () => number) {
   if (!feed) return undefined;
-  return () => ({ served_at: now(), quotes: feed.quotes('coin'), instruments: feed.instruments().map(instrumentInfo) });
+  return () => marketSnapshotOf(feed, now);
 }

@@ -6,3 +6,15 @@ export function documentArrivedAt(): number {
   const [navigation] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
   return performance.timeOrigin + (navigation?.responseStart || 0);
 }
+
+/** The attribute a fetched snapshot's element carries: when its answer arrived, in this device's time (ms). */
+export const ARRIVED_AT_ATTRIBUTE = 'data-arrived-at';
+
+/**
+ * When the market snapshot in `element` arrived: with the document, or, for a page that came without one (the service
+ * worker's copy), when the first paint's own request for it was answered.
+ */
+export function snapshotArrivedAt(element: Element): number {
+  const fetched = Number(element.getAttribute(ARRIVED_AT_ATTRIBUTE));
+  return Number.isFinite(fetched) && fetched > 0 ? fetched : documentArrivedAt();
+}

@@ -1,6 +1,6 @@
 import type { InstrumentInfo, Quote } from '../protocol/market';
 import { MARKET_SNAPSHOT_ID, marketSnapshot } from '../protocol/market-snapshot';
-import { documentArrivedAt } from './document-arrival';
+import { snapshotArrivedAt } from './document-arrival';
 
 /** The server's market snapshot as this page received it (issue 27, prices at first paint). */
 export interface ReceivedSnapshot {
@@ -28,12 +28,13 @@ function read(): ReceivedSnapshot | null {
   const { served_at, quotes, instruments } = parsed.data;
   const newest = quotes.reduce((ts, q) => Math.max(ts, q.ts), Number.NEGATIVE_INFINITY);
   if (!Number.isFinite(newest)) return null;
-  return { quotes, instruments, seenAt: documentArrivedAt() - Math.max(0, served_at - newest) };
+  return { quotes, instruments, seenAt: snapshotArrivedAt(element) - Math.max(0, served_at - newest) };
 }
 
 /**
  * The market snapshot of this page load, read once (the quote stream and the instrument list both start from it);
- * null when the page came without one (another route, the service worker's copy, a server without a feed).
+ * null when the page came without one (another route, a server without a feed) or when the service worker's copy's
+ * request for one (src/first-paint/market.ts) had not been answered by the time the home page first asked.
  */
 export function receivedSnapshot(): ReceivedSnapshot | null {
   if (taken === undefined) taken = read();

@@ -15,4 +15,5 @@ export * from './recorder';
 export * from './shared/redis-bus';
 export * from './shared/redis-tick-source';
 export * from './simulator';
+export { marketSnapshotOf } from './snapshot';
 export { type NewPriceTick, type PriceRecordTables, withPriceRecord } from './tables';

@@ -1,5 +1,5 @@
 import type { InstrumentInfo, Quote } from '../../protocol/market';
-import { documentArrivedAt } from '../../streams/document-arrival';
+import { ARRIVED_AT_ATTRIBUTE, snapshotArrivedAt } from '../../streams/document-arrival';
 import { changeClass, changeDirection } from '../features/market/live/change';
 import { formatVolume } from '../features/market/live/volume';
 import { formatChange, formatPrice } from '../lib/format';
@@ -78,22 +78,49 @@ export function marketMarkup(snapshot: Snapshot, words: MarketWords, lang: strin
   );
 }
 
+/** The snapshot's element (protocol/market-snapshot.ts MARKET_SNAPSHOT_ID; that module's schemas stay out of here). */
+const SNAPSHOT_ID = 'tw-market';
+/** protocol/market-snapshot.ts's `market/snapshot` call, under the API's prefix. */
+const SNAPSHOT_CALL = '/api/market/snapshot';
+
+/**
+ * For a page that came without a snapshot (the service worker's cached copy of home: a repeat visit), asks for one at
+ * once, in parallel with the cached scripts, and puts it where the server would have written it, with the time its
+ * answer arrived (its age counts from there): the list is then drawn from it, and the app starts from it as from an
+ * embedded one if it arrives first. Resolves when it is in place (or when there is none to be had).
+ */
+export async function fetchSnapshot(): Promise<void> {
+  if (document.getElementById(SNAPSHOT_ID)?.textContent) return;
+  const response = await fetch(SNAPSHOT_CALL, { credentials: 'same-origin' });
+  const arrivedAt = Date.now();
+  if (!response.ok) return;
+  const envelope = (await response.json()) as { type?: unknown; data?: unknown };
+  if (envelope.type !== 'ok' || document.getElementById(SNAPSHOT_ID)?.textContent) return;
+  const element = document.createElement('script');
+  element.type = 'application/json';
+  element.id = SNAPSHOT_ID;
+  element.setAttribute(ARRIVED_AT_ATTRIBUTE, String(arrivedAt));
+  element.textContent = JSON.stringify(envelope.data);
+  document.body.appendChild(element);
+}
+
 /**
  * Draws the market section after the hero in `root` (the first paint's home) from the page's snapshot, if it is
  * there and younger than `staleMs` when the page arrived; and should the app not have taken over by the time it
  * turns stale, marks the list stale, as the app would: a snapshot is never shown as current once it is not. Called
- * right after the hero's first frame (scripts/first-paint.ts): building the number formats costs a slow phone about
- * a quarter of a second, which the hero's paint does not wait for.
+ * right after the hero's first frame (scripts/first-paint.ts), and again when a fetched snapshot arrives: building
+ * the number formats costs a slow phone about a quarter of a second, which the hero's paint does not wait for.
  */
 export function paintMarket(root: HTMLElement, words: MarketWords, lang: string, staleMs: number): void {
-  const json = document.getElementById('tw-market')?.textContent;
-  // Only into the first paint's own page: once the app has rendered, the list is the app's.
+  const element = document.getElementById(SNAPSHOT_ID);
+  const json = element?.textContent;
+  // Only into the first paint's own page, and once: once the app has rendered, the list is the app's.
   const hero = root.querySelector('[data-first-paint] .hero');
-  if (!json || !hero) return;
+  if (!element || !json || !hero || root.querySelector('[data-first-paint] .market-board')) return;
   const snapshot = JSON.parse(json) as Snapshot;
   const newest = snapshot.quotes.reduce((ts, q) => Math.max(ts, q.ts), Number.NEGATIVE_INFINITY);
-  // Its age now, as the app counts it (streams/market-snapshot.ts): at the server, plus since the page arrived.
-  const age = snapshot.served_at - newest + Math.max(0, Date.now() - documentArrivedAt());
+  // Its age now, as the app counts it (streams/market-snapshot.ts): at the server, plus since it arrived.
+  const age = snapshot.served_at - newest + Math.max(0, Date.now() - snapshotArrivedAt(element));
   if (!(age >= 0 && age < staleMs)) return;
   hero.insertAdjacentHTML('afterend', marketMarkup(snapshot, words, lang));
   setTimeout(() => {

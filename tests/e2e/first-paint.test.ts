@@ -215,6 +215,46 @@ describe('prices at first paint (issue 27)', () => {
     await shot(page, 'first-paint-market-app');
   });
 
+  it("asks for a snapshot when the page came without one (the service worker's copy) and draws the list from it", async () => {
+    await seedStorage({ lang: 'en' });
+    await withoutLivePrices();
+    // The page as the service worker keeps it: the build's index.html, which carries no snapshot.
+    const cached = await (await fetch(`${server.url}/index.html`)).text();
+    expect(cached).not.toContain('<script id="tw-market"');
+    await page.route(`${server.url}/`, (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html', body: cached }),
+    );
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/assets/*.js', async (route) => {
+      await released;
+      await route.continue();
+    });
+    const asked = page.waitForRequest('**/api/market/snapshot');
+    await page.goto(`${server.url}/`, { waitUntil: 'commit' });
+    await asked;
+    // Drawn before any script file ran, from the answer the page put where the server would have written it.
+    const early = page.locator('[data-first-paint] .quote-row');
+    await expect.poll(() => early.count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    const snapshot = await carriedSnapshot();
+    expect(await early.count()).toBe(snapshot.quotes.length);
+    expect(Number(await page.locator('#tw-market').getAttribute('data-arrived-at'))).toBeGreaterThan(0);
+    const btc = snapshot.quotes.find((q) => q.symbol === 'BTC');
+    const scale = snapshot.instruments.find((i) => i.symbol === 'BTC')?.price_scale;
+    if (!btc || scale === undefined) throw new Error('the snapshot holds no BTC');
+    const last = page.locator('.quote-row[data-symbol="BTC"] [data-testid="last"]');
+    expect(await last.textContent()).toBe(formatPrice(btc.last, 'en', scale));
+    // The app starts from the same snapshot: its rows and figures, with no live price to move them.
+    const texts = await page.locator('.quote-row').allTextContents();
+    release();
+    await expect.poll(() => page.locator('[data-first-paint]').count(), { timeout: 30_000 }).toBe(0);
+    await expect.poll(() => page.locator('.quote-row').count()).toBe(snapshot.quotes.length);
+    expect(await page.locator('.quote-row').allTextContents()).toEqual(texts);
+    await shot(page, 'first-paint-market-cached-copy');
+  });
+
   it('never shows a snapshot older than the staleness limit: the list waits for live prices', async () => {
     await withoutLivePrices();
     // The same page, as if it had waited ten seconds in the server before leaving.

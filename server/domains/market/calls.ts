@@ -1,15 +1,16 @@
 import { MAX_TRADES, marketCalls } from '../../../protocol/market';
+import { marketSnapshotCalls } from '../../../protocol/market-snapshot';
 import { priceRecordCalls } from '../../../protocol/price-record';
 import type { MarketFeed } from '../../market';
-import { type Instrument, instrumentInfo } from '../../market';
+import { type Instrument, instrumentInfo, marketSnapshotOf } from '../../market';
 import type { DatabaseHandle } from '../../platform/db/connect';
 import { BusinessError } from '../../platform/errors';
 import { type CallHandlers, requireSession } from '../../platform/http/calls';
 import { priceChainHandlers } from './chain';
 import { withMarket } from './tables';
 
-/** The market domain's calls: quotes and instruments, and the price record's public reads. */
-export const marketDomainCalls = { ...marketCalls, ...priceRecordCalls } as const;
+/** The market domain's calls: quotes and instruments, the home page's snapshot, and the price record's public reads. */
+export const marketDomainCalls = { ...marketCalls, ...marketSnapshotCalls, ...priceRecordCalls } as const;
 type MarketCalls = typeof marketDomainCalls;
 
 const DEFAULT_CANDLES = 300;
@@ -49,6 +50,7 @@ export function marketHandlers(s: MarketServices): CallHandlers<MarketCalls> {
   return {
     ...priceChainHandlers(s.database),
     'currency/quotation_new': async () => feedOf().quotes('coin'),
+    'market/snapshot': async () => marketSnapshotOf(feedOf(), s.now),
     'currency/new_timeshar': kline('coin'),
     'currency/deal': async (input) => {
       const i = instrumentOf(input.symbol);
