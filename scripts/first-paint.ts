@@ -5,7 +5,7 @@ import type { HtmlTagDescriptor, Plugin } from 'vite';
 import { ALL_LANGS, DEFAULT_LANG } from '../protocol/lang';
 import { ICON_PATHS } from '../src/components/icon-paths';
 import { escapeHtml } from '../src/first-paint/html';
-import type { MarketWords } from '../src/first-paint/market';
+import { type MarketWords, SNAPSHOT_CALL } from '../src/first-paint/market';
 import { FIRST_ROUTE_PAGE, HOME_PATH, SHELL_NAMESPACES } from '../src/lib/first-route';
 import { STALE_AFTER_MS } from '../streams/freshness';
 
@@ -17,7 +17,8 @@ import { STALE_AFTER_MS } from '../streams/freshness';
  *
  * - the home page's stylesheet, so its hero is styled from the first paint;
  * - a tiny script in the head that asks for the current language's shell and market tables, and on the home route
- *   the home page's chunk, beside the shell (modulepreload) instead of after it;
+ *   the home page's chunk, beside the shell (modulepreload) instead of after it, and for a guest's home that came
+ *   without the server's market snapshot (the service worker's copy), the snapshot call;
  * - a script right after #root that draws, for a guest on the home route, the page's navigation bar and hero in the
  *   stored language, from the same tables and icons the app uses. React replaces it with the same markup at the same
  *   size when it renders (tests/e2e/first-paint.test.ts holds the two to the same boxes), so the largest paint is this
@@ -186,7 +187,17 @@ function preloadScript(homeFiles: string[], tables: Record<string, string[]>): s
     const stored = localStorage.getItem('lang');
     const lang = Object.hasOwn(tables, stored) ? stored : ${JSON.stringify(DEFAULT_LANG)};
     const path = location.pathname.replace(/\\/+$/, '') || '/';
-    const files = ${JSON.stringify(HOME_PATHS)}.includes(path) ? [...tables[lang], ...${JSON.stringify(homeFiles)}] : tables[lang];
+    const home = ${JSON.stringify(HOME_PATHS)}.includes(path);
+    const app = JSON.parse(localStorage.getItem('tw.app') || '{}');
+    const member = app && typeof app.token === 'string' && app.token !== '';
+    // A guest's home without the server's snapshot (the service worker's cached copy): ask for one now, the earliest
+    // moment, in parallel with the cached files (src/first-paint/market.ts takes the answer).
+    if (home && !member && !document.getElementById('tw-market')) {
+      const asked = fetch(${JSON.stringify(SNAPSHOT_CALL)}, { credentials: 'same-origin' });
+      window.__twSnapshot = asked.then((response) => ({ response, arrivedAt: Date.now() }));
+      window.__twSnapshot.catch(() => {});
+    }
+    const files = home ? [...tables[lang], ...${JSON.stringify(homeFiles)}] : tables[lang];
     for (const file of files) {
       const link = document.createElement('link');
       link.rel = 'modulepreload';

@@ -81,18 +81,31 @@ export function marketMarkup(snapshot: Snapshot, words: MarketWords, lang: strin
 /** The snapshot's element (protocol/market-snapshot.ts MARKET_SNAPSHOT_ID; that module's schemas stay out of here). */
 const SNAPSHOT_ID = 'tw-market';
 /** protocol/market-snapshot.ts's `market/snapshot` call, under the API's prefix. */
-const SNAPSHOT_CALL = '/api/market/snapshot';
+export const SNAPSHOT_CALL = '/api/market/snapshot';
+
+/** The answer to the snapshot call and when it arrived (this device's time). */
+export interface SnapshotAnswer {
+  response: Response;
+  arrivedAt: number;
+}
+
+/** The head's early request for the snapshot (scripts/first-paint.ts), when it made one. */
+declare global {
+  interface Window {
+    __twSnapshot?: Promise<SnapshotAnswer>;
+  }
+}
 
 /**
- * For a page that came without a snapshot (the service worker's cached copy of home: a repeat visit), asks for one at
- * once, in parallel with the cached scripts, and puts it where the server would have written it, with the time its
+ * For a page that came without a snapshot (the service worker's cached copy of home: a repeat visit), takes the
+ * answer to the head's early request for one (or asks now), in parallel with the cached scripts, and puts it where the server would have written it, with the time its
  * answer arrived (its age counts from there): the list is then drawn from it, and the app starts from it as from an
  * embedded one if it arrives first. Resolves when it is in place (or when there is none to be had).
  */
 export async function fetchSnapshot(): Promise<void> {
   if (document.getElementById(SNAPSHOT_ID)?.textContent) return;
-  const response = await fetch(SNAPSHOT_CALL, { credentials: 'same-origin' });
-  const arrivedAt = Date.now();
+  const { response, arrivedAt } = await (window.__twSnapshot ??
+    fetch(SNAPSHOT_CALL, { credentials: 'same-origin' }).then((r) => ({ response: r, arrivedAt: Date.now() })));
   if (!response.ok) return;
   const envelope = (await response.json()) as { type?: unknown; data?: unknown };
   if (envelope.type !== 'ok' || document.getElementById(SNAPSHOT_ID)?.textContent) return;
