@@ -60,6 +60,42 @@ interface Figures extends FrameFigures {
   rendersPerSec: number;
 }
 
+/**
+ * BENCH_PROFILE=dir also records the main thread's CPU profile of each page while it is measured (the profiler's own
+ * cost is in those runs' figures), writes it there for DevTools and prints the functions with the most self time.
+ */
+const PROFILE_DIR = process.env.BENCH_PROFILE;
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+}
+
+function printProfile(name: string, profile: { nodes: ProfileNode[]; samples?: number[]; timeDeltas?: number[] }) {
+  if (!PROFILE_DIR) return;
+  fs.mkdirSync(PROFILE_DIR, { recursive: true });
+  const file = path.join(PROFILE_DIR, `${name.replace(/[^a-z0-9]+/gi, '-')}.cpuprofile`);
+  fs.writeFileSync(file, JSON.stringify(profile));
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<string, number>();
+  const samples = profile.samples ?? [];
+  const deltas = profile.timeDeltas ?? [];
+  let total = 0;
+  samples.forEach((id, i) => {
+    const frame = byId.get(id)?.callFrame;
+    const key = frame
+      ? `${frame.functionName || '(anonymous)'} ${path.basename(frame.url)}:${frame.lineNumber + 1}`
+      : '?';
+    const ms = (deltas[i] ?? 0) / 1000;
+    total += ms;
+    self.set(key, (self.get(key) ?? 0) + ms);
+  });
+  console.log(`${name}: CPU profile in ${file}; most self time of ${fig(total, 0)} ms sampled:`);
+  for (const [key, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 20)) {
+    console.log(`  ${fig(ms, 1).padStart(8)} ms  ${key}`);
+  }
+}
+
 /** Warms up, then measures `page` (loaded and receiving prices) for SECONDS, as paint.bench.ts does. */
 async function measure(name: string, page: Page, cdp: CDPSession): Promise<Figures> {
   const { figures, start, end } = await measureFrames(name, page, cdp, WINDOW, () => page.evaluate(readLeverProbe));
@@ -105,7 +141,14 @@ async function leverPage(browser: Browser, url: string, session: TestSession, ro
     await page.evaluate(() =>
       document.querySelector('[data-testid="positions"], .lever-empty')?.scrollIntoView({ block: 'start' }),
     );
-    return await measure(`lever, ${shown} positions`, page, cdp);
+    const name = `lever, ${shown} positions`;
+    if (!PROFILE_DIR) return await measure(name, page, cdp);
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.start');
+    const figures = await measure(name, page, cdp);
+    const { profile } = await cdp.send('Profiler.stop');
+    printProfile(name, profile);
+    return figures;
   } finally {
     await cdp.detach();
     await page.close();
