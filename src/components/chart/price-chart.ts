@@ -78,18 +78,32 @@ export interface PriceChart {
  * A chart in `el` (which sizes it) with the theme's colours and the user's number format on the price axis. It
  * follows the theme (data-theme on the root element) until removed.
  */
+/** Axis labels a chart keeps formatted (its ticks and lines repeat; a new range starts the set again). */
+const LABELS_KEPT = 512;
+
 export function createPriceChart(el: HTMLElement, options: PriceChartOptions): PriceChart {
   const { precision } = priceFormatOf(options.priceScale);
   const locale = localeOf(options.lang);
   // Axis labels in the user's number format (1.234,56 in German), like every other figure on the page.
   const axis = new Intl.NumberFormat(locale, { minimumFractionDigits: precision, maximumFractionDigits: precision });
+  const labels = new Map<number, string>();
   const label = options.timeLabel;
   const base = themeOptions();
   const api = createChart(el, {
     autoSize: true,
     localization: {
       locale,
-      priceFormatter: (price: number) => axis.format(price),
+      priceFormatter: (price: number) => {
+        // The chart asks again for the same few axis and line labels at every redraw: formatting each once keeps
+        // Intl off the frame (a lever chart under load spent more time here than drawing).
+        let text = labels.get(price);
+        if (text === undefined) {
+          if (labels.size >= LABELS_KEPT) labels.clear();
+          text = axis.format(price);
+          labels.set(price, text);
+        }
+        return text;
+      },
       ...(label ? { timeFormatter: (time: Time) => label(Number(time)) } : {}),
     },
     layout: { ...base.layout, fontSize: 11, attributionLogo: false },
@@ -136,9 +150,12 @@ export interface LineHost<L extends { applyOptions(options: Partial<PriceLineOpt
   removePriceLine(line: L): void;
 }
 
+/** What each chart's lines were last told (by the chart's map of lines), so an unchanged line is left alone. */
+const appliedLines = new WeakMap<Map<string, unknown>, Map<string, string>>();
+
 /**
  * Keeps `held` (the lines drawn on `series`, by key) in step with `wanted`: new keys are drawn, gone ones removed,
- * and a kept line takes its new price, title and colour. Returns the keys now drawn.
+ * and a kept line takes its new price, title and colour (a line with none of them changed is not touched). Returns the keys now drawn.
  */
 export function syncPriceLines<L extends { applyOptions(options: Partial<PriceLineOptions>): void }>(
   series: LineHost<L>,
@@ -146,13 +163,22 @@ export function syncPriceLines<L extends { applyOptions(options: Partial<PriceLi
   wanted: readonly ChartLine[],
 ): string[] {
   const keys = new Set(wanted.map((l) => l.key));
+  let applied = appliedLines.get(held);
+  if (!applied) {
+    applied = new Map();
+    appliedLines.set(held, applied);
+  }
   for (const [key, line] of held) {
     if (keys.has(key)) continue;
     series.removePriceLine(line);
     held.delete(key);
+    applied.delete(key);
   }
+  // One style read per tone, not per line (reading a CSS variable may recompute the page's styles).
+  const colours = new Map<ChartTone, string>();
   for (const l of wanted) {
-    const color = toneColor(l.tone);
+    const color = colours.get(l.tone) ?? toneColor(l.tone);
+    colours.set(l.tone, color);
     const options = {
       price: plotted(l.price),
       title: l.title,
@@ -161,9 +187,13 @@ export function syncPriceLines<L extends { applyOptions(options: Partial<PriceLi
       lineStyle: l.dashed ? LineStyle.Dashed : LineStyle.Solid,
       axisLabelVisible: true,
     };
+    // A line is told only what changed about it: each change redraws the chart.
+    const told = `${options.price}\n${options.title}\n${color}\n${options.lineStyle}`;
     const line = held.get(l.key);
+    if (line && applied.get(l.key) === told) continue;
     if (line) line.applyOptions(options);
     else held.set(l.key, series.createPriceLine(options));
+    applied.set(l.key, told);
   }
   return [...held.keys()];
 }

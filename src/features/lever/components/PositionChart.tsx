@@ -83,16 +83,21 @@ export default function PositionChart({
     [positions, symbol, liquidation],
   );
   const several = new Set(lines.map((l) => l.position)).size > 1;
+  // Titles follow the set of lines, not their prices: a cross position's liquidation price moves with every mark of
+  // the account, and translating every title again at each frame was most of this chart's cost under load.
+  const which = lines.map((l) => `${l.key} ${l.side} ${l.leverage}`).join('\n');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `which` is what the titles read of the lines
+  const titles = useMemo(() => new Map(lines.map((l) => [l.key, lineTitle(l, several, t)])), [which, several, t]);
   const wanted = useMemo(
     (): ChartLine[] =>
       lines.map((l) => ({
         key: l.key,
         price: l.price,
-        title: lineTitle(l, several, t),
+        title: titles.get(l.key) ?? '',
         tone: TONE[l.kind],
         dashed: l.kind !== 'entry',
       })),
-    [lines, several, t],
+    [lines, titles],
   );
   // The lines' prices for the autoscale, which keeps the near ones in view (rangeInView).
   const linePrices = useRef<number[]>([]);
@@ -178,7 +183,7 @@ export default function PositionChart({
       <ul className="visually-hidden" data-testid="position-lines" aria-label={t('lever.chart.caption')}>
         {lines.map((l) => (
           <li key={l.key} data-position={l.position} data-kind={l.kind} data-price={l.price}>
-            {lineTitle(l, several, t)} · {formatPrice(l.price, lang, priceScale)}
+            {titles.get(l.key)} · {formatPrice(l.price, lang, priceScale)}
           </li>
         ))}
       </ul>
@@ -200,10 +205,13 @@ function lineTitle(l: PositionLine, several: boolean, t: TFunction): string {
   return several ? t('lever.chart.lineOf', { kind, side: t(`lever.ticket.${l.side}`), leverage: l.leverage }) : kind;
 }
 
+/** How often at most the chart's liquidation lines move (a quarter of a second: the rows carry every frame's). */
+const LIQUIDATION_LINE_MS = 250;
+
 /**
  * The positions worker's live liquidation price of each open position of `symbol` (it moves with added margin, and
- * for a cross position with the account), taken from the book's figure board as it publishes (once a frame at most);
- * the chart renders only when one of them changed.
+ * for a cross position with the account), taken from the book's figure board as it publishes, at most every
+ * LIQUIDATION_LINE_MS; the chart renders only when one of them changed.
  */
 function useLiveLiquidation(
   live: LeverLive,
@@ -215,15 +223,27 @@ function useLiveLiquidation(
   const [held, setHeld] = useState<ReadonlyMap<number, string | null>>(read);
   // biome-ignore lint/correctness/useExhaustiveDependencies: read closes over ids and the board, both dependencies
   useEffect(() => {
-    const update = () =>
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let last = Number.NEGATIVE_INFINITY;
+    const apply = () => {
+      timer = undefined;
+      last = performance.now();
       setHeld((was) => {
         const next = read();
         const same = was.size === next.size && [...next].every(([id, lp]) => was.get(id) === lp);
         return same ? was : next;
       });
-    update();
+    };
+    // At most one move per LIQUIDATION_LINE_MS, the newest price last: a cross position's liquidation price moves
+    // with every mark of the account, and each move redraws the whole chart (the rows show it at every frame).
+    const update = () => {
+      if (timer !== undefined) return;
+      timer = setTimeout(apply, Math.max(0, last + LIQUIDATION_LINE_MS - performance.now()));
+    };
+    apply();
     const stops = ids.map((id) => live.figures.subscribe(id, update));
     return () => {
+      clearTimeout(timer);
       for (const stop of stops) stop();
     };
   }, [ids, live.figures]);
