@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import type { HtmlTagDescriptor, Plugin } from 'vite';
 import { ALL_LANGS, DEFAULT_LANG } from '../protocol/lang';
+import { MARKET_SNAPSHOT_MARK } from '../protocol/market-snapshot';
 import { ICON_PATHS } from '../src/components/icon-paths';
 import { escapeHtml } from '../src/first-paint/html';
 import { type MarketWords, SNAPSHOT_CALL } from '../src/first-paint/market';
@@ -15,7 +16,8 @@ import { STALE_AFTER_MS } from '../streams/freshness';
  * asks for the home page's chunk and its tables: a second slow round trip before the page's largest text paints.
  * The build adds to index.html:
  *
- * - the home page's stylesheet, so its hero is styled from the first paint;
+ * - the home page's stylesheet, so its hero is styled from the first paint, and after it the room for the market
+ *   snapshot (index.html's mark, which the server fills on the home page);
  * - a tiny script in the head that asks for the current language's shell and market tables, and on the home route
  *   the home page's chunk, beside the shell (modulepreload) instead of after it, and for a guest's home that came
  *   without the server's market snapshot (the service worker's copy), the snapshot call;
@@ -188,15 +190,6 @@ function preloadScript(homeFiles: string[], tables: Record<string, string[]>): s
     const lang = Object.hasOwn(tables, stored) ? stored : ${JSON.stringify(DEFAULT_LANG)};
     const path = location.pathname.replace(/\\/+$/, '') || '/';
     const home = ${JSON.stringify(HOME_PATHS)}.includes(path);
-    const app = JSON.parse(localStorage.getItem('tw.app') || '{}');
-    const member = app && typeof app.token === 'string' && app.token !== '';
-    // A guest's home without the server's snapshot (the service worker's cached copy): ask for one now, the earliest
-    // moment, in parallel with the cached files (src/first-paint/market.ts takes the answer).
-    if (home && !member && !document.getElementById('tw-market')) {
-      const asked = fetch(${JSON.stringify(SNAPSHOT_CALL)}, { credentials: 'same-origin' });
-      window.__twSnapshot = asked.then((response) => ({ response, arrivedAt: Date.now() }));
-      window.__twSnapshot.catch(() => {});
-    }
     const files = home ? [...tables[lang], ...${JSON.stringify(homeFiles)}] : tables[lang];
     for (const file of files) {
       const link = document.createElement('link');
@@ -207,6 +200,20 @@ function preloadScript(homeFiles: string[], tables: Record<string, string[]>): s
     }
   } catch {
     // No storage: the app asks for what it needs when it starts.
+  }
+  try {
+    const path = location.pathname.replace(/\\/+$/, '') || '/';
+    const app = JSON.parse(localStorage.getItem('tw.app') || '{}');
+    const member = app && typeof app.token === 'string' && app.token !== '';
+    // A guest's home without the server's snapshot (the service worker's cached copy): ask for one now, the earliest
+    // moment, in parallel with the cached files (src/first-paint/market.ts takes the answer).
+    if (${JSON.stringify(HOME_PATHS)}.includes(path) && !member && !document.getElementById('tw-market')) {
+      const asked = fetch(${JSON.stringify(SNAPSHOT_CALL)}, { credentials: 'same-origin' });
+      window.__twSnapshot = asked.then((response) => ({ response, arrivedAt: Date.now() }));
+      window.__twSnapshot.catch(() => {});
+    }
+  } catch {
+    // No storage or no JSON: the body's script asks, if it draws the page.
   }
 })();`;
 }
@@ -260,26 +267,25 @@ export function firstPaint(root: string): Plugin {
     apply: 'build',
     transformIndexHtml: {
       order: 'post',
-      async handler(_html, ctx) {
-        if (!ctx.bundle) return [];
+      async handler(page, ctx) {
+        if (!ctx.bundle) return page;
         const { homeFiles, homeCss, tables } = firstFiles(ctx.bundle);
         const heroes = Object.fromEntries(ALL_LANGS.map((lang) => [lang, heroMarkup(heroText(root, lang))]));
         const words = Object.fromEntries(ALL_LANGS.map((lang) => [lang, marketWords(root, lang)]));
+        // The home page's stylesheets after the build's own, then the snapshot's room: the browser sees every style
+        // and script tag before the snapshot's bytes, and the head script, injected right after, looks for it.
+        const styles = homeCss.map((href) => `<link rel="stylesheet" crossorigin href="/${href}">\n`).join('');
+        const html = page
+          .replace(MARKET_SNAPSHOT_MARK, '')
+          .replace('</head>', `${styles}${MARKET_SNAPSHOT_MARK}\n</head>`);
         const tags: HtmlTagDescriptor[] = [
-          ...homeCss.map(
-            (href): HtmlTagDescriptor => ({
-              tag: 'link',
-              attrs: { rel: 'stylesheet', crossorigin: true, href: `/${href}` },
-              injectTo: 'head',
-            }),
-          ),
           { tag: 'script', children: preloadScript(homeFiles, tables), injectTo: 'head' },
-          // At the end of the body: after #root (and the market snapshot), run once the stylesheets are in, right
-          // before the first paint: the market painter, then the script that draws the hero and the list with it.
+          // At the end of the body: after #root, run once the stylesheets are in, right before the first paint: the
+          // market painter, then the script that draws the hero and the list with it.
           { tag: 'script', children: await marketPainter(root), injectTo: 'body' },
           { tag: 'script', children: heroScript(heroes, words), injectTo: 'body' },
         ];
-        return tags;
+        return { html, tags };
       },
     },
   };

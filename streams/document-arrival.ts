@@ -18,3 +18,6 @@ export function snapshotArrivedAt(element: Element): number {
   const fetched = Number(element.getAttribute(ARRIVED_AT_ATTRIBUTE));
   return Number.isFinite(fetched) && fetched > 0 ? fetched : documentArrivedAt();
 }
+
+/** Set on the document once the app has read the page's snapshot (streams/market-snapshot.ts). */
+export const SNAPSHOT_READ_ATTRIBUTE = 'data-tw-snapshot-read';

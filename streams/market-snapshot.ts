@@ -1,6 +1,6 @@
 import type { InstrumentInfo, Quote } from '../protocol/market';
 import { MARKET_SNAPSHOT_ID, marketSnapshot } from '../protocol/market-snapshot';
-import { snapshotArrivedAt } from './document-arrival';
+import { SNAPSHOT_READ_ATTRIBUTE, snapshotArrivedAt } from './document-arrival';
 
 /** The server's market snapshot as this page received it (issue 27, prices at first paint). */
 export interface ReceivedSnapshot {
@@ -37,6 +37,10 @@ function read(): ReceivedSnapshot | null {
  * request for one (src/first-paint/market.ts) had not been answered by the time the home page first asked.
  */
 export function receivedSnapshot(): ReceivedSnapshot | null {
-  if (taken === undefined) taken = read();
+  if (taken === undefined) {
+    taken = read();
+    // The first paint's painter draws no list from a snapshot answered after this: the app would not start from it.
+    if (typeof document !== 'undefined') document.documentElement.setAttribute(SNAPSHOT_READ_ATTRIBUTE, '');
+  }
   return taken;
 }

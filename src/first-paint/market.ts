@@ -1,5 +1,5 @@
 import type { InstrumentInfo, Quote } from '../../protocol/market';
-import { ARRIVED_AT_ATTRIBUTE, snapshotArrivedAt } from '../../streams/document-arrival';
+import { ARRIVED_AT_ATTRIBUTE, SNAPSHOT_READ_ATTRIBUTE, snapshotArrivedAt } from '../../streams/document-arrival';
 import { changeClass, changeDirection } from '../features/market/live/change';
 import { formatVolume } from '../features/market/live/volume';
 import { formatChange, formatPrice } from '../lib/format';
@@ -130,6 +130,11 @@ export function paintMarket(root: HTMLElement, words: MarketWords, lang: string,
   // Only into the first paint's own page, and once: once the app has rendered, the list is the app's.
   const hero = root.querySelector('[data-first-paint] .hero');
   if (!element || !json || !hero || root.querySelector('[data-first-paint] .market-board')) return;
+  // A snapshot that came after the app looked for one: the app's first render will not show it, so neither does this
+  // (prices, then the app's loading list, would be a jump).
+  if (element.hasAttribute(ARRIVED_AT_ATTRIBUTE) && document.documentElement.hasAttribute(SNAPSHOT_READ_ATTRIBUTE)) {
+    return;
+  }
   const snapshot = JSON.parse(json) as Snapshot;
   const newest = snapshot.quotes.reduce((ts, q) => Math.max(ts, q.ts), Number.NEGATIVE_INFINITY);
   // Its age now, as the app counts it (streams/market-snapshot.ts): at the server, plus since it arrived.

@@ -73,7 +73,7 @@ function page(count: number): string {
       ? "  const q = useQuery({ queryKey: ['q'], queryFn: () => Promise.resolve(1) });"
       : '  const q = { data: 0 };',
     has('rxjs') ? '  if (n === 0) price$.subscribe((p) => setN(p));' : '',
-    has('socket.io-client') ? "  socket.on('quote', (m: unknown) => setN(quote ? 1 : Number(Boolean(m))));" : '',
+    has('socket.io-client') ? "  socket.on('quote', (m: unknown) => setN(Number(Boolean(m))));" : '',
     has('zod/mini')
       ? "  const ok = quote.safeParse({ symbol: 'BTC', last: '1', ts: 1 }).success;"
       : '  const ok = true;',

@@ -255,6 +255,44 @@ describe('prices at first paint (issue 27)', () => {
     await shot(page, 'first-paint-market-cached-copy');
   });
 
+  it("draws no list from a snapshot answered after the app looked for one: no prices, then the app's loading list", async () => {
+    await seedStorage({ lang: 'de' });
+    await withoutLivePrices();
+    const cached = await (await fetch(`${server.url}/index.html`)).text();
+    await page.route(`${server.url}/`, (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html', body: cached }),
+    );
+    // Counts the first paint's lists as they are drawn.
+    await page.addInitScript(() => {
+      const w = window as unknown as { firstPaintLists: number };
+      w.firstPaintLists = 0;
+      new MutationObserver((changes) => {
+        for (const change of changes) {
+          for (const node of change.addedNodes) {
+            if (node instanceof Element && node.matches('[data-first-paint] .market-board')) w.firstPaintLists++;
+          }
+        }
+      }).observe(document, { childList: true, subtree: true });
+    });
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    await page.route('**/api/market/snapshot', async (route) => {
+      await answered;
+      await route.continue();
+    });
+    await page.goto(`${server.url}/`, { waitUntil: 'commit' });
+    await page.waitForFunction(() => document.documentElement.hasAttribute('data-tw-snapshot-read'), undefined, {
+      timeout: 30_000,
+    });
+    answer();
+    await page.waitForResponse('**/api/market/snapshot');
+    await page.locator('.market-board .empty[aria-busy="true"]').waitFor({ timeout: 30_000 });
+    expect(await page.evaluate(() => (window as unknown as { firstPaintLists: number }).firstPaintLists)).toBe(0);
+    expect(await page.locator('.quote-row').count()).toBe(0);
+  });
+
   it('never shows a snapshot older than the staleness limit: the list waits for live prices', async () => {
     await withoutLivePrices();
     // The same page, as if it had waited ten seconds in the server before leaving.
