@@ -41,7 +41,7 @@ const STEP_MS = 70;
 /** Socket batching interval: short, so few of a coin's changes are merged into one. */
 const FLUSH_MS = 20;
 const BACKFILL_DAYS = 1;
-const READY_MS = 30_000;
+const READY_MS = 60_000;
 const LONG_TASK_MS = 50;
 
 const ROOT = path.join(import.meta.dirname, '..', '..');
@@ -141,6 +141,11 @@ async function product(browser: Browser, url: string): Promise<{ figures: Figure
   const rows = await page.locator('.quote-row').count();
   const figures = await measure(`product (home, ${rows} rows)`, page, cdp);
   const html = await page.evaluate(() => document.documentElement.outerHTML);
+  // The app installed its service worker, which would answer the floor's made-up address with the app's own page
+  // (its navigation fallback) before the route below could: the floor then never saw a quote and timed out.
+  await page.evaluate(async () => {
+    for (const registration of await navigator.serviceWorker.getRegistrations()) await registration.unregister();
+  });
   await cdp.detach();
   await page.close();
   return { figures, html };
@@ -152,8 +157,13 @@ async function floor(browser: Browser, url: string, html: string): Promise<Figur
   await page.route(floorUrl, (route) =>
     route.fulfill({ contentType: 'text/html; charset=utf-8', body: floorPage(html) }),
   );
+  // The copy's one script failing shows as quotes that never come: say why instead.
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
   await page.goto(floorUrl);
-  await page.waitForFunction(quotesSeen, undefined, { timeout: READY_MS });
+  await page.waitForFunction(quotesSeen, undefined, { timeout: READY_MS }).catch((error: unknown) => {
+    throw errors.length > 0 ? new Error(`the floor page's script failed: ${errors.join('; ')}`) : error;
+  });
   const figures = await measure('floor (static copy)', page, cdp);
   await cdp.detach();
   await page.close();
