@@ -149,6 +149,26 @@ async function withoutLivePrices(): Promise<void> {
   await page.routeWebSocket('**/socket.io/**', (ws) => ws.close());
 }
 
+/** Holds the requests matching `url` until the returned function is called. */
+async function holdRequests(url: string): Promise<() => void> {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(url, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
+/** Serves home as the service worker keeps it: the build's index.html, which carries no snapshot. Returns it. */
+async function serveCachedCopy(): Promise<string> {
+  const cached = await (await fetch(`${server.url}/index.html`)).text();
+  await page.route(`${server.url}/`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: cached }));
+  return cached;
+}
+
 /** The snapshot the served page carries, as the app reads it. */
 async function carriedSnapshot(): Promise<MarketSnapshot> {
   return marketSnapshot.parse(JSON.parse((await page.locator('#tw-market').textContent()) ?? ''));
@@ -178,14 +198,7 @@ describe('prices at first paint (issue 27)', () => {
     await seedStorage({ lang: 'de' });
     // No live price may change a figure between the two pictures: both are the snapshot's.
     await withoutLivePrices();
-    let release = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route('**/assets/*.js', async (route) => {
-      await released;
-      await route.continue();
-    });
+    const release = await holdRequests('**/assets/*.js');
     await page.goto(`${server.url}/`, { waitUntil: 'commit' });
     const early = page.locator('[data-first-paint] .quote-row');
     await expect.poll(() => early.count(), { timeout: 30_000 }).toBeGreaterThan(0);
@@ -219,19 +232,8 @@ describe('prices at first paint (issue 27)', () => {
     await seedStorage({ lang: 'en' });
     await withoutLivePrices();
     // The page as the service worker keeps it: the build's index.html, which carries no snapshot.
-    const cached = await (await fetch(`${server.url}/index.html`)).text();
-    expect(cached).not.toContain('<script id="tw-market"');
-    await page.route(`${server.url}/`, (route) =>
-      route.fulfill({ status: 200, contentType: 'text/html', body: cached }),
-    );
-    let release = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route('**/assets/*.js', async (route) => {
-      await released;
-      await route.continue();
-    });
+    expect(await serveCachedCopy()).not.toContain('<script id="tw-market"');
+    const release = await holdRequests('**/assets/*.js');
     const asked = page.waitForRequest('**/api/market/snapshot');
     await page.goto(`${server.url}/`, { waitUntil: 'commit' });
     await asked;
@@ -258,10 +260,7 @@ describe('prices at first paint (issue 27)', () => {
   it("draws no list from a snapshot answered after the app looked for one: no prices, then the app's loading list", async () => {
     await seedStorage({ lang: 'de' });
     await withoutLivePrices();
-    const cached = await (await fetch(`${server.url}/index.html`)).text();
-    await page.route(`${server.url}/`, (route) =>
-      route.fulfill({ status: 200, contentType: 'text/html', body: cached }),
-    );
+    await serveCachedCopy();
     // Counts the first paint's lists as they are drawn.
     await page.addInitScript(() => {
       const w = window as unknown as { firstPaintLists: number };
@@ -274,14 +273,7 @@ describe('prices at first paint (issue 27)', () => {
         }
       }).observe(document, { childList: true, subtree: true });
     });
-    let answer = () => {};
-    const answered = new Promise<void>((resolve) => {
-      answer = resolve;
-    });
-    await page.route('**/api/market/snapshot', async (route) => {
-      await answered;
-      await route.continue();
-    });
+    const answer = await holdRequests('**/api/market/snapshot');
     await page.goto(`${server.url}/`, { waitUntil: 'commit' });
     await page.waitForFunction(() => document.documentElement.hasAttribute('data-tw-snapshot-read'), undefined, {
       timeout: 30_000,
