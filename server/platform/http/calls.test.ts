@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formFields } from './calls';
+import { z } from 'zod/mini';
+import { firstIssue, formFields } from './calls';
 import { BODY_DEPTH_MAX } from './nesting';
 
 describe('formFields', () => {
@@ -32,5 +33,25 @@ describe('formFields', () => {
 
   it('refuses what is no object', () => {
     expect(formFields(['a'])).toEqual({ problem: { key: 'bodyMalformed' } });
+  });
+});
+
+describe('firstIssue', () => {
+  const failed = (schema: z.ZodMiniType, value: unknown) => {
+    const parsed = schema.safeParse(value);
+    if (parsed.success) throw new Error('expected a refusal');
+    return parsed.error;
+  };
+
+  it("names the errors table's key a check carries, and the field", () => {
+    const schema = z.object({ email: z.string().check(z.minLength(1, { error: 'emailRequired' })) });
+    expect(firstIssue(failed(schema, { email: '' }))).toEqual({ key: 'emailRequired', field: 'email' });
+  });
+
+  it("reads zod's own text (a check without a key) as invalidInput", () => {
+    const schema = z.object({ qty: z.string().check(z.maxLength(2)) });
+    const error = failed(schema, { qty: 'abc' });
+    expect(error.issues[0]?.message).not.toBe('invalidInput');
+    expect(firstIssue(error)).toEqual({ key: 'invalidInput', field: 'qty' });
   });
 });

@@ -4,6 +4,7 @@ import type { z } from 'zod/mini';
 import { AUTH_HEADER, type CallSpec, type CallTable, type Lang } from '../../../protocol';
 import type { Database } from '../db/schema';
 import { BusinessError, SessionRequiredError } from '../errors';
+import { isMessageKey } from '../i18n/messages';
 import { claimRequestId, releaseRequestId, requestDigest, takesRequestId, withRequestClaim } from '../request-ids';
 import { type Session, type Sessions, tokenFromHeader } from '../security/sessions';
 import { errorBody, okBody, sessionExpiredBody } from './envelope';
@@ -91,10 +92,15 @@ export function formFields(raw: unknown): { fields: Record<string, unknown> } | 
   return { fields };
 }
 
-/** The first problem of a failed validation, as a message key and the field it concerns. */
+/**
+ * The first problem of a failed validation, as a message key and the field it concerns. A check without a key of the
+ * errors table carries zod's own English text, which is no key: it is `invalidInput`, in the envelope's `reason` as
+ * in its message.
+ */
 export function firstIssue(error: z.core.$ZodError): { key: string; field: string | undefined } {
   const issue = error.issues[0];
-  return { key: issue?.message ?? 'invalidInput', field: issue?.path.length ? issue.path.join('.') : undefined };
+  const key = issue !== undefined && isMessageKey(issue.message) ? issue.message : 'invalidInput';
+  return { key, field: issue?.path.length ? issue.path.join('.') : undefined };
 }
 
 /** Where the router claims client request ids (platform/request-ids). */
