@@ -15,6 +15,7 @@ export interface Envelope<T = unknown> {
  */
 export class HeldCall {
   private route: Route | undefined;
+  private settled = false;
   private readonly matches: (url: URL) => boolean;
 
   private constructor(
@@ -51,10 +52,23 @@ export class HeldCall {
   async release<T>(): Promise<Envelope<T>> {
     await this.arrived();
     const route = this.route as Route;
+    this.settled = true;
     await this.page.unroute(this.matches, this.handle);
     const response = await route.fetch();
     const body = (await response.json()) as Envelope<T>;
     await route.fulfill({ response });
     return body;
+  }
+
+  /**
+   * At a path's end, before its page closes: a call still held is failed in the page, so it never reaches the server.
+   * Left to the page's closing, a held request may still be sent on after the next path has looked at the account
+   * (a reverse landing on the position the next path's clean-up is closing).
+   */
+  async drop(): Promise<void> {
+    if (this.settled) return;
+    this.settled = true;
+    await this.page.unroute(this.matches, this.handle);
+    await this.route?.abort();
   }
 }

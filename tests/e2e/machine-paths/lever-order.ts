@@ -85,6 +85,7 @@ export async function beginLeverPath(session: Session, path: MachinePath): Promi
 }
 
 export async function endLeverPath(run: LeverRun): Promise<void> {
+  await run.held?.drop();
   await run.page?.close();
   if (run.liquidation) await setMmr(run.session, DEFAULT_LEVER_SETTINGS.mmr);
 }
@@ -100,6 +101,8 @@ async function setMmr(session: Session, mmr: string): Promise<void> {
 /**
  * Before a path (no page open): what earlier paths left open goes, so each page shows only its own order. Waiting
  * orders run out of their wait on the clocks, resting ones are cancelled and positions closed at the next step.
+ * Positions close through lever/close_all, which leaves one already closing as it is: a call of the last page that
+ * reached the server late (after this list was read) then changes nothing here.
  */
 async function cleanUp(session: Session): Promise<void> {
   await session.clocks.resync(ENTRY_TICK_WAIT_MS + 1_000);
@@ -112,10 +115,8 @@ async function cleanUp(session: Session): Promise<void> {
   ];
   for (const p of open) {
     if (p.phase === 'pending' || p.phase === 'waiting') await call(session, 'lever/cancel', { id: String(p.id) });
-    if (p.phase === 'holding') {
-      await call(session, 'lever/close', { id: String(p.id), request_id: `cleanup-close-${p.id}` });
-    }
   }
+  if (open.some((p) => p.phase === 'holding')) await call(session, 'lever/close_all', { account: 'simulator' });
   if (open.some((p) => p.phase === 'holding' || p.phase === 'closing')) await session.clocks.step();
 }
 

@@ -83,7 +83,10 @@ export async function beginOptionPath(session: Session, path: MachinePath): Prom
 }
 
 export async function endOptionPath(run: OptionRun): Promise<void> {
-  for (const side of run.sides) await side.page.close();
+  for (const side of run.sides) {
+    await side.held?.drop();
+    await side.page.close();
+  }
 }
 
 type Driver = (run: OptionRun, step: Step) => Promise<void>;
