@@ -19,8 +19,8 @@ import { STALE_AFTER_MS } from '../streams/freshness';
  * - the home page's stylesheet, so its hero is styled from the first paint, and after it the room for the market
  *   snapshot (index.html's mark, which the server fills on the home page);
  * - a tiny script in the head that asks for the current language's shell and market tables, and on the home route
- *   the home page's chunk, beside the shell (modulepreload) instead of after it, and for a guest's home that came
- *   without the server's market snapshot (the service worker's copy), the snapshot call;
+ *   the home page's chunk, beside the shell (modulepreload) instead of after it, and for a page that came without
+ *   the server's market snapshot (the service worker's copy), the snapshot call;
  * - a script right after #root that draws, for a guest on the home route, the page's navigation bar and hero in the
  *   stored language, from the same tables and icons the app uses. React replaces it with the same markup at the same
  *   size when it renders (tests/e2e/first-paint.test.ts holds the two to the same boxes), so the largest paint is this
@@ -201,19 +201,13 @@ function preloadScript(homeFiles: string[], tables: Record<string, string[]>): s
   } catch {
     // No storage: the app asks for what it needs when it starts.
   }
-  try {
-    const path = location.pathname.replace(/\\/+$/, '') || '/';
-    const app = JSON.parse(localStorage.getItem('tw.app') || '{}');
-    const member = app && typeof app.token === 'string' && app.token !== '';
-    // A guest's home without the server's snapshot (the service worker's cached copy): ask for one now, the earliest
-    // moment, in parallel with the cached files (src/first-paint/market.ts takes the answer).
-    if (${JSON.stringify(HOME_PATHS)}.includes(path) && !member && !document.getElementById('tw-market')) {
-      const asked = fetch(${JSON.stringify(SNAPSHOT_CALL)}, { credentials: 'same-origin' });
-      window.__twSnapshot = asked.then((response) => ({ response, arrivedAt: Date.now() }));
-      window.__twSnapshot.catch(() => {});
-    }
-  } catch {
-    // No storage or no JSON: the body's script asks, if it draws the page.
+  // A page without the server's snapshot (the service worker's cached copy, on any route: whichever page opens
+  // first may show prices): ask for one now, the earliest moment, in parallel with the cached files
+  // (src/first-paint/market.ts takes the answer).
+  if (!document.getElementById('tw-market')) {
+    const asked = fetch(${JSON.stringify(SNAPSHOT_CALL)}, { credentials: 'same-origin' });
+    window.__twSnapshot = asked.then((response) => ({ response, arrivedAt: Date.now() }));
+    window.__twSnapshot.catch(() => {});
   }
 })();`;
 }
@@ -254,6 +248,10 @@ function heroScript(heroes: Record<string, string>, words: Record<string, Market
           fetched.then(paint);
         }),
       );
+    } else {
+      // Another page, or a member's: no list to draw, but a fetched snapshot goes where the app looks for one (a
+      // trading tab opened first starts its price header from it).
+      window.__twMarket.fetchSnapshot().catch(() => {});
     }
   } catch {
     // No storage or no JSON: the app paints the page itself.

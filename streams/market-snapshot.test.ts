@@ -64,3 +64,28 @@ describe('the market snapshot in the page', () => {
     );
   });
 });
+
+describe("the snapshot's first board", () => {
+  /** A page whose document arrived at 5,000,000 with a snapshot whose newest quote was 200 ms old then. */
+  async function boardOver() {
+    vi.spyOn(performance, 'timeOrigin', 'get').mockReturnValue(5_000_000);
+    vi.spyOn(performance, 'getEntriesByType').mockReturnValue([{ responseStart: 0 } as unknown as PerformanceEntry]);
+    await readerOver(JSON.stringify({ served_at: 9_000, quotes: [quote('BTC', 8_800)], instruments: [] }));
+    const [{ snapshotBoard }, { coinQuotes }] = await Promise.all([import('./snapshot-board'), import('./market')]);
+    return { snapshotBoard, coinQuotes };
+  }
+
+  it('holds its quotes while younger than the staleness limit, and nothing once older', async () => {
+    const { snapshotBoard, coinQuotes } = await boardOver();
+    const seenAt = 4_999_800;
+    const limit = coinQuotes().freshness.limitMs;
+    expect(snapshotBoard(seenAt + limit)?.quotes.get('BTC')?.last).toBe('100.5');
+    expect(snapshotBoard(seenAt + limit + 1)).toBeUndefined();
+  });
+
+  it("starts the coin quotes' freshness at the snapshot's age, so a view showing it turns stale on time", async () => {
+    const { coinQuotes } = await boardOver();
+    vi.spyOn(Date, 'now').mockReturnValue(4_999_800 + 1_000);
+    expect(coinQuotes().freshness.age()).toBe(1_000);
+  });
+});

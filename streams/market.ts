@@ -1,6 +1,7 @@
 import { fetchCandles, type InstrumentKind, pollQuotes, pollStockQuotes } from '../core/api/market';
 import type { Period } from '../protocol/market';
 import { type CandleStream, createCandleStream } from './candles';
+import { receivedSnapshot } from './market-snapshot';
 import { createQuoteStream, type QuoteStream } from './quotes';
 import { realtime } from './socket';
 
@@ -15,7 +16,13 @@ let stocks: QuoteStream | undefined;
 const candles = new Map<string, CandleStream>();
 
 export function coinQuotes(): QuoteStream {
-  coins ??= createQuoteStream({ source: realtime(), topic: 'quotes', poll: pollQuotes });
+  if (!coins) {
+    coins = createQuoteStream({ source: realtime(), topic: 'quotes', poll: pollQuotes });
+    // The page's market snapshot (issue 27) is the stream's first sign of life, as old as its newest price: a view
+    // that shows it (streams/snapshot-board.ts) is gated and marked stale as it would be with live prices that old.
+    const snapshot = receivedSnapshot();
+    if (snapshot) coins.freshness.touch(snapshot.seenAt);
+  }
   return coins;
 }
 

@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { distinctUntilChanged, map } from 'rxjs';
 import type { Quote } from '../../protocol/market';
 import { coinQuotes } from '../../streams/market';
+import { snapshotBoard } from '../../streams/snapshot-board';
 import { useStream } from './useStream';
 
 export interface SymbolQuote {
@@ -12,9 +13,16 @@ export interface SymbolQuote {
 
 const NONE: SymbolQuote = { quote: undefined, seen: false };
 
+/** The instrument's quote in the page's market snapshot while that is current (streams/snapshot-board.ts). */
+function snapshotQuote(symbol: string): SymbolQuote {
+  const quote = snapshotBoard()?.quotes.get(symbol);
+  return quote ? { quote, seen: true } : NONE;
+}
+
 /**
  * One instrument's newest quote, at most once a frame, and only when that quote changed: the ticker and the ticket
- * follow their own instrument, not every coin that ticks, and nothing above them renders with it.
+ * follow their own instrument, not every coin that ticks, and nothing above them renders with it. The first render
+ * shows the page's market snapshot when it has a current one (a trading tab opened first: issue 27).
  */
 export function useQuote(symbol: string): SymbolQuote {
   const quote$ = useMemo(
@@ -25,5 +33,6 @@ export function useQuote(symbol: string): SymbolQuote {
       ),
     [symbol],
   );
-  return useStream(quote$, NONE);
+  const initial = useMemo(() => snapshotQuote(symbol), [symbol]);
+  return useStream(quote$, initial);
 }

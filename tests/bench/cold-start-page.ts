@@ -38,12 +38,20 @@ export interface ColdReading extends ColdProbe {
   fetched: Fetched[];
 }
 
+/** Where a current price stands: the home list's cells, and the price header of the spot, option and lever tabs. */
+const PRICE_CELLS = [
+  '.quote-row [data-testid="last"]',
+  '[data-testid="spot-last"]',
+  '[data-testid="option-last"]',
+  '[data-testid="lever-last"]',
+].join(', ');
+
 /**
  * Init script: first contentful paint and the LCP candidates (buffered observers, so entries from before the script
- * ran are not lost), the first price in the home list, and the first price there that moved. A price appears either
- * with its row (index.html's first paint draws the list from the snapshot the server wrote into the page, and the
- * app's first render draws it again from the same snapshot) or in an empty cell the live FrameWriter fills
- * (src/features/market/components/QuoteTable.tsx): both count, whichever comes first. A move is a cell whose text
+ * ran are not lost), the first price in the home list (or a trading tab's price header), and the first price there
+ * that moved. A price appears either with its row (index.html's first paint draws the list from the snapshot the
+ * server wrote into the page, and the app's first render draws it again from the same snapshot) or in an empty cell
+ * the live FrameWriter fills (src/features/market/components/QuoteTable.tsx): both count, whichever comes first. A move is a cell whose text
  * differs from the first text seen for its instrument: the live feed on screen. Plain script text: tsx would wrap a
  * function's inner names in a helper the page does not have.
  */
@@ -66,14 +74,15 @@ export const PROBE_SCRIPT = `(() => {
       probe.lcpReportedAt = performance.now();
     }
   }).observe({ type: 'largest-contentful-paint', buffered: true });
-  const CELL = '.quote-row [data-testid="last"]';
+  const CELL = ${JSON.stringify(PRICE_CELLS)};
   const first = new Map();
   const seen = (cell) => {
     const text = (cell.textContent || '').trim();
-    const row = cell.closest('.quote-row');
-    if (text === '' || !row) return;
+    // A price has digits: a ticker waiting for one shows a dash.
+    if (!/\\d/.test(text)) return;
     if (probe.livePrice === null) probe.livePrice = performance.now();
-    const symbol = row.getAttribute('data-symbol');
+    const row = cell.closest('.quote-row');
+    const symbol = row ? row.getAttribute('data-symbol') : cell.getAttribute('data-testid');
     if (!first.has(symbol)) first.set(symbol, text);
     else if (probe.priceMoved === null && first.get(symbol) !== text) probe.priceMoved = performance.now();
   };

@@ -7,7 +7,8 @@ import { readConfig } from '../../server/config';
 import { startServer } from '../../server/main';
 import { MarketFeed } from '../../server/market/feed';
 import { MarketSimulator } from '../../server/market/simulator';
-import { type Browser, openBrowser, PHONE_VIEWPORT } from '../e2e/harness';
+import { type Browser, INVITE_CODE, openBrowser, PHONE_VIEWPORT } from '../e2e/harness';
+import { registerUser } from '../e2e/users';
 import {
   BASELINE_FILE,
   BASELINE_PAGE,
@@ -28,7 +29,9 @@ import { type Column, ensureBuiltClient, fig, ratio, tableRow } from './paint-ta
  * same for a tiny static page on the same origin (the baseline: what a navigation costs at all). Each scenario runs
  * RUNS times, each in its own fresh profile; printed are the median and the 90th percentile, then product/baseline,
  * and whether the first visit's median LCP meets the target of 2.5 s (printed, not asserted: the bench fails only
- * when it could not measure). BENCH_WATERFALL=1 also prints the requests of the median first visit.
+ * when it could not measure). BENCH_WATERFALL=1 also prints the requests of the median first visit (of home, or of
+ * the scenarios whose name starts with its value: `BENCH_WATERFALL=lever`). BENCH_PAGES (`product,baseline,spot,
+ * option,lever`, all by default) picks the pages; home is always measured.
  */
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const TARGET_LCP_MS = 2500;
@@ -53,7 +56,13 @@ const CPU_SLOWDOWN = 4;
 
 const ROOT = path.join(import.meta.dirname, '..', '..');
 
-type Kind = 'product' | 'baseline';
+/** Home as a guest, the empty baseline page, and each trading tab opened first by a member. */
+type Kind = 'product' | 'baseline' | 'spot' | 'option' | 'lever';
+const TABS = {
+  spot: '/pages/trade/index?symbol=BTC',
+  option: '/pages/option/detail?symbol=BTC',
+  lever: '/pages/lever/index?symbol=BTC',
+} as const;
 type Visit = 'first' | 'repeat';
 
 /**
@@ -79,14 +88,24 @@ async function visit(
   return { page, reading };
 }
 
-/** A first and a repeat visit of `pagePath` in a fresh profile. */
-async function visitTwice(origin: string, kind: Kind, pagePath: string): Promise<Record<Visit, ColdReading>> {
+/**
+ * A first and a repeat visit of `pagePath` in a fresh profile; with `session`, as a member (the stored session the
+ * app reads at start, there before the first page's scripts).
+ */
+async function visitTwice(
+  origin: string,
+  kind: Kind,
+  pagePath: string,
+  session?: string,
+): Promise<Record<Visit, ColdReading>> {
   const browser: Browser = await openBrowser();
   try {
     await browser.page.close();
+    if (session) await browser.context.addInitScript((stored) => localStorage.setItem('tw.app', stored), session);
     const url = `${origin}${pagePath}`;
-    const first = await visit(browser.context, url, kind === 'product');
-    if (kind === 'product') {
+    const app = kind !== 'baseline';
+    const first = await visit(browser.context, url, app);
+    if (app) {
       // The app registers its worker after the load event; clientsClaim makes it take this page once installed
       // (precache complete), and only then does a repeat visit find everything in it.
       await first.page.waitForFunction('navigator.serviceWorker.controller !== null', undefined, {
@@ -95,7 +114,7 @@ async function visitTwice(origin: string, kind: Kind, pagePath: string): Promise
       });
     }
     await first.page.close();
-    const repeat = await visit(browser.context, url, kind === 'product');
+    const repeat = await visit(browser.context, url, app);
     await repeat.page.close();
     return { first: first.reading, repeat: repeat.reading };
   } finally {
@@ -225,7 +244,7 @@ try {
     PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: path.join(dataDir, 'data'),
-    INVITE_CODE: 'BENCH',
+    INVITE_CODE,
     LOG_LEVEL: 'warn',
     STATIC_DIR: servedDir,
     // A throwaway key for the throwaway data: no "data key created, keep a copy" warning in the output.
@@ -247,17 +266,27 @@ try {
       `${os.availableParallelism()} cores, load average ${fig(os.loadavg()[0] ?? 0, 2)}`,
   );
 
-  const runs: Record<Kind, Record<Visit, ColdReading[]>> = {
-    product: { first: [], repeat: [] },
-    baseline: { first: [], repeat: [] },
-  };
+  // One member for the tabs (each run's fresh profile gets the same stored session).
+  const member = await registerUser({ url: server.url, dataDir: config.dataDir }, 'cold-start@example.com');
+  const session = JSON.stringify({ version: '1.0.0', theme: 'dark', ...member });
+  const runs = Object.fromEntries(
+    (['product', 'baseline', 'spot', 'option', 'lever'] as const).map((kind) => [kind, { first: [], repeat: [] }]),
+  ) as unknown as Record<Kind, Record<Visit, ColdReading[]>>;
+  const pages: [Kind, string, string | undefined][] = [
+    ['product', '/', undefined],
+    ['baseline', `/${BASELINE_FILE}`, undefined],
+    ...(Object.entries(TABS) as [keyof typeof TABS, string][]).map(([tab, pagePath]): [Kind, string, string] => [
+      tab,
+      pagePath,
+      session,
+    ]),
+  ];
+  const picked = process.env.BENCH_PAGES?.split(',').map((p) => p.trim());
+  const measured = pages.filter(([kind]) => kind === 'product' || !picked || picked.includes(kind));
   for (let k = 0; k < RUNS; k++) {
-    // Product and baseline alternate, so both see the same machine load over the run.
-    for (const [kind, pagePath] of [
-      ['product', '/'],
-      ['baseline', `/${BASELINE_FILE}`],
-    ] as const) {
-      const both = await visitTwice(server.url, kind, pagePath);
+    // The pages alternate, so all of them see the same machine load over the run.
+    for (const [kind, pagePath, stored] of measured) {
+      const both = await visitTwice(server.url, kind, pagePath, stored);
       runs[kind].first.push(both.first);
       runs[kind].repeat.push(both.repeat);
     }
@@ -269,17 +298,33 @@ try {
   const baselineFirst = scenario('baseline first visit', runs.baseline.first);
   const baselineRepeat = scenario('baseline repeat visit', runs.baseline.repeat);
 
+  const tabs = (Object.keys(TABS) as (keyof typeof TABS)[]).flatMap((tab) => [
+    scenario(`${tab} tab first visit`, runs[tab].first),
+    scenario(`${tab} tab repeat visit`, runs[tab].repeat),
+  ]);
+
   console.log(row(COLUMNS.map((c) => c.head)));
-  for (const s of [productFirst, productRepeat, baselineFirst, baselineRepeat]) {
+  for (const s of [productFirst, productRepeat, baselineFirst, baselineRepeat, ...tabs]) {
     console.log(row(COLUMNS.map((c) => c.cell(s))));
   }
   const ratios = (name: string, a: Scenario, b: Scenario) =>
     console.log(row(COLUMNS.map((c, k) => (k === 0 ? name : (c.ratio?.(a, b) ?? '')))));
   ratios('first: product/base', productFirst, baselineFirst);
   ratios('repeat: product/base', productRepeat, baselineRepeat);
+  // The tabs' goal is the home page's: a current price within 2.5 s on a first visit, 1.5 s on a repeat visit.
+  for (const s of [productFirst, productRepeat, ...tabs]) {
+    const goal = s.name.endsWith('first visit') ? 2500 : 1500;
+    const at = s.livePrice?.median;
+    console.log(
+      `${s.name}: current price ${at === undefined ? 'never shown' : `${fig(at, 0)} ms`} ` +
+        `(goal ${goal} ms: ${at !== undefined && at <= goal ? 'met' : 'MISSED'})`,
+    );
+  }
   for (const s of [productFirst, productRepeat]) console.log(describeLcp(s));
 
-  if (process.env.BENCH_WATERFALL === '1') waterfall(productFirst);
+  const wanted = process.env.BENCH_WATERFALL?.trim();
+  if (wanted === '1') waterfall(productFirst);
+  else if (wanted) for (const s of tabs.filter((t) => t.name.startsWith(wanted))) waterfall(s);
 
   const lcp = productFirst.lcp?.median;
   if (lcp === undefined) throw new Error('no LCP measured on the first visit');

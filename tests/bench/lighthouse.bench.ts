@@ -13,18 +13,22 @@ import { INVITE_CODE } from '../e2e/harness';
 import { registerUser } from '../e2e/users';
 import { BASELINE_FILE, BASELINE_PAGE } from './cold-start-page';
 import { ensureBuiltClient, fig } from './paint-table';
+import { buildFloorPage } from './stack-floor-page';
 
 /**
  * A second opinion on first visits (issue 27): Lighthouse (the npm package, its default mobile preset: a Moto G
  * Power's screen, simulated slow 4G and a 4x slower CPU) in Debian's Chromium against the real server in this
- * process, on the guest's home, on the Lever tab as a logged-in user, and on a tiny static page of the same origin
- * (the baseline: what the machine and the preset give a page that does nothing). Per page: the performance,
+ * process, on the guest's home, on the Lever tab as a logged-in user, on a tiny static page of the same origin
+ * (the baseline: what the machine and the preset give a page that does nothing), and on the floor page (the first
+ * route's libraries and nothing else, stack-floor-page.ts: what the preset gives any page built on this stack). Per page: the performance,
  * accessibility and best-practices scores (goal: 95, 100, 100), the metrics behind the performance score, and the
  * audits that cost points, from the run with the median performance score of RUNS runs (BENCH_RUNS, default 3:
  * one run's score moves by ten points or more on a busy two-core machine). Printed, not asserted: the bench fails
  * only when it could not measure.
  */
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+/** Where the floor page is served: a page that loads the first route's libraries and does nothing else. */
+const FLOOR_DIR = 'bench-floor';
 const ROOT = path.join(import.meta.dirname, '..', '..');
 const GOALS = { performance: 95, accessibility: 100, 'best-practices': 100 } as const;
 type Category = keyof typeof GOALS;
@@ -86,6 +90,8 @@ try {
   ensureBuiltClient(ROOT);
   fs.cpSync(path.join(ROOT, 'dist'), servedDir, { recursive: true, filter: (source) => !source.endsWith('.map') });
   fs.writeFileSync(path.join(servedDir, BASELINE_FILE), BASELINE_PAGE);
+  // The floor page beside them: the first route's libraries and nothing else (stack-floor-page.ts).
+  await buildFloorPage(path.join(servedDir, FLOOR_DIR), `/${FLOOR_DIR}/`);
   const config = readConfig({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -129,10 +135,11 @@ try {
   };
   const audits: Audit[] = [];
   audits.push(await median('baseline (static page)', `${url}/${BASELINE_FILE}`));
+  audits.push(await median('stack floor (libraries)', `${url}/${FLOOR_DIR}/index.html`));
   audits.push(await median('home, guest', `${url}/`));
 
   // The Lever tab as a logged-in user: the session stored as the app stores it, in the browser Lighthouse drives.
-  const session = await registerUser({ url, dataDir: config.dataDir, stop: async () => {} }, 'lighthouse@example.com');
+  const session = await registerUser({ url, dataDir: config.dataDir }, 'lighthouse@example.com');
   const cdp = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
   const page = await (cdp.contexts()[0] ?? (await cdp.newContext())).newPage();
   await page.goto(`${url}/${BASELINE_FILE}`);

@@ -4,6 +4,7 @@ import { type MarketSnapshot, marketSnapshot } from '../../protocol/market-snaps
 import { formatPrice } from '../../src/lib/format';
 import { type Browser, openBrowser, type RunningServer, shot, startServer } from './harness';
 import { text } from './locale';
+import { loggedInUser } from './users';
 
 /**
  * The first visit's first paint (issue 15 cold start, scripts/first-paint.ts and scripts/precompress.ts): index.html
@@ -303,11 +304,58 @@ describe('prices at first paint (issue 27)', () => {
     expect(await page.locator('.quote-row').count()).toBe(0);
   });
 
-  it('is in the home page only, and not in a copy the service worker or a cache could keep', async () => {
+  /** The three trading tabs' price headers, each opened as the first page. */
+  const TABS = [
+    { path: '/pages/trade/index?symbol=BTC', last: 'spot-last' },
+    { path: '/pages/option/detail?symbol=BTC', last: 'option-last' },
+    { path: '/pages/lever/index?symbol=BTC', last: 'lever-last' },
+  ] as const;
+
+  /** The snapshot's BTC price as the tabs format it. */
+  async function snapshotBtc(lang: string): Promise<string> {
+    const snapshot = await carriedSnapshot();
+    const quote = snapshot.quotes.find((q) => q.symbol === 'BTC');
+    const scale = snapshot.instruments.find((i) => i.symbol === 'BTC')?.price_scale;
+    if (!quote || scale === undefined) throw new Error('the snapshot holds no BTC');
+    return formatPrice(quote.last, lang, scale);
+  }
+
+  it("starts a trading tab's price header from the snapshot when the tab is the first page opened (de)", async () => {
+    await loggedInUser(server, page, 'first-paint-tabs@example.com', { lang: 'de' });
+    await withoutLivePrices();
+    for (const tab of TABS) {
+      await page.goto(`${server.url}${tab.path}`);
+      const last = page.getByTestId(tab.last);
+      await expect.poll(() => last.textContent(), { timeout: 30_000 }).toMatch(/\d/);
+      expect(await last.textContent(), tab.path).toBe(await snapshotBtc('de'));
+    }
+    await shot(page, 'first-paint-lever-tab');
+    // With no live price to follow, the snapshot's price is marked stale once it is older than the limit.
+    await expect.poll(() => page.getByTestId('stale').count(), { timeout: 30_000 }).toBe(1);
+  });
+
+  it("asks for a snapshot on a tab loaded from the service worker's copy, and starts its price header from it", async () => {
+    await loggedInUser(server, page, 'first-paint-tab-cached@example.com', { lang: 'en', theme: 'light' });
+    await withoutLivePrices();
+    const cached = await (await fetch(`${server.url}/index.html`)).text();
+    const tab = `${server.url}/pages/lever/index?symbol=BTC`;
+    await page.route(tab, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: cached }));
+    const asked = page.waitForRequest('**/api/market/snapshot');
+    await page.goto(tab);
+    await asked;
+    const last = page.getByTestId('lever-last');
+    await expect.poll(() => last.textContent(), { timeout: 30_000 }).toMatch(/\d/);
+    expect(Number(await page.locator('#tw-market').getAttribute('data-arrived-at'))).toBeGreaterThan(0);
+    expect(await last.textContent()).toBe(await snapshotBtc('en'));
+    await shot(page, 'first-paint-lever-tab-cached-copy');
+  });
+
+  it('is in every route the server answers with the app, and not in a copy the service worker could keep', async () => {
     const home = await (await fetch(`${server.url}/`)).text();
     expect(home).toContain('<script id="tw-market" type="application/json">');
+    // Any route may be the first page opened: the trading tabs' price header starts from it too.
     const route = await (await fetch(`${server.url}/pages/trade/index`)).text();
-    expect(route).not.toContain('<script id="tw-market"');
+    expect(route).toContain('<script id="tw-market" type="application/json">');
     const file = await (await fetch(`${server.url}/index.html`)).text();
     expect(file).not.toContain('<script id="tw-market"');
   });
@@ -331,7 +379,8 @@ describe('the build on the wire', () => {
     // A client route falls back to index.html, compressed too.
     const route = await fetch(`${server.url}/pages/trade/index`, { headers: { 'accept-encoding': 'br' } });
     expect(route.headers.get('content-encoding')).toBe('br');
-    // The same page but for the market snapshot, which only home carries.
-    expect(await route.text()).toBe(html.replace(/<script id="tw-market"[^<]*<\/script>/, '<!--tw:market-->'));
+    // The same page, but for the market snapshot of its moment.
+    const withoutSnapshot = (page: string) => page.replace(/<script id="tw-market"[^<]*<\/script>/, '');
+    expect(withoutSnapshot(await route.text())).toBe(withoutSnapshot(html));
   });
 });

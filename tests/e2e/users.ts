@@ -48,7 +48,11 @@ export async function getApiData<T>(
 }
 
 /** Registers a user by e-mail through the API (registration itself has its own browser tests). */
-export async function registerUser(server: RunningServer, email: string, password = 'secret1'): Promise<TestSession> {
+export async function registerUser(
+  server: Pick<RunningServer, 'url' | 'dataDir'>,
+  email: string,
+  password = 'secret1',
+): Promise<TestSession> {
   const sent = await postApi(server, 'email_send', { email, scene: 'register' });
   if (sent.type !== 'ok') throw new Error(`email_send failed: ${sent.message}`);
   const registered = await postApi(server, 'user/register', {

@@ -4,8 +4,8 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import type { MarketSnapshot } from '../../../protocol/market-snapshot';
 import { HOME_PATH } from '../../../protocol/pages';
+import { appDocument } from './app-document';
 import { replyNotFound } from './errors';
-import { homeDocument } from './home-document';
 
 /** Vite puts content-hashed files under /assets/, so they never change and may be cached for a year. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -19,8 +19,8 @@ export const hasBuiltClient = (dir: string) => fs.existsSync(path.join(dir, 'ind
 
 /**
  * Serves the built single-page app from `dir` with a history fallback: a GET for a path with no file
- * (a client route such as /pages/assets/index) gets index.html. /api and /socket.io paths never fall back. The home
- * page, at `/` and at its own path, carries the market's snapshot when one is given (home-document.ts).
+ * (a client route such as /pages/assets/index) gets index.html. /api and /socket.io paths never fall back. `/`, the
+ * home page's own path and every client route carry the market's snapshot when one is given (app-document.ts).
  */
 export async function registerSpa(
   app: FastifyInstance,
@@ -28,18 +28,18 @@ export async function registerSpa(
   marketSnapshot?: () => MarketSnapshot | undefined,
 ): Promise<void> {
   const root = path.resolve(dir);
-  const home = marketSnapshot ? homeDocument(root, marketSnapshot) : undefined;
-  if (home) {
+  const appPage = marketSnapshot ? appDocument(root, marketSnapshot) : undefined;
+  if (appPage) {
     // Registered before the static files' wildcard, which would otherwise answer `/` with the plain index.html.
-    for (const url of ['/', HOME_PATH]) app.get(url, (request, reply) => home.reply(request, reply));
+    for (const url of ['/', HOME_PATH]) app.get(url, (request, reply) => appPage.reply(request, reply));
   }
   await app.register(fastifyStatic, {
     root,
     // The build writes .br and .gz copies (scripts/precompress.ts): sent to a browser that takes them, with Vary.
     preCompressed: true,
     cacheControl: false,
-    // `/` is the home document's (above) when there is one.
-    index: home ? false : undefined,
+    // `/` is the app document's (above) when there is one.
+    index: appPage ? false : undefined,
     setHeaders(res, filePath) {
       const rel = path.relative(root, filePath).split(path.sep).join('/');
       res.setHeader('cache-control', rel.startsWith('assets/') ? IMMUTABLE : REVALIDATE);
@@ -49,6 +49,7 @@ export async function registerSpa(
   });
   app.setNotFoundHandler((request, reply) => {
     if ((request.method === 'GET' || request.method === 'HEAD') && !isServerPath(request.url)) {
+      if (appPage && request.method === 'GET') return appPage.reply(request, reply);
       return reply.header('cache-control', REVALIDATE).sendFile('index.html');
     }
     return replyNotFound(request, reply);

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
-import { type ReactElement, useState } from 'react';
+import { type ReactElement, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fetchSpotConfig } from '../../../../../core/api/spot';
 import { fetchAssets } from '../../../../../core/api/wallet';
@@ -10,6 +10,7 @@ import { toUnits } from '../../../../../protocol/rules/spot';
 import type { OrderSide } from '../../../../../protocol/spot';
 import { coinQuotes } from '../../../../../streams/market';
 import type { QuoteBoard } from '../../../../../streams/quotes';
+import { snapshotBoard } from '../../../../../streams/snapshot-board';
 import { Icon } from '../../../../components/Icon';
 import { Page } from '../../../../components/Page';
 import { LoadingOrFailed } from '../../../../components/StateView';
@@ -58,7 +59,9 @@ export default function SpotPage(): ReactElement {
 
   const config = useQuery({ queryKey: spotKeys.config, queryFn: () => need(fetchSpotConfig()) });
   const quotes = coinQuotes();
-  const board = useStream(quotes.board$, EMPTY_BOARD);
+  // The page's market snapshot, when it is the first page opened (issue 27): the price header needs no socket.
+  const first = useMemo(() => snapshotBoard() ?? EMPTY_BOARD, []);
+  const board = useStream(quotes.board$, first);
   const live = useSpotLive();
   const { favourites } = useFavourites();
   const balances = useBalances(symbol);

@@ -57,7 +57,7 @@ function carried(html: string): MarketSnapshot | null {
   return match?.[1] ? marketSnapshot.parse(JSON.parse(match[1])) : null;
 }
 
-describe('the home document', () => {
+describe('the app document', () => {
   it('writes the snapshot into the home page at / and at its own path, compressed as asked', async () => {
     const app = await appServing(builtClient(PAGE), () => SNAPSHOT);
     try {
@@ -80,15 +80,23 @@ describe('the home document', () => {
     }
   });
 
-  it('leaves other routes and the build file without one, and the room empty when there is no snapshot', async () => {
+  it("is every client route's page, leaves the build file and HEAD without one, and the room empty when there is none", async () => {
     let current: MarketSnapshot | undefined;
     const app = await appServing(builtClient(PAGE), () => current);
     try {
       expect(carried((await app.inject({ url: '/' })).body)).toBeNull();
       current = SNAPSHOT;
       expect(carried((await app.inject({ url: '/' })).body)).toEqual(SNAPSHOT);
-      expect(carried((await app.inject({ url: '/pages/trade/index' })).body)).toBeNull();
+      // Any route may be the first page opened (a trading tab's price header starts from it too).
+      expect(carried((await app.inject({ url: '/pages/trade/index' })).body)).toEqual(SNAPSHOT);
+      expect(carried((await app.inject({ url: '/pages/lever/index?symbol=BTC' })).body)).toEqual(SNAPSHOT);
+      // The file itself is what the service worker precaches: it keeps the room empty.
       expect(carried((await app.inject({ url: '/index.html' })).body)).toBeNull();
+      const head = await app.inject({ method: 'HEAD', url: '/pages/trade/index' });
+      expect(head.statusCode).toBe(200);
+      expect(head.body).toBe('');
+      // Server paths never fall back to the page.
+      expect((await app.inject({ url: '/api/nothing-here' })).statusCode).toBe(404);
     } finally {
       await app.close();
     }

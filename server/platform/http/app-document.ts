@@ -5,14 +5,16 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MARKET_SNAPSHOT_ID, MARKET_SNAPSHOT_MARK, type MarketSnapshot } from '../../../protocol/market-snapshot';
 
 /**
- * The home page as the server serves it (issue 27, prices at first paint): the built index.html with the market's
- * current snapshot written into the room the build left for it (MARKET_SNAPSHOT_MARK), so the app's first render shows
- * prices that were current when the page left the server, instead of waiting for its socket. Only a page fetched from
- * the network carries one: the service worker's precached copy keeps the room empty, and the app then waits for live
- * prices as before. The document is compressed here (the build's .br and .gz copies hold no snapshot), once per
- * set of quotes: every request until the next tick shares the bytes.
+ * The app's page as the server serves it for a client route (issue 27, prices at first paint): the built index.html
+ * with the market's current snapshot written into the room the build left for it (MARKET_SNAPSHOT_MARK), so the
+ * first paint of home and the first render of a trading tab opened first show prices that were current when the page
+ * left the server, instead of waiting for the socket. Every route gets the same bytes (any may be the first page
+ * opened; a page that shows no prices never reads it). Only a page fetched from the network carries one: the service
+ * worker's precached copy keeps the room empty, and its head script asks `market/snapshot` instead. The document is
+ * compressed here (the build's .br and .gz copies hold no snapshot), once per set of quotes: every request until the
+ * next tick shares the bytes.
  */
-export interface HomeDocument {
+export interface AppDocument {
   reply(request: FastifyRequest, reply: FastifyReply): FastifyReply;
 }
 
@@ -62,11 +64,11 @@ const stampOf = (file: string): string => {
 };
 
 /**
- * The home document of the build in `dir`, or undefined when its index.html has no room for a snapshot (an older
+ * The app document of the build in `dir`, or undefined when its index.html has no room for a snapshot (an older
  * build): then the static files serve it as they do every other path. The file is read again when it changes, as the
  * static files are, so a new deployment's page (naming its new scripts) is what the next visitor gets.
  */
-export function homeDocument(dir: string, snapshot: () => MarketSnapshot | undefined): HomeDocument | undefined {
+export function appDocument(dir: string, snapshot: () => MarketSnapshot | undefined): AppDocument | undefined {
   const file = path.join(dir, 'index.html');
   let stamp = stampOf(file);
   let page = readPage(file);

@@ -1,0 +1,18 @@
+import { coinQuotes } from './market';
+import { receivedSnapshot } from './market-snapshot';
+import type { QuoteBoard } from './quotes';
+
+/**
+ * The coin quotes of the market snapshot the server wrote into this page (issue 27, prices at first paint), as a
+ * first board for whatever shows them on its first render: the home list, and a trading tab's price header when that
+ * tab is the first page opened. Only while the snapshot is younger than the staleness limit: an older one is never
+ * shown (the views wait for live prices, as without one). The coin quotes' freshness starts at the snapshot's age
+ * (streams/market.ts), so a view that showed it is marked stale when live prices that old would be.
+ */
+export type SnapshotBoard = QuoteBoard | undefined;
+
+export function snapshotBoard(now: number = Date.now()): SnapshotBoard {
+  const snapshot = receivedSnapshot();
+  if (!snapshot || now - snapshot.seenAt > coinQuotes().freshness.limitMs) return undefined;
+  return { quotes: new Map(snapshot.quotes.map((q) => [q.symbol, q])), version: 1 };
+}
