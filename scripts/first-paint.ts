@@ -18,8 +18,8 @@ import { STALE_AFTER_MS } from '../streams/freshness';
  *
  * - the home page's stylesheet, so its hero is styled from the first paint, and after it the room for the market
  *   snapshot (index.html's mark, which the server fills on the home page);
- * - a tiny script in the head that asks for the current language's shell and market tables, and on the home route
- *   the home page's chunk, beside the shell (modulepreload) instead of after it, and for a page that came without
+ * - a small script in the head that asks for the current language's shell and market tables, and the opened page's
+ *   chunks (home's, or any other page's: routeFiles), beside the shell (modulepreload) instead of after it, and for a page that came without
  *   the server's market snapshot (the service worker's copy), the snapshot call;
  * - a script right after #root that draws, for a guest on the home route, the page's navigation bar and hero in the
  *   stored language, from the same tables and icons the app uses. React replaces it with the same markup at the same
@@ -175,14 +175,52 @@ function firstFiles(bundle: Record<string, { type: string }>) {
       return table.fileName;
     });
   }
-  return { homeFiles, homeCss, tables };
+  return { homeFiles, homeCss, tables, routes: routeFiles(chunks, closure, shell) };
+}
+
+/**
+ * Every other page's own files (its chunk and the chunks it imports, not the shell's), for the head script to ask
+ * for at once when a visit opens on that page: without it they are asked for only once the shell has run, and on a
+ * slow network each round of a page's small shared chunks costs a full round trip (issue 27: the Lever tab opened
+ * first waited three seconds for them). Stylesheets are preloaded too. Compact: the files once, each page's as
+ * indices into them.
+ */
+function routeFiles(
+  chunks: BuiltChunk[],
+  closure: (start: BuiltChunk[]) => Set<string>,
+  shell: Set<string>,
+): { files: string[]; pages: Record<string, number[]> } {
+  const files: string[] = [];
+  const index = new Map<string, number>();
+  const at = (file: string) => {
+    let k = index.get(file);
+    if (k === undefined) {
+      k = files.push(file) - 1;
+      index.set(file, k);
+    }
+    return k;
+  };
+  const pages: Record<string, number[]> = {};
+  for (const chunk of chunks) {
+    // A page module is src/features/<feature>/pages/<the rest of its path>.tsx (src/lib/feature.ts).
+    const rest = /\/src\/features\/[^/]+\/pages\/(.+)\.tsx$/.exec(chunk.facadeModuleId ?? '')?.[1];
+    if (!rest || FIRST_ROUTE_PAGE.test(chunk.facadeModuleId ?? '')) continue;
+    const own = [...closure([chunk])].filter((f) => !shell.has(f));
+    const css = own.flatMap((f) => [...(chunks.find((c) => c.fileName === f)?.viteMetadata?.importedCss ?? [])]);
+    pages[`/pages/${rest}`] = [...own, ...css].map(at);
+  }
+  return { files, pages };
 }
 
 /** JSON for an inline script: `<` escaped, so no text in it can close the script element. */
 const inlineJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c');
 
 /** The head script: which files to ask for at once, by the stored language and the route. */
-function preloadScript(homeFiles: string[], tables: Record<string, string[]>): string {
+function preloadScript(
+  homeFiles: string[],
+  tables: Record<string, string[]>,
+  routes: { files: string[]; pages: Record<string, number[]> },
+): string {
   return `(() => {
   try {
     const tables = ${inlineJson(tables)};
@@ -190,10 +228,17 @@ function preloadScript(homeFiles: string[], tables: Record<string, string[]>): s
     const lang = Object.hasOwn(tables, stored) ? stored : ${JSON.stringify(DEFAULT_LANG)};
     const path = location.pathname.replace(/\\/+$/, '') || '/';
     const home = ${JSON.stringify(HOME_PATHS)}.includes(path);
-    const files = home ? [...tables[lang], ...${JSON.stringify(homeFiles)}] : tables[lang];
+    const routes = ${inlineJson(routes)};
+    const page = Object.hasOwn(routes.pages, path) ? routes.pages[path].map((k) => routes.files[k]) : [];
+    const files = home ? [...tables[lang], ...${JSON.stringify(homeFiles)}] : [...tables[lang], ...page];
     for (const file of files) {
       const link = document.createElement('link');
-      link.rel = 'modulepreload';
+      if (file.endsWith('.css')) {
+        link.rel = 'preload';
+        link.as = 'style';
+      } else {
+        link.rel = 'modulepreload';
+      }
       link.crossOrigin = '';
       link.href = '/' + file;
       document.head.appendChild(link);
@@ -201,6 +246,17 @@ function preloadScript(homeFiles: string[], tables: Record<string, string[]>): s
   } catch {
     // No storage: the app asks for what it needs when it starts.
   }
+})();`;
+}
+
+/**
+ * The head script after the snapshot's room: for a page without the server's snapshot, the snapshot call at once.
+ * After the room, so it sees a snapshot the server wrote; after the stylesheets too, which it waits for (an inline
+ * script runs once the styles before it have loaded), which costs nothing here: the cached copy's styles come from
+ * the service worker.
+ */
+function snapshotAskScript(): string {
+  return `(() => {
   // A page without the server's snapshot (the service worker's cached copy, on any route: whichever page opens
   // first may show prices): ask for one now, the earliest moment, in parallel with the cached files
   // (src/first-paint/market.ts takes the answer).
@@ -267,17 +323,22 @@ export function firstPaint(root: string): Plugin {
       order: 'post',
       async handler(page, ctx) {
         if (!ctx.bundle) return page;
-        const { homeFiles, homeCss, tables } = firstFiles(ctx.bundle);
+        const { homeFiles, homeCss, tables, routes } = firstFiles(ctx.bundle);
         const heroes = Object.fromEntries(ALL_LANGS.map((lang) => [lang, heroMarkup(heroText(root, lang))]));
         const words = Object.fromEntries(ALL_LANGS.map((lang) => [lang, marketWords(root, lang)]));
         // The home page's stylesheets after the build's own, then the snapshot's room: the browser sees every style
         // and script tag before the snapshot's bytes, and the head script, injected right after, looks for it.
         const styles = homeCss.map((href) => `<link rel="stylesheet" crossorigin href="/${href}">\n`).join('');
-        const html = page
+        // The preloads before the stylesheets: an inline script runs only once the stylesheets before it have loaded,
+        // which on a slow network held every preload back by a round trip and the styles' download.
+        const entry = page.indexOf('<script type="module"');
+        if (entry < 0) throw new Error('first paint: index.html names no entry script');
+        const preloads = `<script>${preloadScript(homeFiles, tables, routes)}</script>\n`;
+        const html = (page.slice(0, entry) + preloads + page.slice(entry))
           .replace(MARKET_SNAPSHOT_MARK, '')
           .replace('</head>', `${styles}${MARKET_SNAPSHOT_MARK}\n</head>`);
         const tags: HtmlTagDescriptor[] = [
-          { tag: 'script', children: preloadScript(homeFiles, tables), injectTo: 'head' },
+          { tag: 'script', children: snapshotAskScript(), injectTo: 'head' },
           // At the end of the body: after #root, run once the stylesheets are in, right before the first paint: the
           // market painter, then the script that draws the hero and the list with it.
           { tag: 'script', children: await marketPainter(root), injectTo: 'body' },

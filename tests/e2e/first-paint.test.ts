@@ -350,6 +350,22 @@ describe('prices at first paint (issue 27)', () => {
     await shot(page, 'first-paint-lever-tab-cached-copy');
   });
 
+  it("asks for the opened page's own chunks at once, beside the shell, not after it has run", async () => {
+    await loggedInUser(server, page, 'first-paint-preload@example.com', { lang: 'de' });
+    const html = await (await fetch(`${server.url}/pages/lever/index`)).text();
+    const shell = /<script type="module" crossorigin src="([^"]+)"/.exec(html)?.[1];
+    if (!shell) throw new Error('index.html names no entry script');
+    // The shell is held: whatever the page asks for meanwhile, the head script asked for.
+    const release = await holdRequests(`${server.url}${shell}`);
+    const pageChunk = page.waitForRequest(/\/assets\/LeverTrade-[\w-]+\.js$/, { timeout: 30_000 });
+    const pageStyle = page.waitForRequest(/\/assets\/lever-[\w-]+\.css$/, { timeout: 30_000 });
+    await page.goto(`${server.url}/pages/lever/index?symbol=BTC`, { waitUntil: 'commit' });
+    await Promise.all([pageChunk, pageStyle]);
+    expect(await page.evaluate(() => document.querySelectorAll('link[rel="modulepreload"]').length)).toBeGreaterThan(5);
+    release();
+    await page.getByTestId('lever-last').waitFor({ timeout: 30_000 });
+  });
+
   it('is in every route the server answers with the app, and not in a copy the service worker could keep', async () => {
     const home = await (await fetch(`${server.url}/`)).text();
     expect(home).toContain('<script id="tw-market" type="application/json">');
