@@ -25,6 +25,12 @@ export interface FeaturePage {
   auth?: boolean;
   /** Other features' namespaces the page shows components of: their strings load with it. */
   borrows?: readonly FeatureNamespace[];
+  /**
+   * Asks for the data the page's first render waits for, while the page's code loads (issue 27: a trading tab opened
+   * first showed its price header a round trip after its code had run). Only with a session on an `auth` page (a
+   * guest goes to login instead). A failure here is the page's own query's to show: it asks again.
+   */
+  prefetch?: () => Promise<unknown>;
 }
 
 /** A tab of the tab bar (SPEC 2). `at` is its place, counted from 1 across all features. */

@@ -5,12 +5,19 @@ export const options: Feature = {
   namespace: 'options',
   pages: [
     // The Option tab and its pages show the market feature's live price marks, so they load that table too.
-    { path: '/pages/option/detail', load: () => import('./pages/option/detail'), auth: true, borrows: ['market'] },
+    {
+      path: '/pages/option/detail',
+      load: () => import('./pages/option/detail'),
+      auth: true,
+      borrows: ['market'],
+      prefetch: async () => (await import('./prefetch')).prefetchTerms(),
+    },
     {
       path: '/pages/option/simulator',
       load: () => import('./pages/option/simulator'),
       auth: true,
       borrows: ['market'],
+      prefetch: async () => (await import('./prefetch')).prefetchTerms(),
     },
     { path: '/pages/option/info', load: () => import('./pages/option/info'), auth: true },
     // The option rule page (an addition: RULES.md publishes each product's rules in the app); public, like the rules.

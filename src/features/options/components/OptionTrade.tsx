@@ -2,7 +2,6 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { lazy, type ReactElement, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { fetchOptionTerms } from '../../../../core/api/options';
 import type { OptionAccount } from '../../../../protocol/options';
 import { Icon } from '../../../components/Icon';
 import { Page } from '../../../components/Page';
@@ -15,6 +14,7 @@ import { useBookBalance } from '../hooks/useBookBalance';
 import { useOptionLive } from '../hooks/useOptionLive';
 import { usePriceScale } from '../hooks/usePriceScale';
 import { optionKeys } from '../keys';
+import { optionTermsQuery } from '../prefetch';
 import { BookBar } from './BookBar';
 import { ContractTicket } from './ContractTicket';
 import { OptionTicker } from './OptionTicker';
@@ -39,7 +39,7 @@ export function OptionTrade({ book }: { book: OptionAccount }): ReactElement {
   const navigate = useNavigate();
   const path = book === 'real' ? '/pages/option/detail' : '/pages/option/simulator';
 
-  const terms = useQuery({ queryKey: optionKeys.terms, queryFn: () => need(fetchOptionTerms()) });
+  const terms = useQuery(optionTermsQuery);
   const currencyTerms = terms.data?.currencies[0] ?? null;
   const symbols = terms.data?.symbols ?? [];
   const asked = useQueryParam('symbol')?.toUpperCase();

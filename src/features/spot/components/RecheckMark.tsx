@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { type ReactElement, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { fetchSpotConfig } from '../../../../core/api/spot';
 import type { RecheckResult } from '../../../../core/recheck/fill';
 import type { SpotOrder } from '../../../../protocol/spot';
 import { Icon } from '../../../components/Icon';
 import { need } from '../../../data/query';
 import { spotKeys } from '../keys';
+import { spotConfigQuery } from '../prefetch';
 
 /** The recorder seals about once a second; a fresh fill's tick is asked for again this often before giving up. */
 const NOT_SEALED_TRIES = 8;
@@ -44,7 +44,7 @@ const HASH_SHOWN = 12;
 export function RecheckMark({ order }: { order: SpotOrder }): ReactElement | null {
   const { t } = useTranslation();
   const [explained, setExplained] = useState(false);
-  const config = useQuery({ queryKey: spotKeys.config, queryFn: () => need(fetchSpotConfig()) });
+  const config = useQuery(spotConfigQuery);
   const fill = order.fill;
 
   const check = useQuery({

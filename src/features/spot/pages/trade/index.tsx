@@ -3,7 +3,6 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { type ReactElement, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { fetchSpotConfig } from '../../../../../core/api/spot';
 import { fetchAssets } from '../../../../../core/api/wallet';
 import type { SpotOrderRef } from '../../../../../machines/spot/book.machine';
 import { toUnits } from '../../../../../protocol/rules/spot';
@@ -25,6 +24,7 @@ import { type Balances, OrderTicket } from '../../components/OrderTicket';
 import { PairPicker } from '../../components/PairPicker';
 import { useSpotLive, useSpotOrderActor } from '../../hooks/useSpotLive';
 import { spotKeys } from '../../keys';
+import { spotConfigQuery } from '../../prefetch';
 import { type PairTerms, pairTerms } from '../../ticket';
 import '../../spot.css';
 
@@ -57,7 +57,7 @@ export default function SpotPage(): ReactElement {
   const side: OrderSide = useQueryParam('side') === 'sell' ? 'sell' : 'buy';
   const [picking, setPicking] = useState(false);
 
-  const config = useQuery({ queryKey: spotKeys.config, queryFn: () => need(fetchSpotConfig()) });
+  const config = useQuery(spotConfigQuery);
   const quotes = coinQuotes();
   // The page's market snapshot, when it is the first page opened (issue 27): the price header needs no socket.
   const first = useMemo(() => snapshotBoard() ?? EMPTY_BOARD, []);

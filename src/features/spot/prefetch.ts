@@ -1,0 +1,9 @@
+import { fetchSpotConfig } from '../../../core/api/spot';
+import { need, queryClient } from '../../data/query';
+import { spotKeys } from './keys';
+
+/** spot/config: the pairs and their terms, which the Spot page waits for before it draws (its header among it). */
+export const spotConfigQuery = { queryKey: spotKeys.config, queryFn: () => need(fetchSpotConfig()) };
+
+/** Asked for while the page's code loads (feature.ts `prefetch`). */
+export const prefetchConfig = (): Promise<void> => queryClient.prefetchQuery(spotConfigQuery);
