@@ -88,8 +88,7 @@ export function OptionTrade({ book }: { book: OptionAccount }): ReactElement {
             available={balance.available}
             ticket={live.actor.getSnapshot().context.ticket}
           />
-          {/* Below the ticket: the banner's answer comes after the page has drawn, and appearing here it moves
-              nothing on screen (above the chips it pushed the whole page down: Lighthouse's layout shift 0.097). */}
+          {/* Below the ticket, as on the Lever tab (LeverTrade.tsx says why). */}
           {book === 'real' ? (
             <Suspense fallback={null}>
               <VerifyBanner />
