@@ -17,10 +17,11 @@ import { STALE_AFTER_MS } from '../streams/freshness';
  * The build adds to index.html:
  *
  * - the home page's stylesheet, so its hero is styled from the first paint, and after it the room for the market
- *   snapshot (index.html's mark, which the server fills on the home page);
- * - a small script in the head that asks for the current language's shell and market tables, and the opened page's
- *   chunks (home's, or any other page's: routeFiles), beside the shell (modulepreload) instead of after it, and for a page that came without
- *   the server's market snapshot (the service worker's copy), the snapshot call;
+ *   snapshot (index.html's mark, which the server fills on every page it answers);
+ * - a script in the head, before the stylesheets, that asks for the current language's shell and market tables and
+ *   the opened page's chunks (home's, or any other page's: routeFiles) beside the shell (modulepreload) instead of
+ *   after it; and one after the snapshot's room that asks for the snapshot when the page came without it (the
+ *   service worker's copy);
  * - a script right after #root that draws, for a guest on the home route, the page's navigation bar and hero in the
  *   stored language, from the same tables and icons the app uses. React replaces it with the same markup at the same
  *   size when it renders (tests/e2e/first-paint.test.ts holds the two to the same boxes), so the largest paint is this

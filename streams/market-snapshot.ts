@@ -33,8 +33,8 @@ function read(): ReceivedSnapshot | null {
 
 /**
  * The market snapshot of this page load, read once (the quote stream and the instrument list both start from it);
- * null when the page came without one (another route, a server without a feed) or when the service worker's copy's
- * request for one (src/first-paint/market.ts) had not been answered by the time the home page first asked.
+ * null when the page came without one (a server without a feed) or when the service worker's copy's request for one
+ * (src/first-paint/market.ts) had not been answered by the time the app first asked.
  */
 export function receivedSnapshot(): ReceivedSnapshot | null {
   if (taken === undefined) {

@@ -9,9 +9,7 @@ import type { QuoteBoard } from './quotes';
  * shown (the views wait for live prices, as without one). The coin quotes' freshness starts at the snapshot's age
  * (streams/market.ts), so a view that showed it is marked stale when live prices that old would be.
  */
-export type SnapshotBoard = QuoteBoard | undefined;
-
-export function snapshotBoard(now: number = Date.now()): SnapshotBoard {
+export function snapshotBoard(now: number = Date.now()): QuoteBoard | undefined {
   const snapshot = receivedSnapshot();
   if (!snapshot || now - snapshot.seenAt > coinQuotes().freshness.limitMs) return undefined;
   return { quotes: new Map(snapshot.quotes.map((q) => [q.symbol, q])), version: 1 };

@@ -39,6 +39,13 @@ export function createQueryClient(): QueryClient {
   });
 }
 
+/**
+ * How long a page's first data, asked for beside its code (feature.ts `prefetch`), counts as fresh: the page that
+ * mounts right after it takes the answer instead of asking again. Short, so a page opened again later still asks
+ * (a balance changed elsewhere shows at once); invalidations refresh it at any time.
+ */
+export const PREFETCHED_FRESH_MS = 3_000;
+
 /** The tab's query client (src/main.tsx provides it). */
 export const queryClient: QueryClient = createQueryClient();
 

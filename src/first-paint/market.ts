@@ -97,10 +97,10 @@ declare global {
 }
 
 /**
- * For a page that came without a snapshot (the service worker's cached copy of home: a repeat visit), takes the
- * answer to the head's early request for one (or asks now), in parallel with the cached scripts, and puts it where the server would have written it, with the time its
- * answer arrived (its age counts from there): the list is then drawn from it, and the app starts from it as from an
- * embedded one if it arrives first. Resolves when it is in place (or when there is none to be had).
+ * For a page that came without a snapshot (the service worker's cached copy, on any route: a repeat visit), takes the
+ * answer to the head's early request for one (or asks now), in parallel with the cached scripts, and puts it where
+ * the server would have written it, with the time its answer arrived (its age counts from there): home's list is
+ * then drawn from it, and the app starts from it as from an embedded one if it arrives first. Resolves when it is in place (or when there is none to be had).
  */
 export async function fetchSnapshot(): Promise<void> {
   if (document.getElementById(SNAPSHOT_ID)?.textContent) return;

@@ -34,5 +34,8 @@ export function useQuote(symbol: string): SymbolQuote {
     [symbol],
   );
   const initial = useMemo(() => snapshotQuote(symbol), [symbol]);
-  return useStream(quote$, initial);
+  const shown = useStream(quote$, initial);
+  // useStream keeps its value when the symbol changes, until the new symbol's stream answers: another instrument's
+  // quote is never shown as this one's.
+  return shown.quote !== undefined && shown.quote.symbol !== symbol ? initial : shown;
 }

@@ -361,7 +361,6 @@ describe('prices at first paint (issue 27)', () => {
     const pageStyle = page.waitForRequest(/\/assets\/lever-[\w-]+\.css$/, { timeout: 30_000 });
     await page.goto(`${server.url}/pages/lever/index?symbol=BTC`, { waitUntil: 'commit' });
     await Promise.all([pageChunk, pageStyle]);
-    expect(await page.evaluate(() => document.querySelectorAll('link[rel="modulepreload"]').length)).toBeGreaterThan(5);
     release();
     await page.getByTestId('lever-last').waitFor({ timeout: 30_000 });
   });

@@ -8,9 +8,10 @@ import { MARKET_SNAPSHOT_MARK, type MarketSnapshot, marketSnapshot } from '../..
 import { registerSpa } from './static';
 
 /**
- * The home page carries the market's snapshot (issue 27, prices at first paint): `/` and the home path answer the
- * build's index.html with the snapshot written into its room, compressed as the browser takes it; every other path
- * and the build's own file keep the room empty. The JSON cannot close its script element, whatever a symbol holds.
+ * Every page the app answers carries the market's snapshot (issue 27, prices at first paint): `/`, the home path and
+ * every client route answer the build's index.html with the snapshot written into its room, compressed as the browser
+ * takes it; the build's own file (the service worker's copy) and HEAD keep the room empty. The JSON cannot close its
+ * script element, whatever a symbol holds.
  */
 const dirs: string[] = [];
 afterEach(() => {
@@ -18,7 +19,7 @@ afterEach(() => {
 });
 
 function builtClient(html: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'home-doc-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'app-doc-'));
   dirs.push(dir);
   fs.writeFileSync(path.join(dir, 'index.html'), html);
   return dir;

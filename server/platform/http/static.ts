@@ -49,6 +49,7 @@ export async function registerSpa(
   });
   app.setNotFoundHandler((request, reply) => {
     if ((request.method === 'GET' || request.method === 'HEAD') && !isServerPath(request.url)) {
+      // HEAD stays with the static file, which answers it without a body (the document's reply would send one).
       if (appPage && request.method === 'GET') return appPage.reply(request, reply);
       return reply.header('cache-control', REVALIDATE).sendFile('index.html');
     }

@@ -1,5 +1,6 @@
 import { receivedSnapshot } from '../../../streams/market-snapshot';
-import { snapshotBoard as quotesBoard, type SnapshotBoard } from '../../../streams/snapshot-board';
+import type { QuoteBoard } from '../../../streams/quotes';
+import { snapshotBoard as quotesBoard } from '../../../streams/snapshot-board';
 import { keys } from '../../data/keys';
 import { queryClient } from '../../data/query';
 
@@ -17,6 +18,6 @@ if (snapshot && queryClient.getQueryData(keys.instruments) === undefined) {
  * The snapshot's quotes as the home list's first board (streams/snapshot-board.ts). Defined here, not re-exported:
  * only a module whose own export is used keeps its load-time code (package.json `sideEffects` names CSS alone).
  */
-export function snapshotBoard(now?: number): SnapshotBoard {
+export function snapshotBoard(now?: number): QuoteBoard | undefined {
   return quotesBoard(now);
 }

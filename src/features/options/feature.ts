@@ -10,14 +10,14 @@ export const options: Feature = {
       load: () => import('./pages/option/detail'),
       auth: true,
       borrows: ['market'],
-      prefetch: async () => (await import('./prefetch')).prefetchTerms(),
+      prefetch: async () => (await import('./queries')).prefetchTerms(),
     },
     {
       path: '/pages/option/simulator',
       load: () => import('./pages/option/simulator'),
       auth: true,
       borrows: ['market'],
-      prefetch: async () => (await import('./prefetch')).prefetchTerms(),
+      prefetch: async () => (await import('./queries')).prefetchTerms(),
     },
     { path: '/pages/option/info', load: () => import('./pages/option/info'), auth: true },
     // The option rule page (an addition: RULES.md publishes each product's rules in the app); public, like the rules.

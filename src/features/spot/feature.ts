@@ -10,7 +10,7 @@ export const spot: Feature = {
       load: () => import('./pages/trade/index'),
       auth: true,
       borrows: ['market'],
-      prefetch: async () => (await import('./prefetch')).prefetchConfig(),
+      prefetch: async () => (await import('./queries')).prefetchConfig(),
     },
   ],
   tabs: [{ at: 2, path: '/pages/trade/index', labelKey: 'tabs.spot', icon: 'spot' }],

@@ -1,13 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { fetchLeverDeal } from '../../../../core/api/lever';
 import type { LeverAccount } from '../../../../protocol/lever';
-import { need } from '../../../data/query';
+import { need, PREFETCHED_FRESH_MS } from '../../../data/query';
 import { leverKeys } from '../keys';
 
 /** The lever/deal query of one book, shared by the page (useLeverDeal) and the live controller (its worker's feed). */
 export const leverDealQuery = (book: LeverAccount) => ({
   queryKey: leverKeys.deal(book),
   queryFn: () => need(fetchLeverDeal(book)),
+  staleTime: PREFETCHED_FRESH_MS,
 });
 
 /**

@@ -30,7 +30,7 @@ const AlertSheet = lazy(() => import('../../alerts/public').then((m) => ({ defau
 export function MarketBoard({
   initial,
 }: {
-  /** The coin list's first board, when the page came with one (the server's market snapshot, home only). */
+  /** The coin list's first board, when the page came with one (the server's market snapshot). */
   initial?: QuoteBoard | undefined;
 } = {}): ReactElement {
   const { t } = useTranslation();

@@ -14,7 +14,7 @@ import { useBookBalance } from '../hooks/useBookBalance';
 import { useOptionLive } from '../hooks/useOptionLive';
 import { usePriceScale } from '../hooks/usePriceScale';
 import { optionKeys } from '../keys';
-import { optionTermsQuery } from '../prefetch';
+import { optionTermsQuery } from '../queries';
 import { BookBar } from './BookBar';
 import { ContractTicket } from './ContractTicket';
 import { OptionTicker } from './OptionTicker';

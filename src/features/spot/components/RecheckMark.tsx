@@ -6,7 +6,7 @@ import type { SpotOrder } from '../../../../protocol/spot';
 import { Icon } from '../../../components/Icon';
 import { need } from '../../../data/query';
 import { spotKeys } from '../keys';
-import { spotConfigQuery } from '../prefetch';
+import { spotConfigQuery } from '../queries';
 
 /** The recorder seals about once a second; a fresh fill's tick is asked for again this often before giving up. */
 const NOT_SEALED_TRIES = 8;

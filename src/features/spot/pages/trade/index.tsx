@@ -24,7 +24,7 @@ import { type Balances, OrderTicket } from '../../components/OrderTicket';
 import { PairPicker } from '../../components/PairPicker';
 import { useSpotLive, useSpotOrderActor } from '../../hooks/useSpotLive';
 import { spotKeys } from '../../keys';
-import { spotConfigQuery } from '../../prefetch';
+import { spotConfigQuery } from '../../queries';
 import { type PairTerms, pairTerms } from '../../ticket';
 import '../../spot.css';
 
