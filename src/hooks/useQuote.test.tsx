@@ -1,21 +1,10 @@
 import { renderHook } from '@testing-library/react';
 import { NEVER, Subject } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Quote } from '../../protocol/market';
 import type { QuoteBoard } from '../../streams/quotes';
+import { flatQuote } from '../test-support/quotes';
 
-const quote = (symbol: string, last: string, ts: number): Quote => ({
-  symbol,
-  id: 1,
-  last,
-  open: last,
-  high: last,
-  low: last,
-  change_pct: '0',
-  volume: '1',
-  ts,
-  seq: 1,
-});
+const quote = (symbol: string, last: string, ts: number) => flatQuote(symbol, last, { ts });
 
 // No socket and no poll: only the page's snapshot and the boards the test pushes.
 const boards = new Subject<QuoteBoard>();

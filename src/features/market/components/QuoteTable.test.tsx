@@ -2,6 +2,7 @@ import { act, render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import type { Quote } from '../../../../protocol/market';
+import { flatQuote } from '../../../test-support/quotes';
 import { FrameWriter } from '../live/frameWriter';
 import { type QuoteRow, QuoteTable } from './QuoteTable';
 
@@ -13,18 +14,8 @@ vi.mock('@tanstack/react-router', () => ({
   ),
 }));
 
-const quote = (symbol: string, last: string, change_pct: string): Quote => ({
-  symbol,
-  id: 1,
-  last,
-  open: last,
-  high: last,
-  low: last,
-  change_pct,
-  volume: '1500',
-  ts: 1,
-  seq: 1,
-});
+const quote = (symbol: string, last: string, change_pct: string): Quote =>
+  flatQuote(symbol, last, { change_pct, volume: '1500' });
 const rowsOf = (...quotes: Quote[]): QuoteRow[] => quotes.map((q) => ({ quote: q, info: undefined, favourite: false }));
 const board = (...quotes: Quote[]) => new Map(quotes.map((q) => [q.symbol, q]));
 

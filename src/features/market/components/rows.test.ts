@@ -1,20 +1,12 @@
 // @vitest-environment node
+
 import { describe, expect, it } from 'vitest';
 import type { InstrumentInfo, Quote } from '../../../../protocol/market';
+import { flatQuote } from '../../../test-support/quotes';
 import { quoteRows } from './rows';
 
-const quote = (symbol: string, last: string, change_pct: string, volume: string): Quote => ({
-  symbol,
-  id: 1,
-  last,
-  open: last,
-  high: last,
-  low: last,
-  change_pct,
-  volume,
-  ts: 1,
-  seq: 1,
-});
+const quote = (symbol: string, last: string, change_pct: string, volume: string): Quote =>
+  flatQuote(symbol, last, { change_pct, volume });
 const info = (symbol: string, name: string): InstrumentInfo => ({
   id: 1,
   symbol,

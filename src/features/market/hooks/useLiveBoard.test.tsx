@@ -3,21 +3,11 @@ import { Subject } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Quote } from '../../../../protocol/market';
 import type { QuoteBoard } from '../../../../streams/quotes';
+import { flatQuote } from '../../../test-support/quotes';
 import { FrameWriter } from '../live/frameWriter';
 import { useLiveBoard } from './useLiveBoard';
 
-const quote = (symbol: string, last: string): Quote => ({
-  symbol,
-  id: 1,
-  last,
-  open: last,
-  high: last,
-  low: last,
-  change_pct: '0',
-  volume: '1',
-  ts: 1,
-  seq: 1,
-});
+const quote = (symbol: string, last: string): Quote => flatQuote(symbol, last);
 let version = 0;
 const board = (...quotes: Quote[]): QuoteBoard => ({
   quotes: new Map(quotes.map((q) => [q.symbol, q])),

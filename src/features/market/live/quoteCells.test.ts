@@ -1,24 +1,15 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Quote } from '../../../../protocol/market';
 import * as format from '../../../lib/format';
+import { flatQuote } from '../../../test-support/quotes';
 import { changeCell, changeDirection, lastCell, QuoteTexts, volumeCell } from './quoteCells';
 import * as volume from './volume';
 
 vi.mock('../../../lib/format', { spy: true });
 vi.mock('./volume', { spy: true });
 
-const quote = (last: string, change_pct: string, volume: string, symbol = 'BTC'): Quote => ({
-  symbol,
-  id: 1,
-  last,
-  open: last,
-  high: last,
-  low: last,
-  change_pct,
-  volume,
-  ts: 1,
-  seq: 1,
-});
+const quote = (last: string, change_pct: string, volume: string, symbol = 'BTC'): Quote =>
+  flatQuote(symbol, last, { change_pct, volume });
 
 describe('quote cells', () => {
   it('show what the React cells showed: price at the instrument scale, signed change with its direction, volume', () => {
