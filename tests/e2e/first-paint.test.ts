@@ -323,6 +323,9 @@ describe('prices at first paint (issue 27)', () => {
   it("starts a trading tab's price header from the snapshot when the tab is the first page opened (de)", async () => {
     await loggedInUser(server, page, 'first-paint-tabs@example.com', { lang: 'de' });
     await withoutLivePrices();
+    // Each tab as the server sends it: no service worker registers to answer the next one from its cached copy
+    // (that copy asks for its snapshot, a path of its own test below).
+    await page.route('**/sw.js', (route) => route.abort());
     for (const tab of TABS) {
       await page.goto(`${server.url}${tab.path}`);
       const last = page.getByTestId(tab.last);
