@@ -7,6 +7,7 @@ import { MARKET_SNAPSHOT_MARK } from '../protocol/market-snapshot';
 import { ICON_PATHS } from '../src/components/icon-paths';
 import { escapeHtml } from '../src/first-paint/html';
 import { type MarketWords, SNAPSHOT_CALL } from '../src/first-paint/market';
+import type { TabWords } from '../src/first-paint/trade-tab';
 import { FIRST_ROUTE_PAGE, HOME_PATH, SHELL_NAMESPACES } from '../src/lib/first-route';
 import { STALE_AFTER_MS } from '../streams/freshness';
 
@@ -22,10 +23,14 @@ import { STALE_AFTER_MS } from '../streams/freshness';
  *   the opened page's chunks (home's, or any other page's: routeFiles) beside the shell (modulepreload) instead of
  *   after it; and one after the snapshot's room that asks for the snapshot when the page came without it (the
  *   service worker's copy);
+ * - a script after the stylesheets that applies the opened page's own styles (preloaded by the head script) as the
+ *   app's loader would, so that what is drawn of that page before any script is styled as the app draws it;
  * - a script right after #root that draws, for a guest on the home route, the page's navigation bar and hero in the
- *   stored language, from the same tables and icons the app uses. React replaces it with the same markup at the same
- *   size when it renders (tests/e2e/first-paint.test.ts holds the two to the same boxes), so the largest paint is this
- *   one and nothing shifts. A member, another route or a browser without storage gets the plain empty root.
+ *   stored language, from the same tables and icons the app uses; for a member opening the Spot tab or a real book's
+ *   Lever or Option tab, that tab's page down to its price header from the snapshot (src/first-paint/trade-tab.ts).
+ *   React replaces it with the same markup at the same size when it renders (tests/e2e/first-paint.test.ts and
+ *   first-paint-tabs.test.ts hold the two to the same boxes), so nothing shifts. Another route or a browser without
+ *   storage gets the plain empty root.
  */
 
 /** The route the app opens on, as its path and as `/`. */
@@ -44,11 +49,13 @@ interface HeroText {
   register: string;
 }
 
-/** An <Icon> as React renders it (src/components/Icon.tsx), decorative. */
-function icon(name: keyof typeof ICON_PATHS, size = 22): string {
+/** An <Icon> as React renders it (src/components/Icon.tsx): decorative, or an image named by `label`. */
+function icon(name: keyof typeof ICON_PATHS, size = 22, label?: string): string {
+  const named = label === undefined ? 'aria-hidden="true"' : `role="img" aria-label="${escapeHtml(label)}"`;
   return (
     `<svg class="icon" width="${size}" height="${size}" viewBox="0 0 24 24" fill="none" stroke="currentColor" ` +
-    `stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true">` +
+    `stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round" ${named}>` +
+    (label === undefined ? '' : `<title>${escapeHtml(label)}</title>`) +
     `<path d="${ICON_PATHS[name]}"></path></svg>`
   );
 }
@@ -117,16 +124,61 @@ export function marketWords(root: string, lang: string): MarketWords {
   };
 }
 
+/** The trading tabs' words in one language, from their tables under locales/ (src/first-paint/trade-tab.ts). */
+export function tabWords(root: string, lang: string): TabWords {
+  const tables = new Map<string, unknown>();
+  const at = (ns: string, key: string) => {
+    if (!tables.has(ns)) {
+      tables.set(ns, JSON.parse(readFileSync(join(root, 'locales', lang, `${ns}.json`), 'utf8')) as unknown);
+    }
+    return textAt(tables.get(ns), key, `locales/${lang}/${ns}.json`);
+  };
+  return {
+    menu: at('app', 'nav.menu'),
+    stale: at('market', 'market.stale'),
+    staleHint: at('market', 'market.staleHint'),
+    lever: {
+      title: at('lever', 'lever.title'),
+      rules: at('lever', 'lever.ruleLink'),
+      real: at('lever', 'lever.book.real'),
+      toSimulator: at('lever', 'lever.book.toSimulator'),
+      lastPrice: at('lever', 'lever.lastPrice'),
+    },
+    option: {
+      title: at('options', 'options.title'),
+      rules: at('options', 'options.rules.title'),
+      real: at('options', 'options.book.real'),
+      toSimulator: at('options', 'options.book.toSimulator'),
+      lastPrice: at('options', 'options.lastPrice'),
+      caption: at('options', 'options.chart.caption'),
+    },
+    spot: {
+      title: at('spot', 'spot.title'),
+      choosePair: at('spot', 'spot.choosePair'),
+      chartOf: at('spot', 'spot.chartOf'),
+      chart: at('spot', 'spot.chart'),
+    },
+    icons: {
+      menu: icon('menu'),
+      document: icon('document', 20),
+      chevron: icon('chevron', 16, at('spot', 'spot.choosePair')),
+      pulse: icon('pulse', 18),
+      clock14: icon('clock', 14),
+      clock18: icon('clock', 18),
+    },
+  };
+}
+
 /**
- * src/first-paint/market.ts as one inline script (an IIFE naming `__twMarket`), with the app's own number formatting
- * bundled in: the first paint's market list follows the same figure rules as the app's.
+ * src/first-paint/painter.ts as one inline script (an IIFE naming `__twPaint`), with the app's own number formatting
+ * bundled in: the first paint's market list and tab headers follow the same figure rules as the app's.
  */
-async function marketPainter(root: string): Promise<string> {
+async function painter(root: string): Promise<string> {
   const out = await build({
-    entryPoints: [join(root, 'src', 'first-paint', 'market.ts')],
+    entryPoints: [join(root, 'src', 'first-paint', 'painter.ts')],
     bundle: true,
     format: 'iife',
-    globalName: '__twMarket',
+    globalName: '__twPaint',
     minify: true,
     write: false,
     platform: 'browser',
@@ -134,7 +186,7 @@ async function marketPainter(root: string): Promise<string> {
     legalComments: 'none',
   });
   const code = out.outputFiles[0]?.text;
-  if (!code) throw new Error('first paint: the market painter did not build');
+  if (!code) throw new Error('first paint: the painter did not build');
   return code;
 }
 
@@ -191,6 +243,7 @@ function routeFiles(
   closure: (start: BuiltChunk[]) => Set<string>,
   shell: Set<string>,
 ): { files: string[]; pages: Record<string, number[]> } {
+  const byFile = new Map(chunks.map((c) => [c.fileName, c]));
   const files: string[] = [];
   const index = new Map<string, number>();
   const at = (file: string) => {
@@ -207,10 +260,28 @@ function routeFiles(
     const rest = /\/src\/features\/[^/]+\/pages\/(.+)\.tsx$/.exec(chunk.facadeModuleId ?? '')?.[1];
     if (!rest || FIRST_ROUTE_PAGE.test(chunk.facadeModuleId ?? '')) continue;
     const own = [...closure([chunk])].filter((f) => !shell.has(f));
-    const css = own.flatMap((f) => [...(chunks.find((c) => c.fileName === f)?.viteMetadata?.importedCss ?? [])]);
-    pages[`/pages/${rest}`] = [...own, ...css].map(at);
+    pages[`/pages/${rest}`] = [...own, ...cssInOrder(chunk, byFile, shell)].map(at);
   }
   return { files, pages };
+}
+
+/**
+ * A page's stylesheets in the order the app's own loader would add them (Vite's preload helper: each chunk's imports'
+ * styles before its own, depth first). The head script adds them as stylesheets, not preloads, and the loader then
+ * finds them present: the cascade between them must be the app's (an `.is-up` colour of one file after a button's
+ * colour of another made the option tab's buttons unreadable).
+ */
+function cssInOrder(page: BuiltChunk, byFile: Map<string, BuiltChunk>, shell: Set<string>): string[] {
+  const seen = new Set<string>();
+  const css: string[] = [];
+  const visit = (c: BuiltChunk | undefined) => {
+    if (!c || seen.has(c.fileName) || shell.has(c.fileName)) return;
+    seen.add(c.fileName);
+    for (const dep of c.imports) visit(byFile.get(dep));
+    for (const file of c.viteMetadata?.importedCss ?? []) if (!css.includes(file)) css.push(file);
+  };
+  visit(page);
+  return css;
 }
 
 /** JSON for an inline script: `<` escaped, so no text in it can close the script element. */
@@ -231,7 +302,13 @@ function preloadScript(
     const home = ${JSON.stringify(HOME_PATHS)}.includes(path);
     const routes = ${inlineJson(routes)};
     const page = Object.hasOwn(routes.pages, path) ? routes.pages[path].map((k) => routes.files[k]) : [];
-    const files = home ? [...tables[lang], ...${JSON.stringify(homeFiles)}] : [...tables[lang], ...page];
+    // The page's styles first: a trading tab's header drawn before any script waits for them (pageStylesScript
+    // applies them, in the app's order), and six connections take the first six requests.
+    const css = page.filter((file) => file.endsWith('.css'));
+    window.__twPageCss = css;
+    const files = home
+      ? [...tables[lang], ...${JSON.stringify(homeFiles)}]
+      : [...css, ...tables[lang], ...page.filter((file) => !file.endsWith('.css'))];
     for (const file of files) {
       const link = document.createElement('link');
       if (file.endsWith('.css')) {
@@ -246,6 +323,25 @@ function preloadScript(
     }
   } catch {
     // No storage: the app asks for what it needs when it starts.
+  }
+})();`;
+}
+
+/**
+ * The head script after the build's stylesheets: the opened page's own styles, preloaded by the head script, applied
+ * now (after the shell's, as the app's loader would add them, which then finds them present), so that what the first
+ * paint draws of that page is styled as the app draws it (a trading tab's price header, src/first-paint/trade-tab.ts).
+ * A stylesheet a script adds blocks rendering only when it says so.
+ */
+function pageStylesScript(): string {
+  return `(() => {
+  for (const file of window.__twPageCss || []) {
+    const link = document.createElement('link');
+    link.rel = 'stylesheet';
+    link.crossOrigin = '';
+    link.setAttribute('blocking', 'render');
+    link.href = '/' + file;
+    document.head.appendChild(link);
   }
 })();`;
 }
@@ -272,9 +368,14 @@ function snapshotAskScript(): string {
 /**
  * The body script: the guest's hero on the home route, in the stored language, and under it, a frame later, the
  * market list from the snapshot the server wrote into the page, or, in the service worker's cached copy, from the one
- * it asks for at once (src/first-paint/market.ts); none once stale.
+ * it asks for at once (src/first-paint/market.ts); none once stale. A member opening a trading tab first gets its
+ * price header from the page's snapshot (src/first-paint/trade-tab.ts).
  */
-function heroScript(heroes: Record<string, string>, words: Record<string, MarketWords>): string {
+function firstPaintScript(
+  heroes: Record<string, string>,
+  words: Record<string, MarketWords>,
+  tabs: Record<string, TabWords>,
+): string {
   return `(() => {
   try {
     const heroes = ${inlineJson(heroes)};
@@ -284,31 +385,40 @@ function heroScript(heroes: Record<string, string>, words: Record<string, Market
     const app = JSON.parse(localStorage.getItem('tw.app') || '{}');
     const member = app && typeof app.token === 'string' && app.token !== '';
     const root = document.getElementById('root');
+    const paint = window.__twPaint;
     if (root && !member && ${JSON.stringify(HOME_PATHS)}.includes(path)) {
       root.innerHTML = heroes[lang];
-      const market = window.__twMarket;
       // A cached copy of the page carries no snapshot: ask for one now, beside the cached scripts.
-      const fetched = market.fetchSnapshot().catch(() => {});
+      const fetched = paint.fetchSnapshot().catch(() => {});
       // The list right after the hero's first frame, not before it (the hero is the largest paint), or when a
       // fetched snapshot arrives, whichever is later.
       const words = ${inlineJson(words)}[lang];
-      const paint = () => {
+      const list = () => {
         try {
-          market.paintMarket(root, words, lang, ${STALE_AFTER_MS});
+          paint.paintMarket(root, words, lang, ${STALE_AFTER_MS});
         } catch {
           // A snapshot that does not read: the app draws the list itself.
         }
       };
       requestAnimationFrame(() =>
         setTimeout(() => {
-          paint();
-          fetched.then(paint);
+          list();
+          fetched.then(list);
         }),
       );
     } else {
-      // Another page, or a member's: no list to draw, but a fetched snapshot goes where the app looks for one (a
-      // trading tab opened first starts its price header from it).
-      window.__twMarket.fetchSnapshot().catch(() => {});
+      // A member's trading tab opened first: its price header from the page's snapshot (an auth page: a guest is
+      // sent to the login).
+      if (root && member) {
+        try {
+          paint.paintTab(root, ${inlineJson(tabs)}[lang], lang, ${STALE_AFTER_MS});
+        } catch {
+          // A snapshot that does not read: the app draws the tab itself.
+        }
+      }
+      // A fetched snapshot goes where the app looks for one (a trading tab opened from the service worker's copy
+      // starts its price header from it).
+      paint.fetchSnapshot().catch(() => {});
     }
   } catch {
     // No storage or no JSON: the app paints the page itself.
@@ -327,6 +437,7 @@ export function firstPaint(root: string): Plugin {
         const { homeFiles, homeCss, tables, routes } = firstFiles(ctx.bundle);
         const heroes = Object.fromEntries(ALL_LANGS.map((lang) => [lang, heroMarkup(heroText(root, lang))]));
         const words = Object.fromEntries(ALL_LANGS.map((lang) => [lang, marketWords(root, lang)]));
+        const tabs = Object.fromEntries(ALL_LANGS.map((lang) => [lang, tabWords(root, lang)]));
         // The home page's stylesheets after the build's own, then the snapshot's room: the browser sees every style
         // and script tag before the snapshot's bytes, and the head script, injected right after, looks for it.
         const styles = homeCss.map((href) => `<link rel="stylesheet" crossorigin href="/${href}">\n`).join('');
@@ -339,11 +450,12 @@ export function firstPaint(root: string): Plugin {
           .replace(MARKET_SNAPSHOT_MARK, '')
           .replace('</head>', `${styles}${MARKET_SNAPSHOT_MARK}\n</head>`);
         const tags: HtmlTagDescriptor[] = [
+          { tag: 'script', children: pageStylesScript(), injectTo: 'head' },
           { tag: 'script', children: snapshotAskScript(), injectTo: 'head' },
           // At the end of the body: after #root, run once the stylesheets are in, right before the first paint: the
           // market painter, then the script that draws the hero and the list with it.
-          { tag: 'script', children: await marketPainter(root), injectTo: 'body' },
-          { tag: 'script', children: heroScript(heroes, words), injectTo: 'body' },
+          { tag: 'script', children: await painter(root), injectTo: 'body' },
+          { tag: 'script', children: firstPaintScript(heroes, words, tabs), injectTo: 'body' },
         ];
         return { html, tags };
       },

@@ -1,3 +1,4 @@
+import type { InstrumentInfo } from '../protocol/market';
 import { coinQuotes } from './market';
 import { receivedSnapshot } from './market-snapshot';
 import type { QuoteBoard } from './quotes';
@@ -13,4 +14,13 @@ export function snapshotBoard(now: number = Date.now()): QuoteBoard | undefined 
   const snapshot = receivedSnapshot();
   if (!snapshot || now - snapshot.seenAt > coinQuotes().freshness.limitMs) return undefined;
   return { quotes: new Map(snapshot.quotes.map((q) => [q.symbol, q])), version: 1 };
+}
+
+/**
+ * An instrument's facts (its price's decimals) from the page's market snapshot: what a trading tab opened first needs
+ * to draw its price header from the snapshot's quote before its own terms have come (the same list coin/list
+ * answers; facts, not prices, so no age limit).
+ */
+export function snapshotInstrument(symbol: string): InstrumentInfo | undefined {
+  return receivedSnapshot()?.instruments.find((i) => i.symbol === symbol);
 }

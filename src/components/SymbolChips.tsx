@@ -27,3 +27,16 @@ export function SymbolChips({
     />
   );
 }
+
+/**
+ * The chip row's place while the product's instruments load: one chip's height, nothing to read or tap, so the price
+ * header under it stands where it will stay when the chips come (a tab opened first draws that header from the
+ * market snapshot before its terms arrive: issue 27; scripts/first-paint.ts draws the same row).
+ */
+export function SymbolChipsPending(): ReactElement {
+  return (
+    <div className="chip-row" aria-hidden="true">
+      <span className="chip chip-pending">BTC/USDT</span>
+    </div>
+  );
+}

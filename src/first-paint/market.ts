@@ -1,9 +1,10 @@
 import type { InstrumentInfo, Quote } from '../../protocol/market';
-import { ARRIVED_AT_ATTRIBUTE, SNAPSHOT_READ_ATTRIBUTE, snapshotArrivedAt } from '../../streams/document-arrival';
+import { ARRIVED_AT_ATTRIBUTE, SNAPSHOT_READ_ATTRIBUTE } from '../../streams/document-arrival';
 import { changeClass, changeDirection } from '../features/market/live/change';
 import { formatVolume } from '../features/market/live/volume';
 import { formatChange, formatPrice } from '../lib/format';
 import { escapeHtml as html } from './html';
+import { currentSnapshot, SNAPSHOT_ID, type Snapshot } from './snapshot';
 
 /**
  * The home market list drawn into the page before the app's scripts run (issue 27, prices at first paint): the same
@@ -28,13 +29,6 @@ export interface MarketWords {
   vol: string;
   /** The search box's icon as <Icon name="search" size={18}> renders it (markup from the build, not text). */
   searchIcon: string;
-}
-
-/** What the server wrote into the page (protocol/market-snapshot.ts), as the inline script reads it unchecked. */
-interface Snapshot {
-  served_at: number;
-  quotes: Quote[];
-  instruments: InstrumentInfo[];
 }
 
 const tab = (label: string, selected: boolean): string =>
@@ -78,8 +72,6 @@ export function marketMarkup(snapshot: Snapshot, words: MarketWords, lang: strin
   );
 }
 
-/** The snapshot's element (protocol/market-snapshot.ts MARKET_SNAPSHOT_ID; that module's schemas stay out of here). */
-const SNAPSHOT_ID = 'tw-market';
 /** protocol/market-snapshot.ts's `market/snapshot` call, under the API's prefix. */
 export const SNAPSHOT_CALL = '/api/market/snapshot';
 
@@ -126,20 +118,17 @@ export async function fetchSnapshot(): Promise<void> {
  */
 export function paintMarket(root: HTMLElement, words: MarketWords, lang: string, staleMs: number): void {
   const element = document.getElementById(SNAPSHOT_ID);
-  const json = element?.textContent;
   // Only into the first paint's own page, and once: once the app has rendered, the list is the app's.
   const hero = root.querySelector('[data-first-paint] .hero');
-  if (!element || !json || !hero || root.querySelector('[data-first-paint] .market-board')) return;
+  if (!element || !hero || root.querySelector('[data-first-paint] .market-board')) return;
   // A snapshot that came after the app looked for one: the app's first render will not show it, so neither does this
   // (prices, then the app's loading list, would be a jump).
   if (element.hasAttribute(ARRIVED_AT_ATTRIBUTE) && document.documentElement.hasAttribute(SNAPSHOT_READ_ATTRIBUTE)) {
     return;
   }
-  const snapshot = JSON.parse(json) as Snapshot;
-  const newest = snapshot.quotes.reduce((ts, q) => Math.max(ts, q.ts), Number.NEGATIVE_INFINITY);
-  // Its age now, as the app counts it (streams/market-snapshot.ts): at the server, plus since it arrived.
-  const age = snapshot.served_at - newest + Math.max(0, Date.now() - snapshotArrivedAt(element));
-  if (!(age >= 0 && age < staleMs)) return;
+  const current = currentSnapshot(element, staleMs);
+  if (!current) return;
+  const { snapshot, age } = current;
   hero.insertAdjacentHTML('afterend', marketMarkup(snapshot, words, lang));
   setTimeout(() => {
     const quotes = root.querySelector('[data-first-paint] .quotes');

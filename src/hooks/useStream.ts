@@ -17,9 +17,12 @@ export function useStream<T>(source: Observable<T> | null, initial: T): T {
   return value;
 }
 
-/** Whether a stream's prices are stale (true until its first sign of life). */
+/**
+ * Whether a stream's prices are stale (true until its first sign of life). The first render already says what the
+ * stream holds (a page started from the market snapshot is current from its first frame, not "stale" for one).
+ */
 export function useStale(freshness: Freshness | null): boolean {
-  const [stale, setStale] = useState(true);
+  const [stale, setStale] = useState(() => freshness?.isStale() ?? true);
   useEffect(() => {
     if (!freshness) return;
     const sub = freshness.stale$.subscribe(setStale);

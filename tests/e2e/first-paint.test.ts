@@ -1,7 +1,13 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type MarketSnapshot, marketSnapshot } from '../../protocol/market-snapshot';
 import { formatPrice } from '../../src/lib/format';
+import {
+  boxesOf,
+  carriedSnapshot as carried,
+  expectSameBoxes,
+  holdRequests as hold,
+  withoutLivePrices as withoutLive,
+} from './first-paint-page';
 import { type Browser, openBrowser, type RunningServer, shot, startServer } from './harness';
 import { text } from './locale';
 import { loggedInUser } from './users';
@@ -46,17 +52,10 @@ const BOXES = [
   '.hero .btn-secondary',
 ];
 
-type Box = { x: number; y: number; width: number; height: number };
-
-async function boxes(selectors: readonly string[] = BOXES): Promise<Record<string, Box>> {
-  const out: Record<string, Box> = {};
-  for (const selector of selectors) {
-    const box = await page.locator(selector).first().boundingBox();
-    if (!box) throw new Error(`no box for ${selector}`);
-    out[selector] = box;
-  }
-  return out;
-}
+const boxes = (selectors: readonly string[] = BOXES) => boxesOf(page, selectors);
+const withoutLivePrices = () => withoutLive(page);
+const holdRequests = (url: string) => hold(page, url);
+const carriedSnapshot = () => carried(page);
 
 /** Storage as a returning guest (language, theme) or a member (a session token) left it, before any page script. */
 async function seedStorage(values: { lang?: string; theme?: 'light'; token?: string }): Promise<void> {
@@ -113,20 +112,12 @@ describe('the first paint', () => {
       // React took over without a frame lacking the hero (it draws the page on its first render).
       expect(await page.evaluate(() => (window as unknown as { heroGaps: number }).heroGaps)).toBe(0);
       expect(await page.locator('.hero-title').textContent()).toBe(text(lang, 'home.title'));
-      const after = await boxes();
-      for (const selector of BOXES) {
-        const [a, b] = [before[selector], after[selector]];
-        for (const side of ['x', 'y', 'width', 'height'] as const) {
-          expect(Math.abs((a?.[side] ?? Number.NaN) - (b?.[side] ?? Number.NaN)), `${selector} ${side}`).toBeLessThan(
-            0.5,
-          );
-        }
-      }
+      expectSameBoxes(before, await boxes());
       await shot(page, `first-paint-${lang}-app`);
     });
   }
 
-  it("leaves a member's home and every other route to the app", async () => {
+  it("leaves a member's home and the routes without a price header to the app", async () => {
     await withoutScripts();
     await page.goto(`${server.url}/pages/user/login/login`);
     expect(await page.locator('#root').innerHTML()).toBe('');
@@ -141,38 +132,11 @@ describe('the first paint', () => {
   });
 });
 
-/** No live path at all: neither the socket nor the polled quotations and instrument list answer. */
-async function withoutLivePrices(): Promise<void> {
-  for (const url of ['**/socket.io/**', '**/api/currency/quotation_new**', '**/api/coin/list**']) {
-    await page.route(url, (route) => route.abort());
-  }
-  // A WebSocket passes no route: it is refused on its own.
-  await page.routeWebSocket('**/socket.io/**', (ws) => ws.close());
-}
-
-/** Holds the requests matching `url` until the returned function is called. */
-async function holdRequests(url: string): Promise<() => void> {
-  let release = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route(url, async (route) => {
-    await released;
-    await route.continue();
-  });
-  return release;
-}
-
 /** Serves home as the service worker keeps it: the build's index.html, which carries no snapshot. Returns it. */
 async function serveCachedCopy(): Promise<string> {
   const cached = await (await fetch(`${server.url}/index.html`)).text();
   await page.route(`${server.url}/`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: cached }));
   return cached;
-}
-
-/** The snapshot the served page carries, as the app reads it. */
-async function carriedSnapshot(): Promise<MarketSnapshot> {
-  return marketSnapshot.parse(JSON.parse((await page.locator('#tw-market').textContent()) ?? ''));
 }
 
 describe('prices at first paint (issue 27)', () => {
@@ -219,13 +183,7 @@ describe('prices at first paint (issue 27)', () => {
     await expect.poll(() => page.locator('[data-first-paint]').count(), { timeout: 30_000 }).toBe(0);
     await expect.poll(() => page.locator('.quote-row').count()).toBe(snapshot.quotes.length);
     expect(await page.locator('.quote-row').allTextContents()).toEqual(texts);
-    const after = await boxes([...MARKET, rows(snapshot.quotes.length - 1)]);
-    for (const [selector, a] of Object.entries(before)) {
-      const b = after[selector];
-      for (const side of ['x', 'y', 'width', 'height'] as const) {
-        expect(Math.abs(a[side] - (b?.[side] ?? Number.NaN)), `${selector} ${side}`).toBeLessThan(0.5);
-      }
-    }
+    expectSameBoxes(before, await boxes([...MARKET, rows(snapshot.quotes.length - 1)]));
     await shot(page, 'first-paint-market-app');
   });
 

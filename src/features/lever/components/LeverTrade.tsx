@@ -1,11 +1,12 @@
 import { Link, useNavigate } from '@tanstack/react-router';
-import { lazy, type ReactElement, Suspense } from 'react';
+import { lazy, type ReactElement, Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LeverAccount } from '../../../../protocol/lever';
+import { snapshotInstrument } from '../../../../streams/snapshot-board';
 import { Icon } from '../../../components/Icon';
 import { Page } from '../../../components/Page';
 import { LoadingOrFailed } from '../../../components/StateView';
-import { SymbolChips } from '../../../components/SymbolChips';
+import { SymbolChips, SymbolChipsPending } from '../../../components/SymbolChips';
 import { loadFailed } from '../../../data/query';
 import { useQueryParam } from '../../../hooks/hooks';
 import { formatAmount } from '../format';
@@ -38,6 +39,14 @@ export function LeverTrade({ book }: { book: LeverAccount }): ReactElement {
   const instruments = deal.data?.instruments ?? [];
   const asked = useQueryParam('symbol')?.toUpperCase();
   const instrument = instruments.find((i) => i.symbol === asked) ?? instruments[0] ?? null;
+  // Until the deal has come, the asked instrument's price header from the page's market snapshot (a tab opened first,
+  // issue 27): the same header, standing where it stays once the chips and the ticket arrive.
+  const early = useMemo(() => (asked ? snapshotInstrument(asked) : undefined), [asked]);
+  const header = instrument
+    ? { symbol: instrument.symbol, priceScale: instrument.price_scale }
+    : !deal.data && early
+      ? { symbol: early.symbol, priceScale: early.price_scale }
+      : null;
 
   const live = useLeverLive(book);
 
@@ -53,17 +62,21 @@ export function LeverTrade({ book }: { book: LeverAccount }): ReactElement {
       }
     >
       <BookBar book={book} />
+      {instrument ? (
+        <SymbolChips
+          symbols={instruments.map((i) => i.symbol)}
+          value={instrument.symbol}
+          onChange={(s) => void navigate({ to: path, search: { symbol: s } })}
+          label={t('lever.instrument')}
+        />
+      ) : (
+        <SymbolChipsPending />
+      )}
+      {header ? <LeverTicker symbol={header.symbol} priceScale={header.priceScale} /> : null}
       {!deal.data || !instrument || !live ? (
         <LoadingOrFailed failed={loadFailed(deal)} onRetry={() => void deal.refetch()} />
       ) : (
         <>
-          <SymbolChips
-            symbols={instruments.map((i) => i.symbol)}
-            value={instrument.symbol}
-            onChange={(s) => void navigate({ to: path, search: { symbol: s } })}
-            label={t('lever.instrument')}
-          />
-          <LeverTicker instrument={instrument} live={live} />
           <ChartPanel symbol={instrument.symbol} priceScale={instrument.price_scale} live={live} />
           <LeverTicket
             key={`${instrument.symbol}:${book}`}

@@ -6,7 +6,7 @@ import type { OptionAccount } from '../../../../protocol/options';
 import { Icon } from '../../../components/Icon';
 import { Page } from '../../../components/Page';
 import { LoadingOrFailed } from '../../../components/StateView';
-import { SymbolChips } from '../../../components/SymbolChips';
+import { SymbolChips, SymbolChipsPending } from '../../../components/SymbolChips';
 import { loadFailed, need } from '../../../data/query';
 import { useQueryParam } from '../../../hooks/hooks';
 import { formatAmount } from '../format';
@@ -44,7 +44,10 @@ export function OptionTrade({ book }: { book: OptionAccount }): ReactElement {
   const symbols = terms.data?.symbols ?? [];
   const asked = useQueryParam('symbol')?.toUpperCase();
   const symbol = asked && symbols.includes(asked) ? asked : (symbols[0] ?? 'BTC');
-  const priceScale = usePriceScale(symbol);
+  // Until the terms have come, the asked instrument's price header from the page's market snapshot (a tab opened
+  // first, issue 27): the same header, standing where it stays once the chips and the ticket arrive.
+  const headerSymbol = terms.data ? (currencyTerms ? symbol : null) : (asked ?? null);
+  const priceScale = usePriceScale(headerSymbol ?? symbol);
 
   const live = useOptionLive(book);
   const balance = useBookBalance(book, currencyTerms?.currency ?? 'USDT');
@@ -61,17 +64,21 @@ export function OptionTrade({ book }: { book: OptionAccount }): ReactElement {
       }
     >
       <BookBar book={book} />
+      {terms.data && currencyTerms ? (
+        <SymbolChips
+          symbols={symbols}
+          value={symbol}
+          onChange={(s) => void navigate({ to: path, search: { symbol: s } })}
+          label={t('options.instrument')}
+        />
+      ) : (
+        <SymbolChipsPending />
+      )}
+      {headerSymbol ? <OptionTicker symbol={headerSymbol} priceScale={priceScale} live={live} /> : null}
       {!terms.data || !currencyTerms || !live ? (
         <LoadingOrFailed failed={loadFailed(terms)} onRetry={() => void terms.refetch()} />
       ) : (
         <>
-          <SymbolChips
-            symbols={symbols}
-            value={symbol}
-            onChange={(s) => void navigate({ to: path, search: { symbol: s } })}
-            label={t('options.instrument')}
-          />
-          <OptionTicker symbol={symbol} priceScale={priceScale} live={live} />
           {balance.failed ? (
             <p className="field-msg field-error" role="alert">
               {t('options.balanceFailed')}{' '}

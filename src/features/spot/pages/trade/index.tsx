@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useSelector } from '@xstate/react';
 import { type ReactElement, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fetchAssets } from '../../../../../core/api/wallet';
@@ -9,14 +8,14 @@ import { toUnits } from '../../../../../protocol/rules/spot';
 import type { OrderSide } from '../../../../../protocol/spot';
 import { coinQuotes } from '../../../../../streams/market';
 import type { QuoteBoard } from '../../../../../streams/quotes';
-import { snapshotBoard } from '../../../../../streams/snapshot-board';
+import { snapshotBoard, snapshotInstrument } from '../../../../../streams/snapshot-board';
 import { Icon } from '../../../../components/Icon';
 import { Page } from '../../../../components/Page';
 import { LoadingOrFailed } from '../../../../components/StateView';
 import { keys } from '../../../../data/keys';
 import { loadFailed, need } from '../../../../data/query';
 import { useQueryParam } from '../../../../hooks/hooks';
-import { useStream } from '../../../../hooks/useStream';
+import { useStale, useStream } from '../../../../hooks/useStream';
 import { formatPrice } from '../../../../lib/format';
 import { Change, StaleMark, StaleNote, useFavourites } from '../../../market/public';
 import { OrderLists } from '../../components/OrderLists';
@@ -68,43 +67,41 @@ export default function SpotPage(): ReactElement {
 
   const terms = config.data ? pairTerms(config.data, symbol) : null;
   const quote = board.quotes.get(symbol);
-  const fresh = useSelector(live?.actor, (s) => s?.context.fresh ?? false);
-  const stale = !fresh && board.version > 0;
+  const priceScale = terms?.pair.price_scale ?? snapshotInstrument(symbol)?.price_scale ?? 2;
+  // The same freshness that closes the book's trading gate.
+  const stale = useStale(quotes.freshness) && board.version > 0;
 
   return (
     <Page title={t('spot.title')} left="menu" className="spot-page">
+      {/* The price header needs neither the pairs' terms nor the live book: a tab opened first draws it from the
+          page's market snapshot at once (issue 27), where it stays when the rest of the page arrives. */}
+      <section className="spot-ticker card" aria-live="off">
+        <button type="button" className="spot-pair-button" onClick={() => setPicking(true)} data-testid="pair-button">
+          <span className="spot-pair-symbol">{symbol}/USDT</span>
+          <Icon name="chevron" size={16} label={t('spot.choosePair')} />
+        </button>
+        <div className="spot-ticker-main">
+          <span className="spot-last" data-testid="spot-last">
+            {quote ? formatPrice(quote.last, lang, priceScale) : '–'}
+          </span>
+          {quote ? <Change pct={quote.change_pct} lang={lang} /> : null}
+          <StaleMark stale={stale} />
+        </div>
+        <Link
+          to="/pages/trade/kline"
+          search={{ symbol }}
+          className="spot-chart-link"
+          aria-label={t('spot.chartOf', { symbol })}
+        >
+          <Icon name="pulse" size={18} />
+          {t('spot.chart')}
+        </Link>
+      </section>
+      <StaleNote stale={stale} />
       {!config.data || !live ? (
         <LoadingOrFailed failed={loadFailed(config)} onRetry={() => void config.refetch()} />
       ) : (
         <>
-          <section className="spot-ticker card" aria-live="off">
-            <button
-              type="button"
-              className="spot-pair-button"
-              onClick={() => setPicking(true)}
-              data-testid="pair-button"
-            >
-              <span className="spot-pair-symbol">{symbol}/USDT</span>
-              <Icon name="chevron" size={16} label={t('spot.choosePair')} />
-            </button>
-            <div className="spot-ticker-main">
-              <span className="spot-last" data-testid="spot-last">
-                {quote ? formatPrice(quote.last, lang, terms?.pair.price_scale ?? 2) : '–'}
-              </span>
-              {quote ? <Change pct={quote.change_pct} lang={lang} /> : null}
-              <StaleMark stale={stale} />
-            </div>
-            <Link
-              to="/pages/trade/kline"
-              search={{ symbol }}
-              className="spot-chart-link"
-              aria-label={t('spot.chartOf', { symbol })}
-            >
-              <Icon name="pulse" size={18} />
-              {t('spot.chart')}
-            </Link>
-          </section>
-          <StaleNote stale={stale} />
           {terms ? (
             <LiveTicket
               key={`${symbol}:${side}`}

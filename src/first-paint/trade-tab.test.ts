@@ -1,0 +1,118 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { InstrumentInfo } from '../../protocol/market';
+import { flatQuote } from '../test-support/quotes';
+import { paintTab, type TabWords, tabAt, tabMarkup } from './trade-tab';
+
+const WORDS: TabWords = {
+  menu: 'Menu',
+  stale: 'Delayed',
+  staleHint: 'Prices are not updating.',
+  lever: { title: 'Contracts', rules: 'Rules', real: 'Real account', toSimulator: 'Practise', lastPrice: 'Last' },
+  option: {
+    title: 'Options',
+    rules: 'Option rules',
+    real: 'Real account',
+    toSimulator: 'Practise',
+    lastPrice: 'Last',
+    caption: 'Recorded, then live',
+  },
+  spot: { title: 'Spot', choosePair: 'Choose pair', chartOf: 'Chart of {{symbol}}', chart: 'Chart' },
+  icons: { menu: '<svg></svg>', document: '<svg></svg>', chevron: '<svg></svg>', pulse: '', clock14: '', clock18: '' },
+};
+
+const NOW = 1_800_000_000_000;
+const btc = flatQuote('BTC', '63931.5', { ts: NOW - 1_000 });
+const trx = flatQuote('TRX', '0.123456', { ts: NOW - 1_000 });
+const instrument = (symbol: string, price_scale: number): InstrumentInfo => ({
+  id: 1,
+  symbol,
+  name: symbol,
+  kind: 'coin',
+  quote: 'USDT',
+  tick_size: '0.01',
+  price_scale,
+  qty_scale: 4,
+});
+const INSTRUMENTS = [instrument('BTC', 2), instrument('TRX', 5)];
+
+/** The page as the server sends it: the snapshot in its element, an empty root, at `path`. */
+function servePage(path: string, servedAt = NOW): HTMLElement {
+  document.body.innerHTML = '<div id="root"></div>';
+  const element = document.createElement('script');
+  element.type = 'application/json';
+  element.id = 'tw-market';
+  // When the snapshot's answer arrived here: now (the page came with it).
+  element.setAttribute('data-arrived-at', String(NOW));
+  element.textContent = JSON.stringify({ served_at: servedAt, quotes: [btc, trx], instruments: INSTRUMENTS });
+  document.body.appendChild(element);
+  window.history.replaceState(null, '', path);
+  const root = document.getElementById('root');
+  if (!root) throw new Error('no root');
+  return root;
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  vi.setSystemTime(NOW);
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  document.body.innerHTML = '';
+});
+
+describe("a trading tab's first-paint header", () => {
+  it('is drawn only on the real books and the Spot tab', () => {
+    expect(tabAt('/pages/lever/index')).toBe('lever');
+    expect(tabAt('/pages/option/detail')).toBe('option');
+    expect(tabAt('/pages/trade/index')).toBe('spot');
+    expect(tabAt('/pages/lever/simulator')).toBeUndefined();
+    expect(tabAt('/pages/index/index')).toBeUndefined();
+  });
+
+  it("shows the instrument's price at its own decimals (within SPEC 9's four), in the language's figures", () => {
+    const markup = tabMarkup('option', 'TRX', [btc, trx], INSTRUMENTS, WORDS, 'de') ?? '';
+    expect(markup).toContain('data-testid="option-last">0,1234<');
+    expect(markup).toContain('data-first-paint=""');
+    expect(tabMarkup('lever', 'ETH', [btc, trx], INSTRUMENTS, WORDS, 'en')).toBeUndefined();
+  });
+
+  it('escapes every text it writes', () => {
+    const words = { ...WORDS, spot: { ...WORDS.spot, title: '<b>Spot</b>' } };
+    const markup = tabMarkup('spot', 'BTC', [btc], INSTRUMENTS, words, 'en') ?? '';
+    expect(markup).toContain('&lt;b&gt;Spot&lt;/b&gt;');
+    expect(markup).not.toContain('<b>');
+  });
+
+  it('draws the named instrument, and the Spot tab BTC when none is named', () => {
+    const lever = servePage('/pages/lever/index?symbol=trx');
+    expect(paintTab(lever, WORDS, 'en', 5_000)).toBe(true);
+    expect(lever.querySelector('[data-testid="lever-last"]')?.textContent).toBe('0.1234');
+    const spot = servePage('/pages/trade/index');
+    expect(paintTab(spot, WORDS, 'en', 5_000)).toBe(true);
+    expect(spot.querySelector('[data-testid="spot-last"]')?.textContent).toBe('63,931.50');
+    expect(spot.querySelector('.spot-chart-link')?.getAttribute('aria-label')).toBe('Chart of BTC');
+  });
+
+  it('draws nothing for a book tab naming no instrument, another route, or a root already drawn', () => {
+    expect(paintTab(servePage('/pages/lever/index'), WORDS, 'en', 5_000)).toBe(false);
+    expect(paintTab(servePage('/pages/assets/index?symbol=BTC'), WORDS, 'en', 5_000)).toBe(false);
+    const drawn = servePage('/pages/option/detail?symbol=BTC');
+    drawn.innerHTML = '<div>the app</div>';
+    expect(paintTab(drawn, WORDS, 'en', 5_000)).toBe(false);
+    expect(drawn.textContent).toBe('the app');
+  });
+
+  it('never shows a snapshot older than the staleness limit, and marks a shown one stale when it turns so', () => {
+    // Served 4.5 s after its newest price (1 s old at the quote): 5.5 s old, past the 5 s limit.
+    expect(paintTab(servePage('/pages/lever/index?symbol=BTC', NOW + 4_500), WORDS, 'en', 5_000)).toBe(false);
+
+    const root = servePage('/pages/lever/index?symbol=BTC');
+    expect(paintTab(root, WORDS, 'en', 5_000)).toBe(true);
+    vi.advanceTimersByTime(3_999);
+    expect(root.querySelector('.stale-mark')).toBeNull();
+    vi.advanceTimersByTime(1);
+    expect(root.querySelector('.stale-mark')?.textContent).toBe('Delayed');
+    expect(root.querySelector('.note-warn')?.textContent).toBe('Prices are not updating.');
+  });
+});
