@@ -409,16 +409,21 @@ function firstPaintScript(
     } else {
       // A member's trading tab opened first: its price header from the page's snapshot (an auth page: a guest is
       // sent to the login).
+      const words = ${inlineJson(tabs)}[lang];
+      let drawn = false;
       if (root && member) {
         try {
-          paint.paintTab(root, ${inlineJson(tabs)}[lang], lang, ${STALE_AFTER_MS});
+          drawn = paint.paintTab(root, words, lang, ${STALE_AFTER_MS});
         } catch {
           // A snapshot that does not read: the app draws the tab itself.
         }
       }
-      // A fetched snapshot goes where the app looks for one (a trading tab opened from the service worker's copy
-      // starts its price header from it).
-      paint.fetchSnapshot().catch(() => {});
+      // A fetched snapshot goes where the app looks for one (a page from the service worker's copy), and its price into
+      // the tab's early header while the app has not read it.
+      paint
+        .fetchSnapshot()
+        .then(() => drawn && root && paint.priceTab(root, words, lang, ${STALE_AFTER_MS}))
+        .catch(() => {});
     }
   } catch {
     // No storage or no JSON: the app paints the page itself.

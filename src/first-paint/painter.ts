@@ -4,4 +4,4 @@
  * app's scripts run, and the snapshot's own request for a page that came without one.
  */
 export { fetchSnapshot, paintMarket } from './market';
-export { paintTab } from './trade-tab';
+export { paintTab, priceTab } from './trade-tab';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { InstrumentInfo } from '../../protocol/market';
 import { flatQuote } from '../test-support/quotes';
-import { paintTab, type TabWords, tabAt, tabMarkup } from './trade-tab';
+import { paintTab, priceTab, type TabWords, tabAt, tabMarkup } from './trade-tab';
 
 const WORDS: TabWords = {
   menu: 'Menu',
@@ -71,15 +71,18 @@ describe("a trading tab's first-paint header", () => {
   });
 
   it("shows the instrument's price at its own decimals (within SPEC 9's four), in the language's figures", () => {
-    const markup = tabMarkup('option', 'TRX', [btc, trx], INSTRUMENTS, WORDS, 'de') ?? '';
+    const markup = tabMarkup('option', 'TRX', [btc, trx], INSTRUMENTS, WORDS, 'de');
     expect(markup).toContain('data-testid="option-last">0,1234<');
     expect(markup).toContain('data-first-paint=""');
-    expect(tabMarkup('lever', 'ETH', [btc, trx], INSTRUMENTS, WORDS, 'en')).toBeUndefined();
+    // No price for it: a dash where the price will stand, and no change, as the ticker has it before a quote.
+    const none = tabMarkup('lever', 'ETH', [btc, trx], INSTRUMENTS, WORDS, 'en');
+    expect(none).toContain('data-testid="lever-last">–<');
+    expect(none).not.toContain('class="change');
   });
 
   it('escapes every text it writes', () => {
     const words = { ...WORDS, spot: { ...WORDS.spot, title: '<b>Spot</b>' } };
-    const markup = tabMarkup('spot', 'BTC', [btc], INSTRUMENTS, words, 'en') ?? '';
+    const markup = tabMarkup('spot', 'BTC', [btc], INSTRUMENTS, words, 'en');
     expect(markup).toContain('&lt;b&gt;Spot&lt;/b&gt;');
     expect(markup).not.toContain('<b>');
   });
@@ -104,8 +107,11 @@ describe("a trading tab's first-paint header", () => {
   });
 
   it('never shows a snapshot older than the staleness limit, and marks a shown one stale when it turns so', () => {
-    // Served 4.5 s after its newest price (1 s old at the quote): 5.5 s old, past the 5 s limit.
-    expect(paintTab(servePage('/pages/lever/index?symbol=BTC', NOW + 4_500), WORDS, 'en', 5_000)).toBe(false);
+    // Served 4.5 s after its newest price (1 s old at the quote): 5.5 s old, past the 5 s limit. The header stands,
+    // with a dash for its price, as the app draws it without a current one.
+    const old = servePage('/pages/lever/index?symbol=BTC', NOW + 4_500);
+    expect(paintTab(old, WORDS, 'en', 5_000)).toBe(true);
+    expect(old.querySelector('[data-testid="lever-last"]')?.textContent).toBe('–');
 
     const root = servePage('/pages/lever/index?symbol=BTC');
     expect(paintTab(root, WORDS, 'en', 5_000)).toBe(true);
@@ -114,5 +120,34 @@ describe("a trading tab's first-paint header", () => {
     vi.advanceTimersByTime(1);
     expect(root.querySelector('.stale-mark')?.textContent).toBe('Delayed');
     expect(root.querySelector('.note-warn')?.textContent).toBe('Prices are not updating.');
+  });
+
+  it("puts a fetched snapshot's price into the early header, unless the app has read the snapshot already", () => {
+    // The service worker's copy of the page: no snapshot in it, so a dash; then the head's request is answered.
+    const root = servePage('/pages/option/detail?symbol=BTC');
+    const fetched = document.getElementById('tw-market');
+    fetched?.remove();
+    expect(paintTab(root, WORDS, 'en', 5_000)).toBe(true);
+    expect(root.querySelector('[data-testid="option-last"]')?.textContent).toBe('–');
+    expect(priceTab(root, WORDS, 'en', 5_000)).toBe(false);
+    if (fetched) document.body.appendChild(fetched);
+    expect(priceTab(root, WORDS, 'en', 5_000)).toBe(true);
+    expect(root.querySelector('[data-testid="option-last"]')?.textContent).toBe('63,931.50');
+    expect(root.querySelector('.option-ticker-main .change')?.textContent).toBe('0.00%');
+    // Once: the header now shows a price.
+    expect(priceTab(root, WORDS, 'en', 5_000)).toBe(false);
+
+    const late = servePage('/pages/option/detail?symbol=BTC');
+    const answer = document.getElementById('tw-market');
+    answer?.remove();
+    paintTab(late, WORDS, 'en', 5_000);
+    if (answer) document.body.appendChild(answer);
+    document.documentElement.setAttribute('data-tw-snapshot-read', '');
+    try {
+      expect(priceTab(late, WORDS, 'en', 5_000)).toBe(false);
+      expect(late.querySelector('[data-testid="option-last"]')?.textContent).toBe('–');
+    } finally {
+      document.documentElement.removeAttribute('data-tw-snapshot-read');
+    }
   });
 });

@@ -1,4 +1,5 @@
 import type { InstrumentInfo, Quote } from '../../protocol/market';
+import { SNAPSHOT_READ_ATTRIBUTE } from '../../streams/document-arrival';
 import { changeClass, changeDirection } from '../features/market/live/change';
 import { formatChange, formatPrice } from '../lib/format';
 import { escapeHtml as html } from './html';
@@ -62,10 +63,22 @@ function navbar(title: string, words: TabWords, right: string): string {
 const change = (quote: Quote, lang: string): string =>
   `<span class="${changeClass(changeDirection(quote.change_pct))}">${html(formatChange(quote.change_pct, lang))}</span>`;
 
+/** The price cell's text and the change after it, as the tickers render them: a dash and no change without a quote. */
+interface Priced {
+  symbol: string;
+  quote: Quote | undefined;
+  info: InstrumentInfo | undefined;
+}
+
+const price = ({ quote, info }: Priced, lang: string): string =>
+  quote && info ? html(formatPrice(quote.last, lang, info.price_scale)) : '–';
+
+const changeOf = ({ quote, info }: Priced, lang: string): string => (quote && info ? change(quote, lang) : '');
+
 /** Lever and Option on the real account: book bar, the chips' held row, and the ticker card. */
-function bookTab(tab: 'lever' | 'option', quote: Quote, info: InstrumentInfo, words: TabWords, lang: string): string {
+function bookTab(tab: 'lever' | 'option', priced: Priced, words: TabWords, lang: string): string {
   const w = words[tab];
-  const symbol = html(quote.symbol);
+  const symbol = html(priced.symbol);
   const chart =
     tab === 'option'
       ? '<div class="trade-chart" aria-busy="true"><span class="spinner trade-chart-spinner" aria-hidden="true">' +
@@ -81,27 +94,30 @@ function bookTab(tab: 'lever' | 'option', quote: Quote, info: InstrumentInfo, wo
     `${html(w.real)}</span><a class="${tab}-link" href="/pages/${tab}/simulator">${html(w.toSimulator)}</a></div>` +
     '<div class="chip-row" aria-hidden="true"><span class="chip chip-pending">BTC/USDT</span></div>' +
     `<section class="${tab}-ticker card"><div class="${tab}-ticker-main"><span class="${tab}-symbol-name">${symbol}` +
-    `/USDT</span><span class="${tab}-last" data-testid="${tab}-last">` +
-    `${html(formatPrice(quote.last, lang, info.price_scale))}</span>${change(quote, lang)}</div>` +
+    `/USDT</span><span class="${tab}-last" data-testid="${tab}-last">${price(priced, lang)}</span>` +
+    `${changeOf(priced, lang)}</div>` +
     `<p class="${tab}-muted">${html(w.lastPrice)}</p>${chart}</section></main>`
   );
 }
 
-function spotTab(quote: Quote, info: InstrumentInfo, words: TabWords, lang: string): string {
-  const symbol = html(quote.symbol);
+function spotTab(priced: Priced, words: TabWords, lang: string): string {
+  const symbol = html(priced.symbol);
   return (
     navbar(words.spot.title, words, '') +
     '<main class="page-body spot-page"><section class="spot-ticker card" aria-live="off">' +
     `<button type="button" class="spot-pair-button"><span class="spot-pair-symbol">${symbol}/USDT</span>` +
     `${words.icons.chevron}</button><div class="spot-ticker-main"><span class="spot-last" data-testid="spot-last">` +
-    `${html(formatPrice(quote.last, lang, info.price_scale))}</span>${change(quote, lang)}</div>` +
-    `<a class="spot-chart-link" aria-label="${html(words.spot.chartOf.replace('{{symbol}}', quote.symbol))}" ` +
-    `href="/pages/trade/kline?symbol=${html(encodeURIComponent(quote.symbol))}">${words.icons.pulse}` +
+    `${price(priced, lang)}</span>${changeOf(priced, lang)}</div>` +
+    `<a class="spot-chart-link" aria-label="${html(words.spot.chartOf.replace('{{symbol}}', priced.symbol))}" ` +
+    `href="/pages/trade/kline?symbol=${html(encodeURIComponent(priced.symbol))}">${words.icons.pulse}` +
     `${html(words.spot.chart)}</a></section></main>`
   );
 }
 
-/** The tab's page down to its price header, or undefined when the snapshot has no price for the instrument. */
+/**
+ * The tab's page down to its price header: with the snapshot's price for the instrument when it has one (and its
+ * facts), else a dash where the price will stand, as the app draws it before a price has come.
+ */
 export function tabMarkup(
   tab: Tab,
   symbol: string,
@@ -109,11 +125,13 @@ export function tabMarkup(
   instruments: readonly InstrumentInfo[],
   words: TabWords,
   lang: string,
-): string | undefined {
-  const quote = quotes.find((q) => q.symbol === symbol);
-  const info = instruments.find((i) => i.symbol === symbol);
-  if (!quote || !info) return undefined;
-  const page = tab === 'spot' ? spotTab(quote, info, words, lang) : bookTab(tab, quote, info, words, lang);
+): string {
+  const priced: Priced = {
+    symbol,
+    quote: quotes.find((q) => q.symbol === symbol),
+    info: instruments.find((i) => i.symbol === symbol),
+  };
+  const page = tab === 'spot' ? spotTab(priced, words, lang) : bookTab(tab, priced, words, lang);
   return `<div class="app-frame" data-first-paint=""><div class="page">${page}</div></div>`;
 }
 
@@ -133,24 +151,57 @@ function markStale(root: HTMLElement, words: TabWords): void {
   );
 }
 
-/**
- * Draws the opened tab's price header into `root` from the snapshot the server wrote into the page, if the route is a
- * tab drawn early, the instrument is named (the Spot tab's is BTC unless named) and the snapshot is younger than
- * `staleMs`; should the app not have taken over by the time it turns stale, marks it stale as the app would. Only
- * from a snapshot that came with the page: the service worker's copy fetches one, and by its answer the app (from
- * that copy, quickly) may have started; it then draws the header itself from it. Returns whether it drew.
- */
-export function paintTab(root: HTMLElement, words: TabWords, lang: string, staleMs: number): boolean {
+/** The opened tab and its instrument, if the route is a tab drawn early and names one (Spot: BTC unless named). */
+function openedTab(): { tab: Tab; symbol: string } | undefined {
   const tab = tabAt(location.pathname.replace(/\/+$/, ''));
-  const element = document.getElementById(SNAPSHOT_ID);
-  if (!tab || !element || root.childElementCount > 0) return false;
   const asked = new URLSearchParams(location.search).get('symbol')?.toUpperCase();
   const symbol = asked ?? (tab === 'spot' ? 'BTC' : undefined);
-  const current = symbol === undefined ? undefined : currentSnapshot(element, staleMs);
-  if (!symbol || !current) return false;
-  const markup = tabMarkup(tab, symbol, current.snapshot.quotes, current.snapshot.instruments, words, lang);
-  if (!markup) return false;
-  root.innerHTML = markup;
-  setTimeout(() => markStale(root, words), staleMs - current.age);
+  return tab && symbol ? { tab, symbol } : undefined;
+}
+
+/** The price the snapshot gives the opened tab's instrument, with how long until it turns stale, if current. */
+function snapshotPrice(
+  symbol: string,
+  staleMs: number,
+): { quotes: Quote[]; instruments: InstrumentInfo[]; left: number } | undefined {
+  const element = document.getElementById(SNAPSHOT_ID);
+  const current = element ? currentSnapshot(element, staleMs) : undefined;
+  if (!current || !current.snapshot.quotes.some((q) => q.symbol === symbol)) return undefined;
+  return { ...current.snapshot, left: staleMs - current.age };
+}
+
+/**
+ * Draws the opened tab's page down to its price header into `root`, if the route is a tab drawn early and names its
+ * instrument: with the price from the page's snapshot while that is younger than `staleMs` (marked stale, as the app
+ * would, should the app not have taken over by then), else with a dash where the price will stand, as the app's own
+ * first render has it. Returns whether it drew.
+ */
+export function paintTab(root: HTMLElement, words: TabWords, lang: string, staleMs: number): boolean {
+  const opened = openedTab();
+  if (!opened || root.childElementCount > 0) return false;
+  const priced = snapshotPrice(opened.symbol, staleMs);
+  root.innerHTML = tabMarkup(opened.tab, opened.symbol, priced?.quotes ?? [], priced?.instruments ?? [], words, lang);
+  if (priced) setTimeout(() => markStale(root, words), priced.left);
+  return true;
+}
+
+/**
+ * Puts the price of a snapshot fetched after the first paint (the service worker's copy of the page carries none)
+ * into the early header that still shows a dash, if the app has not read the snapshot yet: the app then starts from
+ * the same snapshot and draws the same price (once it has read it without this one, it draws a dash, and so does the
+ * header). Returns whether it did.
+ */
+export function priceTab(root: HTMLElement, words: TabWords, lang: string, staleMs: number): boolean {
+  const opened = openedTab();
+  const cell = root.querySelector('[data-first-paint] [data-testid$="-last"]');
+  if (!opened || !cell || cell.textContent !== '–') return false;
+  if (document.documentElement.hasAttribute(SNAPSHOT_READ_ATTRIBUTE)) return false;
+  const priced = snapshotPrice(opened.symbol, staleMs);
+  const quote = priced?.quotes.find((q) => q.symbol === opened.symbol);
+  const info = priced?.instruments.find((i) => i.symbol === opened.symbol);
+  if (!priced || !quote || !info) return false;
+  cell.textContent = formatPrice(quote.last, lang, info.price_scale);
+  cell.insertAdjacentHTML('afterend', change(quote, lang));
+  setTimeout(() => markStale(root, words), priced.left);
   return true;
 }

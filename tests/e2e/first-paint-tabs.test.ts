@@ -145,6 +145,44 @@ describe("a trading tab's price header at first paint", () => {
     });
   }
 
+  it("draws the header from the service worker's copy, and the price once the snapshot it asks for is answered", async () => {
+    const { page } = browser;
+    await loggedInUser(server, page, 'first-paint-tab-copy@example.com', { lang: 'en', theme: 'light' });
+    await page.addInitScript(PRICE_GAPS, '[data-testid="lever-last"]');
+    await withoutLivePrices(page);
+    await page.route('**/sw.js', (route) => route.abort());
+    // The page as the service worker keeps it: the build's index.html, which carries no snapshot.
+    const cached = await (await fetch(`${server.url}/index.html`)).text();
+    const tab = `${server.url}/pages/lever/index?symbol=BTC`;
+    await page.route(tab, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: cached }));
+    const answer = await holdRequests(page, '**/api/market/snapshot');
+    const release = await holdRequests(page, '**/assets/*.js');
+    await page.goto(tab, { waitUntil: 'commit' });
+
+    // Before the snapshot: the header, with a dash where its price will stand.
+    const early = page.locator('[data-first-paint] [data-testid="lever-last"]');
+    await expect.poll(() => early.textContent(), { timeout: 30_000 }).toBe('–');
+    const boxes = ['.navbar', '.lever-book', '.chip-row', '.lever-symbol-name', '[data-testid="lever-last"]'];
+    const before = await boxesOf(page, ['.navbar', '.lever-book', '.chip-row', '.lever-symbol-name']);
+    answer();
+    await expect.poll(() => early.textContent(), { timeout: 30_000 }).toMatch(/\d/);
+    const snapshot = await carriedSnapshot(page);
+    const quote = snapshot.quotes.find((q) => q.symbol === 'BTC');
+    const scale = snapshot.instruments.find((i) => i.symbol === 'BTC')?.price_scale;
+    if (!quote || scale === undefined) throw new Error('the snapshot holds no BTC');
+    const price = formatPrice(quote.last, 'en', scale);
+    expect(await early.textContent()).toBe(price);
+    const priced = await boxesOf(page, boxes);
+    expectSameBoxes(before, priced);
+    await earlyShot(page, 'first-paint-tab-copy-early');
+
+    release();
+    await expect.poll(() => page.locator('[data-first-paint]').count(), { timeout: 30_000 }).toBe(0);
+    expect(await page.getByTestId('lever-last').textContent()).toBe(price);
+    expectSameBoxes(priced, await boxesOf(page, boxes));
+    expect(await page.evaluate(() => (window as unknown as { priceGaps: number }).priceGaps)).toBe(0);
+  });
+
   it('marks the early price stale when the app has not taken over by the staleness limit', async () => {
     const { page } = browser;
     await loggedInUser(server, page, 'first-paint-tab-stale@example.com', { lang: 'en' });

@@ -39,13 +39,14 @@ export function LeverTrade({ book }: { book: LeverAccount }): ReactElement {
   const instruments = deal.data?.instruments ?? [];
   const asked = useQueryParam('symbol')?.toUpperCase();
   const instrument = instruments.find((i) => i.symbol === asked) ?? instruments[0] ?? null;
-  // Until the deal has come, the asked instrument's price header from the page's market snapshot (a tab opened first,
-  // issue 27): the same header, standing where it stays once the chips and the ticket arrive.
-  const early = useMemo(() => (asked ? snapshotInstrument(asked) : undefined), [asked]);
+  // Until the deal has come, the asked instrument's price header (a tab opened first, issue 27): its price from the
+  // page's market snapshot when that has one, at the decimals the snapshot gives; the same header as the first paint
+  // draws, standing where it stays once the chips and the ticket arrive.
+  const earlyScale = useMemo(() => (asked ? snapshotInstrument(asked)?.price_scale : undefined), [asked]);
   const header = instrument
     ? { symbol: instrument.symbol, priceScale: instrument.price_scale }
-    : !deal.data && early
-      ? { symbol: early.symbol, priceScale: early.price_scale }
+    : !deal.data && asked
+      ? { symbol: asked, priceScale: earlyScale ?? 2 }
       : null;
 
   const live = useLeverLive(book);
