@@ -7,7 +7,7 @@ import { MARKET_SNAPSHOT_MARK } from '../protocol/market-snapshot';
 import { ICON_PATHS } from '../src/components/icon-paths';
 import { escapeHtml } from '../src/first-paint/html';
 import { type MarketWords, SNAPSHOT_CALL } from '../src/first-paint/market';
-import type { TabWords } from '../src/first-paint/trade-tab';
+import { TAB_ROUTES, type TabWords } from '../src/first-paint/trade-tab';
 import { FIRST_ROUTE_PAGE, HOME_PATH, SHELL_NAMESPACES } from '../src/lib/first-route';
 import { STALE_AFTER_MS } from '../streams/freshness';
 
@@ -135,8 +135,6 @@ export function tabWords(root: string, lang: string): TabWords {
   };
   return {
     menu: at('app', 'nav.menu'),
-    stale: at('market', 'market.stale'),
-    staleHint: at('market', 'market.staleHint'),
     lever: {
       title: at('lever', 'lever.title'),
       rules: at('lever', 'lever.ruleLink'),
@@ -163,8 +161,6 @@ export function tabWords(root: string, lang: string): TabWords {
       document: icon('document', 20),
       chevron: icon('chevron', 16, at('spot', 'spot.choosePair')),
       pulse: icon('pulse', 18),
-      clock14: icon('clock', 14),
-      clock18: icon('clock', 18),
     },
   };
 }
@@ -302,10 +298,12 @@ function preloadScript(
     const home = ${JSON.stringify(HOME_PATHS)}.includes(path);
     const routes = ${inlineJson(routes)};
     const page = Object.hasOwn(routes.pages, path) ? routes.pages[path].map((k) => routes.files[k]) : [];
-    // The page's styles first: a trading tab's header drawn before any script waits for them (pageStylesScript
-    // applies them, in the app's order), and six connections take the first six requests.
+    // The page's styles first (over HTTP/1.1's six connections, the first six requests go out at once); for a trading
+    // tab a member opens, whose header is drawn before any script, pageStylesScript applies them, in the app's order.
     const css = page.filter((file) => file.endsWith('.css'));
-    window.__twPageCss = css;
+    const app = JSON.parse(localStorage.getItem('tw.app') || '{}');
+    const member = app && typeof app.token === 'string' && app.token !== '' && Boolean(app.user);
+    window.__twPageCss = member && ${JSON.stringify(TAB_ROUTES)}.includes(path) ? css : [];
     const files = home
       ? [...tables[lang], ...${JSON.stringify(homeFiles)}]
       : [...css, ...tables[lang], ...page.filter((file) => !file.endsWith('.css'))];
@@ -328,21 +326,28 @@ function preloadScript(
 }
 
 /**
- * The head script after the build's stylesheets: the opened page's own styles, preloaded by the head script, applied
- * now (after the shell's, as the app's loader would add them, which then finds them present), so that what the first
- * paint draws of that page is styled as the app draws it (a trading tab's price header, src/first-paint/trade-tab.ts).
- * A stylesheet a script adds blocks rendering only when it says so.
+ * The head script after the build's stylesheets: for a trading tab a member opens, whose header is drawn before any
+ * script (src/first-paint/trade-tab.ts), the page's own styles (preloaded by the head script) applied now, after the
+ * shell's, as the app's loader would add them (which then finds them present). `__twPageStyles` says when they have
+ * loaded: the header is drawn only then, styled as the app draws it (a stylesheet a script adds holds back neither
+ * scripts nor, outside Chromium's `blocking`, rendering).
  */
 function pageStylesScript(): string {
   return `(() => {
-  for (const file of window.__twPageCss || []) {
+  const loaded = (window.__twPageCss || []).map((file) => {
     const link = document.createElement('link');
     link.rel = 'stylesheet';
     link.crossOrigin = '';
     link.setAttribute('blocking', 'render');
     link.href = '/' + file;
+    const done = new Promise((resolve) => {
+      link.onload = () => resolve(true);
+      link.onerror = () => resolve(false);
+    });
     document.head.appendChild(link);
-  }
+    return done;
+  });
+  window.__twPageStyles = Promise.all(loaded).then((all) => all.every(Boolean));
 })();`;
 }
 
@@ -383,7 +388,8 @@ function firstPaintScript(
     const lang = Object.hasOwn(heroes, stored) ? stored : ${JSON.stringify(DEFAULT_LANG)};
     const path = location.pathname.replace(/\\/+$/, '') || '/';
     const app = JSON.parse(localStorage.getItem('tw.app') || '{}');
-    const member = app && typeof app.token === 'string' && app.token !== '';
+    // A member as the app counts one (src/state/session.ts isLoggedIn): a session token and its user.
+    const member = app && typeof app.token === 'string' && app.token !== '' && Boolean(app.user);
     const root = document.getElementById('root');
     const paint = window.__twPaint;
     if (root && !member && ${JSON.stringify(HOME_PATHS)}.includes(path)) {
@@ -408,21 +414,25 @@ function firstPaintScript(
       );
     } else {
       // A member's trading tab opened first: its price header from the page's snapshot (an auth page: a guest is
-      // sent to the login).
+      // sent to the login), once the page's styles are in.
       const words = ${inlineJson(tabs)}[lang];
-      let drawn = false;
-      if (root && member) {
-        try {
-          drawn = paint.paintTab(root, words, lang, ${STALE_AFTER_MS});
-        } catch {
-          // A snapshot that does not read: the app draws the tab itself.
-        }
-      }
+      const drawn = (root && member ? window.__twPageStyles || Promise.resolve(false) : Promise.resolve(false)).then(
+        (styled) => {
+          try {
+            return styled && paint.paintTab(root, words, lang, ${STALE_AFTER_MS});
+          } catch {
+            // A snapshot that does not read: the app draws the tab itself.
+            return false;
+          }
+        },
+      );
       // A fetched snapshot goes where the app looks for one (a page from the service worker's copy), and its price into
       // the tab's early header while the app has not read it.
       paint
         .fetchSnapshot()
-        .then(() => drawn && root && paint.priceTab(root, words, lang, ${STALE_AFTER_MS}))
+        .catch(() => {})
+        .then(() => drawn)
+        .then((early) => early && paint.priceTab(root, lang, ${STALE_AFTER_MS}))
         .catch(() => {});
     }
   } catch {

@@ -4,6 +4,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
 import { subscribeKey } from 'valtio/utils';
+import { APP_STARTED_ATTRIBUTE } from '../streams/document-arrival';
 import { configureRealtime, refreshRealtimeAuth } from '../streams/socket';
 import { connectApi } from './app/api-wiring';
 import { setNavigator } from './app/navigation';
@@ -84,9 +85,11 @@ function startApp(): void {
     firstPage && (!firstPage.auth || isLoggedIn())
       ? preloadPage(router, window.location.pathname).catch(() => {})
       : Promise.resolve();
-  // index.html has drawn a guest's home already (scripts/first-paint.ts). React's first render replaces it, so it
-  // waits until it can draw that page itself (its module, the route's match), never an empty frame in between; a page
-  // that fails to load shows its error view as usual.
+  // index.html may have drawn the page already (a guest's home, a member's trading tab: scripts/first-paint.ts).
+  // React's first render replaces it, so it waits until it can draw that page itself (its module, the route's match),
+  // never an empty frame in between; a page that fails to load shows its error view as usual. From here on the first
+  // paint draws nothing new: what is decided now holds.
+  document.documentElement.setAttribute(APP_STARTED_ATTRIBUTE, '');
   const drawnAlready = document.querySelector('[data-first-paint]') !== null;
   const firstRender = drawnAlready
     ? Promise.all([i18nReady, firstPageReady, router.load().catch(() => {})])

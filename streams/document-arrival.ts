@@ -21,3 +21,9 @@ export function snapshotArrivedAt(element: Element): number {
 
 /** Set on the document once the app has read the page's snapshot (streams/market-snapshot.ts). */
 export const SNAPSHOT_READ_ATTRIBUTE = 'data-tw-snapshot-read';
+
+/**
+ * Set on the document when the app starts (src/main.tsx), before it decides whether the first paint has drawn the
+ * page it opens on: from then on, the first paint's scripts draw nothing new into the root (scripts/first-paint.ts).
+ */
+export const APP_STARTED_ATTRIBUTE = 'data-tw-started';

@@ -5,8 +5,6 @@ import { paintTab, priceTab, type TabWords, tabAt, tabMarkup } from './trade-tab
 
 const WORDS: TabWords = {
   menu: 'Menu',
-  stale: 'Delayed',
-  staleHint: 'Prices are not updating.',
   lever: { title: 'Contracts', rules: 'Rules', real: 'Real account', toSimulator: 'Practise', lastPrice: 'Last' },
   option: {
     title: 'Options',
@@ -17,7 +15,7 @@ const WORDS: TabWords = {
     caption: 'Recorded, then live',
   },
   spot: { title: 'Spot', choosePair: 'Choose pair', chartOf: 'Chart of {{symbol}}', chart: 'Chart' },
-  icons: { menu: '<svg></svg>', document: '<svg></svg>', chevron: '<svg></svg>', pulse: '', clock14: '', clock18: '' },
+  icons: { menu: '<svg></svg>', document: '<svg></svg>', chevron: '<svg></svg>', pulse: '' },
 };
 
 const NOW = 1_800_000_000_000;
@@ -106,7 +104,7 @@ describe("a trading tab's first-paint header", () => {
     expect(drawn.textContent).toBe('the app');
   });
 
-  it('never shows a snapshot older than the staleness limit, and marks a shown one stale when it turns so', () => {
+  it('never shows a snapshot older than the staleness limit, and takes a shown price down when it turns so', () => {
     // Served 4.5 s after its newest price (1 s old at the quote): 5.5 s old, past the 5 s limit. The header stands,
     // with a dash for its price, as the app draws it without a current one.
     const old = servePage('/pages/lever/index?symbol=BTC', NOW + 4_500);
@@ -116,10 +114,31 @@ describe("a trading tab's first-paint header", () => {
     const root = servePage('/pages/lever/index?symbol=BTC');
     expect(paintTab(root, WORDS, 'en', 5_000)).toBe(true);
     vi.advanceTimersByTime(3_999);
-    expect(root.querySelector('.stale-mark')).toBeNull();
+    expect(root.querySelector('[data-testid="lever-last"]')?.textContent).toBe('63,931.50');
+    expect(root.querySelector('.lever-ticker-main .change')).not.toBeNull();
     vi.advanceTimersByTime(1);
-    expect(root.querySelector('.stale-mark')?.textContent).toBe('Delayed');
-    expect(root.querySelector('.note-warn')?.textContent).toBe('Prices are not updating.');
+    // As the app's first render would have it now: no price, no change, nothing marked stale before a price came.
+    expect(root.querySelector('[data-testid="lever-last"]')?.textContent).toBe('–');
+    expect(root.querySelector('.lever-ticker-main .change')).toBeNull();
+  });
+
+  it('draws nothing for a symbol the app would read otherwise, nor once the app has started', () => {
+    for (const path of [
+      '?symbol=null',
+      '?symbol=123',
+      '?symbol=%22eth%22',
+      '?symbol=%3Cimg%3E',
+      '?symbol=BTC&symbol=ETH',
+    ]) {
+      expect(paintTab(servePage(`/pages/trade/index${path}`), WORDS, 'en', 5_000), path).toBe(false);
+    }
+    expect(paintTab(servePage('/pages/trade/index?symbol=eth'), WORDS, 'en', 5_000)).toBe(true);
+    document.documentElement.setAttribute('data-tw-started', '');
+    try {
+      expect(paintTab(servePage('/pages/trade/index?symbol=BTC'), WORDS, 'en', 5_000)).toBe(false);
+    } finally {
+      document.documentElement.removeAttribute('data-tw-started');
+    }
   });
 
   it("puts a fetched snapshot's price into the early header, unless the app has read the snapshot already", () => {
@@ -129,13 +148,13 @@ describe("a trading tab's first-paint header", () => {
     fetched?.remove();
     expect(paintTab(root, WORDS, 'en', 5_000)).toBe(true);
     expect(root.querySelector('[data-testid="option-last"]')?.textContent).toBe('–');
-    expect(priceTab(root, WORDS, 'en', 5_000)).toBe(false);
+    expect(priceTab(root, 'en', 5_000)).toBe(false);
     if (fetched) document.body.appendChild(fetched);
-    expect(priceTab(root, WORDS, 'en', 5_000)).toBe(true);
+    expect(priceTab(root, 'en', 5_000)).toBe(true);
     expect(root.querySelector('[data-testid="option-last"]')?.textContent).toBe('63,931.50');
     expect(root.querySelector('.option-ticker-main .change')?.textContent).toBe('0.00%');
     // Once: the header now shows a price.
-    expect(priceTab(root, WORDS, 'en', 5_000)).toBe(false);
+    expect(priceTab(root, 'en', 5_000)).toBe(false);
 
     const late = servePage('/pages/option/detail?symbol=BTC');
     const answer = document.getElementById('tw-market');
@@ -144,7 +163,7 @@ describe("a trading tab's first-paint header", () => {
     if (answer) document.body.appendChild(answer);
     document.documentElement.setAttribute('data-tw-snapshot-read', '');
     try {
-      expect(priceTab(late, WORDS, 'en', 5_000)).toBe(false);
+      expect(priceTab(late, 'en', 5_000)).toBe(false);
       expect(late.querySelector('[data-testid="option-last"]')?.textContent).toBe('–');
     } finally {
       document.documentElement.removeAttribute('data-tw-snapshot-read');

@@ -1,5 +1,5 @@
 import type { InstrumentInfo, Quote } from '../../protocol/market';
-import { SNAPSHOT_READ_ATTRIBUTE } from '../../streams/document-arrival';
+import { APP_STARTED_ATTRIBUTE, SNAPSHOT_READ_ATTRIBUTE } from '../../streams/document-arrival';
 import { changeClass, changeDirection } from '../features/market/live/change';
 import { formatChange, formatPrice } from '../lib/format';
 import { escapeHtml as html } from './html';
@@ -31,13 +31,11 @@ export interface BookTabWords {
 /** The tabs' words in one language (from the locale tables at build time), and the icons as <Icon> renders them. */
 export interface TabWords {
   menu: string;
-  stale: string;
-  staleHint: string;
   lever: BookTabWords;
   option: BookTabWords;
   spot: { title: string; choosePair: string; chartOf: string; chart: string };
-  /** Markup from the build (not text): menu 22, document 20, labelled chevron 16, pulse 18, clock 14 and 18. */
-  icons: { menu: string; document: string; chevron: string; pulse: string; clock14: string; clock18: string };
+  /** Markup from the build (not text): menu 22, document 20, labelled chevron 16, pulse 18. */
+  icons: { menu: string; document: string; chevron: string; pulse: string };
 }
 
 type Tab = 'lever' | 'option' | 'spot';
@@ -48,6 +46,9 @@ const TABS: Readonly<Record<string, Tab>> = {
   '/pages/option/detail': 'option',
   '/pages/trade/index': 'spot',
 };
+
+/** The routes whose tab is drawn early (the head script applies their styles before the first paint for them). */
+export const TAB_ROUTES: readonly string[] = Object.keys(TABS);
 
 /** The route's tab, if it is one drawn early. */
 export const tabAt = (path: string): Tab | undefined => (Object.hasOwn(TABS, path) ? TABS[path] : undefined);
@@ -108,7 +109,7 @@ function spotTab(priced: Priced, words: TabWords, lang: string): string {
     `<button type="button" class="spot-pair-button"><span class="spot-pair-symbol">${symbol}/USDT</span>` +
     `${words.icons.chevron}</button><div class="spot-ticker-main"><span class="spot-last" data-testid="spot-last">` +
     `${price(priced, lang)}</span>${changeOf(priced, lang)}</div>` +
-    `<a class="spot-chart-link" aria-label="${html(words.spot.chartOf.replace('{{symbol}}', priced.symbol))}" ` +
+    `<a class="spot-chart-link" aria-label="${html(words.spot.chartOf.replace('{{symbol}}', () => priced.symbol))}" ` +
     `href="/pages/trade/kline?symbol=${html(encodeURIComponent(priced.symbol))}">${words.icons.pulse}` +
     `${html(words.spot.chart)}</a></section></main>`
   );
@@ -135,28 +136,37 @@ export function tabMarkup(
   return `<div class="app-frame" data-first-paint=""><div class="page">${page}</div></div>`;
 }
 
-/** The stale mark and note as StaleMark and StaleNote render them. */
-function markStale(root: HTMLElement, words: TabWords): void {
-  const main = root.querySelector('[data-first-paint] [class$="-ticker-main"]');
-  const ticker = root.querySelector('[data-first-paint] .card');
-  if (!main || !ticker) return;
-  main.insertAdjacentHTML(
-    'beforeend',
-    `<span class="stale-mark" role="status" title="${html(words.staleHint)}">${words.icons.clock14}` +
-      `${html(words.stale)}</span>`,
-  );
-  ticker.insertAdjacentHTML(
-    'afterend',
-    `<div class="note note-warn" role="status">${words.icons.clock18}<p>${html(words.staleHint)}</p></div>`,
-  );
+/**
+ * The early header once its snapshot price is past the staleness limit and the app has not taken over: a dash where
+ * the price stood and no change, as the app's first render has it from then on (it starts from no snapshot older
+ * than the limit, and marks nothing stale before a price has come).
+ */
+function takeDownPrice(root: HTMLElement): void {
+  const cell = root.querySelector('[data-first-paint] [data-testid$="-last"]');
+  if (!cell) return;
+  cell.textContent = '–';
+  if (cell.nextElementSibling?.classList.contains('change')) cell.nextElementSibling.remove();
 }
 
-/** The opened tab and its instrument, if the route is a tab drawn early and names one (Spot: BTC unless named). */
+/**
+ * A symbol parameter the app reads as the same text (its router parses search values as JSON where they read as
+ * JSON: `null`, `true`, numbers and quoted strings would name something else there), upper-cased as the pages do.
+ */
+const PLAIN_SYMBOL = /^[A-Za-z][A-Za-z0-9]{0,11}$/;
+const JSON_WORDS = ['null', 'true', 'false'];
+
+/**
+ * The opened tab and its instrument, if the route is a tab drawn early and names one plainly (Spot: BTC unless it
+ * names one); undefined for anything the page would read otherwise.
+ */
 function openedTab(): { tab: Tab; symbol: string } | undefined {
   const tab = tabAt(location.pathname.replace(/\/+$/, ''));
-  const asked = new URLSearchParams(location.search).get('symbol')?.toUpperCase();
-  const symbol = asked ?? (tab === 'spot' ? 'BTC' : undefined);
-  return tab && symbol ? { tab, symbol } : undefined;
+  const params = new URLSearchParams(location.search);
+  const asked = params.get('symbol');
+  if (!tab || params.getAll('symbol').length > 1) return undefined;
+  if (asked === null) return tab === 'spot' ? { tab, symbol: 'BTC' } : undefined;
+  if (!PLAIN_SYMBOL.test(asked) || JSON_WORDS.includes(asked.toLowerCase())) return undefined;
+  return { tab, symbol: asked.toUpperCase() };
 }
 
 /** The price the snapshot gives the opened tab's instrument, with how long until it turns stale, if current. */
@@ -166,22 +176,24 @@ function snapshotPrice(
 ): { quotes: Quote[]; instruments: InstrumentInfo[]; left: number } | undefined {
   const element = document.getElementById(SNAPSHOT_ID);
   const current = element ? currentSnapshot(element, staleMs) : undefined;
-  if (!current || !current.snapshot.quotes.some((q) => q.symbol === symbol)) return undefined;
+  if (!current?.snapshot.quotes.some((q) => q.symbol === symbol)) return undefined;
   return { ...current.snapshot, left: staleMs - current.age };
 }
 
 /**
  * Draws the opened tab's page down to its price header into `root`, if the route is a tab drawn early and names its
- * instrument: with the price from the page's snapshot while that is younger than `staleMs` (marked stale, as the app
- * would, should the app not have taken over by then), else with a dash where the price will stand, as the app's own
- * first render has it. Returns whether it drew.
+ * instrument and the app has not started: with the price from the page's snapshot while that is younger than
+ * `staleMs` (taken down again, should the app not have taken over by then), else with a dash where the price will
+ * stand, as the app's own first render has it. Returns whether it drew.
  */
 export function paintTab(root: HTMLElement, words: TabWords, lang: string, staleMs: number): boolean {
   const opened = openedTab();
-  if (!opened || root.childElementCount > 0) return false;
+  if (!opened || root.childElementCount > 0 || document.documentElement.hasAttribute(APP_STARTED_ATTRIBUTE)) {
+    return false;
+  }
   const priced = snapshotPrice(opened.symbol, staleMs);
   root.innerHTML = tabMarkup(opened.tab, opened.symbol, priced?.quotes ?? [], priced?.instruments ?? [], words, lang);
-  if (priced) setTimeout(() => markStale(root, words), priced.left);
+  if (priced) setTimeout(() => takeDownPrice(root), priced.left);
   return true;
 }
 
@@ -191,7 +203,7 @@ export function paintTab(root: HTMLElement, words: TabWords, lang: string, stale
  * the same snapshot and draws the same price (once it has read it without this one, it draws a dash, and so does the
  * header). Returns whether it did.
  */
-export function priceTab(root: HTMLElement, words: TabWords, lang: string, staleMs: number): boolean {
+export function priceTab(root: HTMLElement, lang: string, staleMs: number): boolean {
   const opened = openedTab();
   const cell = root.querySelector('[data-first-paint] [data-testid$="-last"]');
   if (!opened || !cell || cell.textContent !== '–') return false;
@@ -202,6 +214,6 @@ export function priceTab(root: HTMLElement, words: TabWords, lang: string, stale
   if (!priced || !quote || !info) return false;
   cell.textContent = formatPrice(quote.last, lang, info.price_scale);
   cell.insertAdjacentHTML('afterend', change(quote, lang));
-  setTimeout(() => markStale(root, words), priced.left);
+  setTimeout(() => takeDownPrice(root), priced.left);
   return true;
 }

@@ -121,7 +121,9 @@ describe('the first paint', () => {
     await withoutScripts();
     await page.goto(`${server.url}/pages/user/login/login`);
     expect(await page.locator('#root').innerHTML()).toBe('');
-    await page.evaluate(() => localStorage.setItem('tw.app', JSON.stringify({ token: 'a-session-token' })));
+    await page.evaluate(() =>
+      localStorage.setItem('tw.app', JSON.stringify({ token: 'a-session-token', user: { id: 1 } })),
+    );
     await page.goto(`${server.url}/`);
     expect(await page.locator('#root').innerHTML()).toBe('');
     // The same browser as a guest on the home route gets it: the two above were left out for being another route
