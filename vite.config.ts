@@ -67,7 +67,8 @@ const pwa = VitePWA({
   },
   workbox: {
     // A tap on a system notification (a price alert that fired) opens the app at the page it names.
-    importScripts: ['/notification-click.js'],
+    // A repeat visit's market snapshot is asked for with the navigation, not after the cached page's scripts.
+    importScripts: ['/notification-click.js', '/snapshot-ahead.js'],
     // The icons and the favicon come from the manifest and includeAssets.
     globPatterns: ['index.html', 'assets/**/*.{js,css}'],
     // Only the shell, the left menu, the home tab and the German and English tables (src/pwa/precache.ts); the rest is

@@ -75,6 +75,21 @@ export function marketMarkup(snapshot: Snapshot, words: MarketWords, lang: strin
 /** protocol/market-snapshot.ts's `market/snapshot` call, under the API's prefix. */
 export const SNAPSHOT_CALL = '/api/market/snapshot';
 
+/**
+ * The header the service worker adds to a snapshot it asked for with the navigation (public/snapshot-ahead.js): when
+ * that answer arrived on this device, earlier than the page's request that it answers.
+ */
+export const SNAPSHOT_ARRIVED_HEADER = 'x-tw-arrived-at';
+
+/**
+ * When a snapshot answer arrived on this device: as the service worker's header says, if it asked ahead, else when
+ * the page received it. A header later than that or unreadable is ignored (the age is never counted from later).
+ */
+export function answerArrivedAt(response: Response, received: number): number {
+  const ahead = Number(response.headers.get(SNAPSHOT_ARRIVED_HEADER));
+  return Number.isSafeInteger(ahead) && ahead > 0 && ahead <= received ? ahead : received;
+}
+
 /** The answer to the snapshot call and when it arrived (this device's time). */
 export interface SnapshotAnswer {
   response: Response;
@@ -91,13 +106,16 @@ declare global {
 /**
  * For a page that came without a snapshot (the service worker's cached copy, on any route: a repeat visit), takes the
  * answer to the head's early request for one (or asks now), in parallel with the cached scripts, and puts it where
- * the server would have written it, with the time its answer arrived (its age counts from there): home's list is
- * then drawn from it, and the app starts from it as from an embedded one if it arrives first. Resolves when it is in place (or when there is none to be had).
+ * the server would have written it, with the time its answer arrived (its age counts from there; the service worker's
+ * answer, asked with the navigation, says when it arrived): home's list is then drawn from it, and the app starts
+ * from it as from an embedded one if it arrives first. Resolves when it is in place (or when there is none to be had).
  */
 export async function fetchSnapshot(): Promise<void> {
   if (document.getElementById(SNAPSHOT_ID)?.textContent) return;
-  const { response, arrivedAt } = await (window.__twSnapshot ??
+  const answer = await (window.__twSnapshot ??
     fetch(SNAPSHOT_CALL, { credentials: 'same-origin' }).then((r) => ({ response: r, arrivedAt: Date.now() })));
+  const { response } = answer;
+  const arrivedAt = answerArrivedAt(response, answer.arrivedAt);
   if (!response.ok) return;
   const envelope = (await response.json()) as { type?: unknown; data?: unknown };
   if (envelope.type !== 'ok' || document.getElementById(SNAPSHOT_ID)?.textContent) return;

@@ -159,6 +159,26 @@ describe('installable and offline', () => {
     ]);
   });
 
+  it("answers a cached page's snapshot request with the one the worker asked for with the navigation", async () => {
+    await openControlled();
+    const answers: { fromWorker: boolean; arrivedAt: string | undefined }[] = [];
+    page.on('response', (response) => {
+      if (new URL(response.url()).pathname !== '/api/market/snapshot') return;
+      answers.push({ fromWorker: response.fromServiceWorker(), arrivedAt: response.headers()['x-tw-arrived-at'] });
+    });
+    const tapped = Date.now();
+    await page.goto(`${server.url}/`);
+    // The page from the worker's cache carries no snapshot: it puts the answer to its request where the server would.
+    const kept = await page.waitForFunction(() =>
+      document.getElementById('tw-market')?.getAttribute('data-arrived-at'),
+    );
+    const arrivedAt = Number(await kept.jsonValue());
+    // One request from the page, answered by the worker with the answer it had asked for, and when that arrived.
+    expect(answers).toEqual([{ fromWorker: true, arrivedAt: String(arrivedAt) }]);
+    expect(arrivedAt).toBeGreaterThanOrEqual(tapped);
+    await expect.poll(() => quoteRows().count()).toBeGreaterThan(0);
+  });
+
   it('opens from the service worker while the server is down, says so, and is live again when it is back', async () => {
     await openControlled();
     await expect.poll(() => quoteRows().count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(14);
