@@ -222,6 +222,8 @@ export default defineConfig({
           sequence: { groupOrder: 1 },
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // As for the browser tests below: a server on a busy machine may take longer than expect.poll's 1 s.
+          expect: { poll: { timeout: 15_000 } },
         },
       },
       {
@@ -237,6 +239,9 @@ export default defineConfig({
           sequence: { groupOrder: 2 },
           testTimeout: 90_000,
           hookTimeout: 120_000,
+          // expect.poll gives up after 1 s by default: a page on a busy 2-core CI machine (three browsers beside their
+          // servers) may take longer to react, and one such poll failed a fresh-clone run (kline-chart.test.ts).
+          expect: { poll: { timeout: 15_000 } },
         },
       },
     ],
