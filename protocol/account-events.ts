@@ -35,6 +35,12 @@ export const verificationEventData = z.object({
  */
 export const ALERT_FIRED_EVENT = 'alert';
 
+/**
+ * `account` socket event sent to all of a user's devices when one of their sessions was ended from another
+ * (protocol/devices.ts): each checks whether it was its own, and the list of devices refreshes.
+ */
+export const SESSION_ENDED_EVENT = 'session_ended';
+
 /** `account` socket events of kinds `deposit` and `withdrawal`: a record changed state. */
 export const DEPOSIT_EVENT = 'deposit';
 export const WITHDRAWAL_EVENT = 'withdrawal';

@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { call, emptyResponse, none } from './call-spec';
+import { deviceCalls } from './devices';
 import {
   accountField,
   areaCodeField,
@@ -161,4 +162,5 @@ export const accountCalls = {
   'safe/update_password': call('POST', true, updatePasswordRequest, emptyResponse),
   'user/has_password': call('POST', true, none, hasPasswordResponse),
   'user/e_pwd': call('POST', true, fundPasswordRequest, emptyResponse),
+  ...deviceCalls,
 } as const;

@@ -74,6 +74,8 @@ export interface CallOptions {
   ip?: string;
   /** Send the fields as JSON instead of a form. */
   json?: boolean;
+  /** The User-Agent header, as a browser sends it. */
+  userAgent?: string;
 }
 
 export interface Envelope {
@@ -128,6 +130,7 @@ export class TestApp {
     const { method } = calls[callPath];
     const headers: Record<string, string> = { lang: options.lang ?? 'en' };
     if (options.token !== undefined) headers.authorization = options.token;
+    if (options.userAgent !== undefined) headers['user-agent'] = options.userAgent;
     const query = new URLSearchParams(fields).toString();
     let payload: string | undefined;
     if (method !== 'GET') {

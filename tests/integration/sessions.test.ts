@@ -60,6 +60,95 @@ describe.each(DATABASES)('sessions and passwords on %s', (kind) => {
     });
   });
 
+  describe('signed-in devices', () => {
+    const PHONE =
+      'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36';
+    const LAPTOP = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0';
+    const signIn = async (account: string, userAgent: string) => {
+      const { body } = await t.call('user/login', { account, password: 'secret1' }, { userAgent });
+      return okEnvelope(calls['user/login'].response).parse(body).data.token;
+    };
+    const devices = async (token: string) => {
+      const { body } = await t.call('user/sessions', {}, { token });
+      return okEnvelope(calls['user/sessions'].response).parse(body).data.sessions;
+    };
+    const endedEvents = async (userId: number) =>
+      (
+        await t.db
+          .selectFrom('user_events')
+          .select('payload')
+          .where('user_id', '=', userId)
+          .where('kind', '=', 'session_ended')
+          .orderBy('id')
+          .execute()
+      ).map((r) => JSON.parse(r.payload) as unknown);
+
+    it('lists the caller’s sessions by device, ends another one at once, and refuses what is not theirs', async () => {
+      const email = uniqueEmail();
+      const { user } = await t.registerByEmail(email);
+      const phone = await signIn(email, PHONE);
+      const laptop = await signIn(email, LAPTOP);
+      const stranger = (await t.registerByEmail(uniqueEmail())).token;
+
+      const seen = await devices(phone);
+      // The registration's own session, the phone's and the laptop's; the stranger's is not among them.
+      expect(seen).toHaveLength(3);
+      const mine = seen.find((d) => d.current);
+      const other = seen.find((d) => d.browser === 'Firefox 133');
+      expect(mine).toMatchObject({ browser: 'Chrome 156', os: 'Android', mobile: true });
+      expect(other).toMatchObject({ os: 'Windows', mobile: false, current: false });
+      if (!mine || !other) throw new Error('unreachable');
+
+      // Another user's session id is "not found", in the caller's language, and that session lives on.
+      const strangerId = (await devices(stranger))[0]?.id ?? 0;
+      const refused = await t.call('user/sessions/end', { id: String(strangerId) }, { token: phone, lang: 'de' });
+      expect(refused.body).toMatchObject({ type: 'error', field: 'id' });
+      expect((refused.body as { message: string }).message).toBe(
+        'Diese Sitzung ist bereits beendet oder gehört nicht zu deinem Konto',
+      );
+      expect(await isLoggedIn(stranger)).toBe(true);
+      // This device's own session is ended by logging out.
+      const current = await t.call('user/sessions/end', { id: String(mine.id) }, { token: phone });
+      expect(current.body).toMatchObject({
+        type: 'error',
+        message: 'This is the session you are using – log out instead',
+      });
+      expect(await isLoggedIn(phone)).toBe(true);
+
+      const ended = await t.call('user/sessions/end', { id: String(other.id) }, { token: phone });
+      expect(ended.body).toMatchObject({ type: 'ok', data: {} });
+      expect(await isLoggedIn(laptop)).toBe(false);
+      expect((await devices(phone)).map((d) => d.id)).not.toContain(other.id);
+      // Ended once: again is "not found".
+      const again = await t.call('user/sessions/end', { id: String(other.id) }, { token: phone });
+      expect(again.body).toMatchObject({ type: 'error', message: 'This session has already ended or is not yours' });
+      // The user's open devices hear of it (the socket relay sends this row to their room).
+      expect(await endedEvents(user.id)).toEqual([{ ids: [other.id] }]);
+    });
+
+    it('ends every other session and keeps this one', async () => {
+      const email = uniqueEmail();
+      const { token: first, user } = await t.registerByEmail(email);
+      const phone = await signIn(email, PHONE);
+      const laptop = await signIn(email, LAPTOP);
+      const others = (await devices(phone)).filter((d) => !d.current).map((d) => d.id);
+      const { body } = await t.call('user/sessions/end_others', {}, { token: phone });
+      expect(body).toMatchObject({ type: 'ok', data: { ended: 2 } });
+      expect([await isLoggedIn(first), await isLoggedIn(laptop), await isLoggedIn(phone)]).toEqual([
+        false,
+        false,
+        true,
+      ]);
+      expect(await devices(phone)).toHaveLength(1);
+      expect(await endedEvents(user.id)).toEqual([{ ids: others }]);
+      // Nothing left to end: no event.
+      expect((await t.call('user/sessions/end_others', {}, { token: phone })).body).toMatchObject({
+        data: { ended: 0 },
+      });
+      expect(await endedEvents(user.id)).toHaveLength(1);
+    });
+  });
+
   describe('safe/update_password', () => {
     it('refuses a wrong old password and mismatched new ones, changing nothing', async () => {
       const email = uniqueEmail();

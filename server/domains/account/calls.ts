@@ -3,6 +3,7 @@ import { type CallHandlers, requireSession } from '../../platform/http/calls';
 import { AREA_CODES } from './area-codes';
 import { requestCode, requestOwnCode } from './code-requests';
 import { emailContact, mobileContact } from './contact';
+import { endOtherSessions, endSession, signedInDevices } from './devices';
 import { hasFundPassword, setFundPassword } from './fund-password';
 import { login } from './login';
 import { changePassword, resetForgottenPassword } from './login-password';
@@ -49,5 +50,11 @@ export function accountHandlers(s: AccountServices): CallHandlers<typeof account
       await setFundPassword(s, requireSession(ctx), input, ctx.ip);
       return {};
     },
+    'user/sessions': (_input, ctx) => signedInDevices(s, requireSession(ctx)),
+    'user/sessions/end': async (input, ctx) => {
+      await endSession(s, requireSession(ctx), input.id);
+      return {};
+    },
+    'user/sessions/end_others': async (_input, ctx) => ({ ended: await endOtherSessions(s, requireSession(ctx)) }),
   };
 }

@@ -3,6 +3,7 @@ import { defineDomain } from '../contract';
 import { accountHandlers } from './calls';
 import { accountErrors } from './errors';
 import { migration0001 } from './migrations/0001_accounts';
+import { migration0030 } from './migrations/0030_session_devices';
 import { accountOps } from './ops';
 import { withAccount } from './tables';
 
@@ -11,7 +12,7 @@ export const accountDomain = defineDomain({
   name: 'account',
   calls: accountCalls,
   errors: accountErrors,
-  migrations: [migration0001],
+  migrations: [migration0001, migration0030],
   tables: withAccount,
   ops: accountOps,
   start: (ctx) => ({ handlers: accountHandlers(ctx.account) }),

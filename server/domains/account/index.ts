@@ -11,6 +11,7 @@ export * from './invite';
 export * from './limits';
 export { verifyLoginPassword } from './login';
 export * from './migrations/0001_accounts';
+export * from './migrations/0030_session_devices';
 export * from './ops';
 export * from './passwords';
 export { insertUser, type NewUser } from './registration';

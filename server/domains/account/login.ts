@@ -99,7 +99,7 @@ export const clearLoginFailures = (s: AccountServices, userId: number) =>
 export async function login(
   s: AccountServices,
   input: z.output<typeof loginRequest>,
-  request: { ip: string },
+  request: { ip: string; userAgent?: string | undefined },
 ): Promise<SessionResponse> {
   const ipRefusal = await s.limiter.take([{ bucket: `login:ip:${request.ip}`, ...s.limits.loginPerIp }]);
   if (ipRefusal) throw new BusinessError('rateLimited', { data: retryData(ipRefusal.retryAfterMs) });
@@ -119,6 +119,6 @@ export async function login(
       .where('id', '=', user.id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    return { token: await s.sessions.create(user.id, trx), user: toUser(row) };
+    return { token: await s.sessions.create(user.id, trx, { userAgent: request.userAgent }), user: toUser(row) };
   });
 }

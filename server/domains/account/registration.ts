@@ -60,7 +60,7 @@ export async function insertUser(trx: Kysely<Database>, at: number, user: NewUse
 export async function register(
   s: AccountServices,
   input: z.output<typeof registerRequest>,
-  request: { lang: Lang },
+  request: { lang: Lang; userAgent?: string | undefined },
 ): Promise<SessionResponse> {
   const contact = contactOf(input);
   const referrerId = await referrerOf(s.db, input.invite_code);
@@ -80,7 +80,7 @@ export async function register(
         referrerId,
         lang: request.lang,
       });
-      return { token: await s.sessions.create(row.id, trx), user: toUser(row) };
+      return { token: await s.sessions.create(row.id, trx, { userAgent: request.userAgent }), user: toUser(row) };
     });
   } catch (err) {
     // Two registrations for one address raced past assertContactFree; the unique index decided.

@@ -65,7 +65,7 @@ export async function walletLogin(
         .where('id', '=', link.user_id)
         .returningAll()
         .executeTakeFirstOrThrow();
-      return { token: await sessions.create(row.id, trx), user: toUser(row) };
+      return { token: await sessions.create(row.id, trx, { userAgent: ctx.userAgent }), user: toUser(row) };
     });
   }
 
@@ -102,7 +102,7 @@ export async function walletLogin(
         .insertInto('wallet_links')
         .values({ user_id: row.id, chain: signed.chain, address: signed.address, created_at: at })
         .execute();
-      return { token: await sessions.create(row.id, trx), user: toUser(row) };
+      return { token: await sessions.create(row.id, trx, { userAgent: ctx.userAgent }), user: toUser(row) };
     });
   } catch (err) {
     // Two first logins of one wallet with two nonces raced; the unique wallet index let one through.

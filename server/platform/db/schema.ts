@@ -34,6 +34,10 @@ export interface SessionsTable {
   created_at: number;
   expires_at: number;
   revoked_at: number | null;
+  /** The browser's User-Agent at sign-in, cut to 512 characters; null for sessions started before it was kept. */
+  user_agent: string | null;
+  /** When a request last carried the token, at most a minute behind; null until the first such request. */
+  last_used_at: number | null;
 }
 
 /** One row per counted event; a limit counts the rows of its bucket inside its window. */

@@ -19,6 +19,8 @@ export interface CallContext {
   session: Session | null;
   /** Where the request was sent: scheme and Host (X-Forwarded-* only under trustProxy). Wallet login checks it. */
   site?: { scheme: string; host: string };
+  /** The browser's User-Agent header: a session started here keeps it to name the device in the user's list. */
+  userAgent?: string | undefined;
 }
 
 /** For handlers of `auth: true` calls: the session the router already checked. */
@@ -147,7 +149,7 @@ export function registerCalls(
         }
         const session = lookup.state === 'valid' ? lookup.session : null;
         const site = { scheme: request.protocol, host: request.host };
-        const ctx: CallContext = { lang, ip: request.ip, session, site };
+        const ctx: CallContext = { lang, ip: request.ip, session, site, userAgent: request.headers['user-agent'] };
         if (!claimsRequestId || !session) return okBody(await handle(parsed.data, ctx));
         // Here, not in each service, so that no call taking a request id can skip it: the same id with other
         // arguments (or for another call) is refused before the handler could act on it.

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { insertUser, openMemoryDatabase } from '../../testing';
 import type { DatabaseHandle } from '../db/connect';
-import { SESSION_TTL_MS, Sessions, tokenFromHeader } from './sessions';
+import { LAST_USED_STEP_MS, SESSION_TTL_MS, Sessions, tokenFromHeader, USER_AGENT_MAX } from './sessions';
 
 describe('sessions', () => {
   let handle: DatabaseHandle;
@@ -59,5 +59,46 @@ describe('sessions', () => {
     expect((await sessions.resolve(tokens[0])).state).toBe('valid');
     expect(await sessions.revokeAll(userId)).toBe(1);
     expect(await sessions.countActive(userId)).toBe(0);
+  });
+
+  it('lists the live sessions with their User-Agent, last use at most a minute behind, most recent first', async () => {
+    const phone = await sessions.create(userId, undefined, { userAgent: 'phone-agent' });
+    clock += 10;
+    await sessions.create(userId, undefined, { userAgent: 'x'.repeat(USER_AGENT_MAX + 50) });
+    const ended = await sessions.resolve(await sessions.create(userId));
+    if (ended.state !== 'valid') throw new Error('unreachable');
+    await sessions.revoke(ended.session.id);
+    const other = await insertUser(handle, { email: 'other@example.com' });
+    await sessions.create(other);
+
+    let list = await sessions.listLive(userId);
+    expect(list.map((l) => [l.userAgent?.length, l.createdAt, l.lastUsedAt])).toEqual([
+      [USER_AGENT_MAX, 1_010, 1_010],
+      ['phone-agent'.length, 1_000, 1_000],
+    ]);
+
+    // A request within the minute writes nothing; one after it moves "last used" to its time.
+    clock += LAST_USED_STEP_MS - 11;
+    await sessions.resolve(phone);
+    expect((await sessions.listLive(userId))[1]?.lastUsedAt).toBe(1_000);
+    clock += 1;
+    await sessions.resolve(phone);
+    list = await sessions.listLive(userId);
+    expect(list[0]).toMatchObject({ userAgent: 'phone-agent', lastUsedAt: 1_000 + LAST_USED_STEP_MS });
+  });
+
+  it('ends a session only for its own user, once, and never an expired one', async () => {
+    const mine = await sessions.resolve(await sessions.create(userId));
+    const other = await insertUser(handle, { email: 'other@example.com' });
+    const theirs = await sessions.resolve(await sessions.create(other));
+    if (mine.state !== 'valid' || theirs.state !== 'valid') throw new Error('unreachable');
+    expect(await sessions.revokeOwn(userId, theirs.session.id)).toBe(false);
+    expect(await sessions.countActive(other)).toBe(1);
+    expect(await sessions.revokeOwn(userId, mine.session.id)).toBe(true);
+    expect(await sessions.revokeOwn(userId, mine.session.id)).toBe(false);
+    const late = await sessions.resolve(await sessions.create(userId));
+    if (late.state !== 'valid') throw new Error('unreachable');
+    clock += SESSION_TTL_MS;
+    expect(await sessions.revokeOwn(userId, late.session.id)).toBe(false);
   });
 });

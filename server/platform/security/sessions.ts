@@ -4,6 +4,25 @@ import { newToken, sha256 } from './digest';
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60_000;
 
+/** How far a session's "last used" may lag: a request writes it only when it is older than this. */
+export const LAST_USED_STEP_MS = 60_000;
+
+/** The User-Agent kept with a session: enough to name the device, no more. */
+export const USER_AGENT_MAX = 512;
+
+/** What a session was started with, for the list of signed-in devices. */
+export interface SessionOrigin {
+  userAgent?: string | undefined;
+}
+
+/** A live session as the user's device list shows it. */
+export interface LiveSession {
+  id: number;
+  userAgent: string | null;
+  createdAt: number;
+  lastUsedAt: number;
+}
+
 export interface Session {
   id: number;
   userId: number;
@@ -33,12 +52,19 @@ export class Sessions {
   ) {}
 
   /** Starts a session (inside the caller's transaction when given one) and returns its token. */
-  async create(userId: number, db: Kysely<Database> = this.db): Promise<string> {
+  async create(userId: number, db: Kysely<Database> = this.db, origin: SessionOrigin = {}): Promise<string> {
     const token = newToken();
     const at = this.now();
     await db
       .insertInto('sessions')
-      .values({ user_id: userId, token_hash: sha256(token), created_at: at, expires_at: at + SESSION_TTL_MS })
+      .values({
+        user_id: userId,
+        token_hash: sha256(token),
+        created_at: at,
+        expires_at: at + SESSION_TTL_MS,
+        user_agent: origin.userAgent ? origin.userAgent.slice(0, USER_AGENT_MAX) : null,
+        last_used_at: at,
+      })
       .execute();
     return token;
   }
@@ -49,11 +75,48 @@ export class Sessions {
     if (token.length > 200) return { state: 'invalid' };
     const row = await this.db
       .selectFrom('sessions')
-      .select(['id', 'user_id', 'expires_at', 'revoked_at'])
+      .select(['id', 'user_id', 'expires_at', 'revoked_at', 'last_used_at'])
       .where('token_hash', '=', sha256(token))
       .executeTakeFirst();
-    if (!row || row.revoked_at !== null || row.expires_at <= this.now()) return { state: 'invalid' };
+    const now = this.now();
+    if (!row || row.revoked_at !== null || row.expires_at <= now) return { state: 'invalid' };
+    // The device list's "last used": one write a minute per session at most, not one per request.
+    if (row.last_used_at === null || now - Number(row.last_used_at) >= LAST_USED_STEP_MS) {
+      await this.db.updateTable('sessions').set({ last_used_at: now }).where('id', '=', row.id).execute();
+    }
     return { state: 'valid', session: { id: row.id, userId: row.user_id } };
+  }
+
+  /** A user's live sessions (not ended, not expired), the most recently used first (in the caller's transaction when given one). */
+  async listLive(userId: number, db: Kysely<Database> = this.db): Promise<LiveSession[]> {
+    const rows = await db
+      .selectFrom('sessions')
+      .select(['id', 'user_agent', 'created_at', 'last_used_at'])
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', this.now())
+      .execute();
+    return rows
+      .map((r) => ({
+        id: r.id,
+        userAgent: r.user_agent,
+        createdAt: Number(r.created_at),
+        lastUsedAt: Number(r.last_used_at ?? r.created_at),
+      }))
+      .sort((a, b) => b.lastUsedAt - a.lastUsedAt || b.id - a.id);
+  }
+
+  /** Ends one live session of `userId` (inside the caller's transaction when given one); false when it has none by that id. */
+  async revokeOwn(userId: number, sessionId: number, db: Kysely<Database> = this.db): Promise<boolean> {
+    const result = await db
+      .updateTable('sessions')
+      .set({ revoked_at: this.now() })
+      .where('id', '=', sessionId)
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', this.now())
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   }
 
   /** Of `ids`, the sessions still live (not revoked, not expired). */
