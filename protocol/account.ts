@@ -1,6 +1,5 @@
 import { z } from 'zod/mini';
 import { call, emptyResponse, none } from './call-spec';
-import { deviceCalls } from './devices';
 import {
   accountField,
   areaCodeField,
@@ -162,5 +161,4 @@ export const accountCalls = {
   'safe/update_password': call('POST', true, updatePasswordRequest, emptyResponse),
   'user/has_password': call('POST', true, none, hasPasswordResponse),
   'user/e_pwd': call('POST', true, fundPasswordRequest, emptyResponse),
-  ...deviceCalls,
 } as const;

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { filter, merge } from 'rxjs';
-import { ALERT_FIRED_EVENT } from '../../protocol/account-events';
+import { ALERT_FIRED_EVENT, SESSION_ENDED_EVENT } from '../../protocol/account-events';
 import {
   type AccountEventSource,
   accountEvents,
@@ -51,6 +51,13 @@ export function invalidateOnAccountEvents(
     accountEvents(source)
       .pipe(filter((e) => e.kind === ALERT_FIRED_EVENT))
       .subscribe((e) => void import('../features/alerts/notice').then((m) => m.alertFired(e.data))),
+  );
+  // A session of the user ended from another device: this one checks whether it was its own (then it is signed out at
+  // once) and refreshes the list of devices (src/features/account/session-ended.ts, loaded with the first one).
+  sub.add(
+    accountEvents(source)
+      .pipe(filter((e) => e.kind === SESSION_ENDED_EVENT))
+      .subscribe(() => void import('../features/account/session-ended').then((m) => m.sessionEnded(client))),
   );
   return () => sub.unsubscribe();
 }

@@ -13,6 +13,8 @@ export const keys = {
 
   account: ['account', 'overview'] as const,
   fundPassword: ['account', 'fundPassword'] as const,
+  /** The signed-in devices (the security centre's list), refreshed when a session of the user ends. */
+  devices: ['account', 'devices'] as const,
 
   verification: ['identity', 'realName'] as const,
 

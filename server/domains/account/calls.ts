@@ -1,4 +1,5 @@
 import type { accountCalls } from '../../../protocol/account';
+import type { deviceCalls } from '../../../protocol/devices';
 import { type CallHandlers, requireSession } from '../../platform/http/calls';
 import { AREA_CODES } from './area-codes';
 import { requestCode, requestOwnCode } from './code-requests';
@@ -13,7 +14,7 @@ import type { AccountServices } from './services';
 import { assertContactFree } from './users';
 
 /** The account area's calls: codes, registration, login, sessions, passwords, fund password, language. */
-export function accountHandlers(s: AccountServices): CallHandlers<typeof accountCalls> {
+export function accountHandlers(s: AccountServices): CallHandlers<typeof accountCalls & typeof deviceCalls> {
   return {
     email_send: (input, ctx) => requestCode(s, emailContact(input.email), input.scene, ctx),
     sms_send: (input, ctx) => requestCode(s, mobileContact(input.area_code, input.mobile), input.scene, ctx),

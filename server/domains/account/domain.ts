@@ -1,4 +1,5 @@
 import { accountCalls } from '../../../protocol/account';
+import { deviceCalls } from '../../../protocol/devices';
 import { defineDomain } from '../contract';
 import { accountHandlers } from './calls';
 import { accountErrors } from './errors';
@@ -10,7 +11,8 @@ import { withAccount } from './tables';
 /** Registration, login, codes, passwords and profile; its services (ctx.account) are built by the app. */
 export const accountDomain = defineDomain({
   name: 'account',
-  calls: accountCalls,
+  // The devices' calls have a table of their own, so the shell's account calls do not carry their schemas.
+  calls: { ...accountCalls, ...deviceCalls },
   errors: accountErrors,
   migrations: [migration0001, migration0030],
   tables: withAccount,

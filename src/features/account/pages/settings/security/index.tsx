@@ -4,10 +4,11 @@ import { Icon } from '../../../../../components/Icon';
 import { ListGroup, ListItem } from '../../../../../components/List';
 import { Page } from '../../../../../components/Page';
 import { useHasFundPassword } from '../../../../../data/fundPassword';
+import { SignedInDevices } from '../../../components/SignedInDevices';
 import { WalletLinks } from '../../../components/WalletLinks';
 import '../../../account.css';
 
-/** Security centre: login password, fund password and linked wallets. */
+/** Security centre: login password, fund password, linked wallets and signed-in devices. */
 export default function SecurityPage(): ReactElement {
   const { t } = useTranslation();
   const fundSet = useHasFundPassword();
@@ -41,6 +42,7 @@ export default function SecurityPage(): ReactElement {
         />
       </ListGroup>
       <WalletLinks />
+      <SignedInDevices />
     </Page>
   );
 }
