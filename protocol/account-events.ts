@@ -41,6 +41,18 @@ export const ALERT_FIRED_EVENT = 'alert';
  */
 export const SESSION_ENDED_EVENT = 'session_ended';
 
+/**
+ * `account` socket event sent to a user's open devices when the account was signed in on a device it had not been
+ * signed in on before (browser and system from its User-Agent, either null when unread; the time, ms since the epoch).
+ */
+export const NEW_SIGN_IN_EVENT = 'new_sign_in';
+export const newSignInData = z.object({
+  browser: z.nullable(z.string()),
+  os: z.nullable(z.string()),
+  at: z.number(),
+});
+export type NewSignIn = z.infer<typeof newSignInData>;
+
 /** `account` socket events of kinds `deposit` and `withdrawal`: a record changed state. */
 export const DEPOSIT_EVENT = 'deposit';
 export const WITHDRAWAL_EVENT = 'withdrawal';

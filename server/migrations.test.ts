@@ -35,6 +35,7 @@ const TABLES = [
   'ledger_postings',
   'lever_positions',
   'listed_coins',
+  'mail_outbox',
   'news_article_texts',
   'news_articles',
   'news_reads',

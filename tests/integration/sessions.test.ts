@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { okEnvelope, sessionExpiredEnvelope } from '../../protocol';
 import { type CallPath, calls } from '../../server/domains';
+import { withAccount } from '../../server/domains/account';
 import { appPerSuite, DATABASES, type TestApp, uniqueEmail, uniqueMobile } from './harness';
 
 const PROTECTED = (Object.keys(calls) as CallPath[]).filter((path) => calls[path].auth);
@@ -146,6 +147,85 @@ describe.each(DATABASES)('sessions and passwords on %s', (kind) => {
         data: { ended: 0 },
       });
       expect(await endedEvents(user.id)).toHaveLength(1);
+    });
+  });
+
+  describe('new devices and the anti-phishing code', () => {
+    const PHONE =
+      'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36';
+    const signIn = async (account: string, userAgent: string) => {
+      const { body } = await t.call('user/login', { account, password: 'secret1' }, { userAgent });
+      return okEnvelope(calls['user/login'].response).parse(body).data.token;
+    };
+    const news = async (userId: number) =>
+      (
+        await t.db
+          .selectFrom('user_events')
+          .select('payload')
+          .where('user_id', '=', userId)
+          .where('kind', '=', 'new_sign_in')
+          .orderBy('id')
+          .execute()
+      ).map((r) => JSON.parse(r.payload) as { browser: string | null; os: string | null });
+    const mails = async (address: string) =>
+      withAccount(t.db).selectFrom('mail_outbox').selectAll().where('address', '=', address).orderBy('id').execute();
+    const signInMails = async (address: string) =>
+      (await mails(address)).filter((m) => !m.subject.toLowerCase().includes('code'));
+
+    it('tells the user of a sign-in from a device the account has not used, in app and by e-mail', async () => {
+      const email = uniqueEmail();
+      const { user } = await t.registerByEmail(email);
+      await signIn(email, PHONE);
+      await expect.poll(() => signInMails(email)).toHaveLength(1);
+      expect(await news(user.id)).toEqual([expect.objectContaining({ browser: 'Chrome 156', os: 'Android' })]);
+      const [mail] = await signInMails(email);
+      expect(mail?.subject).toBe('New sign-in to your TradeWave account');
+      expect(mail?.body).toContain('Chrome 156, Android');
+      expect(mail?.body).toMatch(/https?:\/\/[^/\s]+\/pages\/settings\/security\/index/);
+
+      // The same phone after a browser update is no news; a laptop is.
+      await signIn(email, PHONE.replace('Chrome/156', 'Chrome/157'));
+      await signIn(email, 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0');
+      await expect.poll(() => signInMails(email)).toHaveLength(2);
+      expect((await news(user.id)).map((n) => n.browser)).toEqual(['Chrome 156', 'Firefox 133']);
+    });
+
+    it('puts the anti-phishing code first in every e-mail, and refuses one that is not a phrase', async () => {
+      const email = uniqueEmail();
+      const { token } = await t.registerByEmail(email);
+      const get = async (tk: string) => (await t.call('user/anti_phishing', {}, { token: tk })).body;
+      expect(await get(token)).toMatchObject({ type: 'ok', data: { code: null } });
+      for (const bad of ['abc', 'x'.repeat(21), 'no<script>', 'two  spaces', '']) {
+        const refused = await t.call('user/anti_phishing/set', { code: bad }, { token, lang: 'de' });
+        expect(refused.body, bad).toMatchObject({
+          type: 'error',
+          field: 'code',
+          message: 'Der Anti-Phishing-Code muss aus 4 bis 20 Buchstaben, Ziffern oder Leerzeichen bestehen',
+        });
+      }
+      expect(await get(token)).toMatchObject({ data: { code: null } });
+      const set = await t.call('user/anti_phishing/set', { code: ' Blaue Möwe 7 ' }, { token });
+      expect(set.body).toMatchObject({ type: 'ok', data: { code: 'Blaue Möwe 7' } });
+      expect(await get(token)).toMatchObject({ data: { code: 'Blaue Möwe 7' } });
+
+      // A code e-mail and a sign-in e-mail both start with it.
+      // Past the resend wait after the registration's code.
+      t.clock.advance(5 * 60_000);
+      expect((await t.call('email_send', { email, scene: 'forget' })).body).toMatchObject({ type: 'ok' });
+      await signIn(email, PHONE);
+      await expect.poll(async () => (await mails(email)).length).toBeGreaterThanOrEqual(3);
+      const after = (await mails(email)).slice(1);
+      expect(after.map((m) => m.body.split('\n')[0])).toEqual([
+        'Your anti-phishing code: Blaue Möwe 7',
+        'Your anti-phishing code: Blaue Möwe 7',
+      ]);
+      // Another user's e-mails do not carry it.
+      const other = uniqueEmail();
+      await t.registerByEmail(other);
+      expect((await mails(other))[0]?.body).not.toContain('Blaue Möwe 7');
+
+      expect((await t.call('user/anti_phishing/clear', {}, { token })).body).toMatchObject({ type: 'ok' });
+      expect(await get(token)).toMatchObject({ data: { code: null } });
     });
   });
 

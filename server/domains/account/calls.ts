@@ -1,6 +1,8 @@
 import type { accountCalls } from '../../../protocol/account';
+import type { antiPhishingCalls } from '../../../protocol/anti-phishing';
 import type { deviceCalls } from '../../../protocol/devices';
 import { type CallHandlers, requireSession } from '../../platform/http/calls';
+import { antiPhishingCode, setAntiPhishing } from './anti-phishing';
 import { AREA_CODES } from './area-codes';
 import { requestCode, requestOwnCode } from './code-requests';
 import { emailContact, mobileContact } from './contact';
@@ -14,7 +16,9 @@ import type { AccountServices } from './services';
 import { assertContactFree } from './users';
 
 /** The account area's calls: codes, registration, login, sessions, passwords, fund password, language. */
-export function accountHandlers(s: AccountServices): CallHandlers<typeof accountCalls & typeof deviceCalls> {
+export function accountHandlers(
+  s: AccountServices,
+): CallHandlers<typeof accountCalls & typeof deviceCalls & typeof antiPhishingCalls> {
   return {
     email_send: (input, ctx) => requestCode(s, emailContact(input.email), input.scene, ctx),
     sms_send: (input, ctx) => requestCode(s, mobileContact(input.area_code, input.mobile), input.scene, ctx),
@@ -57,5 +61,11 @@ export function accountHandlers(s: AccountServices): CallHandlers<typeof account
       return {};
     },
     'user/sessions/end_others': async (_input, ctx) => ({ ended: await endOtherSessions(s, requireSession(ctx)) }),
+    'user/anti_phishing': (_input, ctx) => antiPhishingCode(s, requireSession(ctx)),
+    'user/anti_phishing/set': (input, ctx) => setAntiPhishing(s, requireSession(ctx), input.code),
+    'user/anti_phishing/clear': async (_input, ctx) => {
+      await setAntiPhishing(s, requireSession(ctx), null);
+      return {};
+    },
   };
 }

@@ -11,6 +11,7 @@ import {
   MailSender,
   OutboxSender,
 } from './code-sender';
+import { OutboxMailer, SmtpMailer } from './mail';
 import { withAccount } from './tables';
 
 const message: CodeMessage = {
@@ -54,7 +55,7 @@ describe('code delivery', () => {
       sent.push(String(info.message));
       return info;
     }) as typeof transport.sendMail;
-    await new MailSender(transport, 'TradeWave <no-reply@example.com>').send(message);
+    await new MailSender(new SmtpMailer(handle.db, transport, 'TradeWave <no-reply@example.com>')).send(message);
     const mail = JSON.parse(sent[0] ?? '{}');
     expect(mail.subject).toBe('Dein Bestätigungscode');
     expect(mail.text).toContain('123456');
@@ -72,6 +73,35 @@ describe('code delivery', () => {
 
     const outbox = fake('outbox');
     expect(codeSenderFor(undefined, outbox)).toBe(outbox);
-    expect(codeSenderFor({ url: 'smtp://localhost:2525', from: 'x@y.z' }, outbox)).toBeInstanceOf(ChannelSender);
+    const log = pino({ level: 'silent' });
+    expect(codeSenderFor(new OutboxMailer(handle.db, () => 1, log), outbox)).toBeInstanceOf(ChannelSender);
+  });
+
+  it('puts an e-mail code, as the e-mail it would be, in the mail outbox, with the anti-phishing code first', async () => {
+    await handle.db
+      .insertInto('users')
+      .values({
+        username: 'a',
+        email: 'a@example.com',
+        password_hash: 'x',
+        invite_code: 'AAAA',
+        lang: 'de',
+        created_at: 1,
+        anti_phishing: 'Blaue Möwe 7',
+      })
+      .execute();
+    const log = pino({ level: 'silent' });
+    const mailer = new OutboxMailer(handle.db, () => 42, log);
+    await new OutboxSender(handle.db, () => 42, log, mailer).send(message);
+    await new OutboxSender(handle.db, () => 43, log, mailer).send({ ...message, address: 'b@example.com', lang: 'en' });
+    const mails = await withAccount(handle.db).selectFrom('mail_outbox').selectAll().orderBy('id').execute();
+    expect(mails.map((m) => [m.address, m.subject])).toEqual([
+      ['a@example.com', 'Dein Bestätigungscode'],
+      ['b@example.com', 'Your verification code'],
+    ]);
+    expect(mails[0]?.body.split('\n')[0]).toBe('Dein Anti-Phishing-Code: Blaue Möwe 7');
+    expect(mails[0]?.body).toContain('123456');
+    // No phrase set: the e-mail as it was.
+    expect(mails[1]?.body.startsWith('Your verification code is 123456')).toBe(true);
   });
 });

@@ -1,9 +1,11 @@
 import Bowser from 'bowser';
 import type { Kysely } from 'kysely';
-import { SESSION_ENDED_EVENT } from '../../../protocol/account-events';
+import type { Lang } from '../../../protocol';
+import { NEW_SIGN_IN_EVENT, SESSION_ENDED_EVENT } from '../../../protocol/account-events';
 import type { Devices, SignedInDevice } from '../../../protocol/devices';
 import type { Database } from '../../platform/db/schema';
 import { BusinessError } from '../../platform/errors';
+import { translate } from '../../platform/i18n/messages';
 import { recordUserEvent } from '../../platform/realtime/user-events';
 import type { LiveSession, Session } from '../../platform/security/sessions';
 import type { AccountServices } from './services';
@@ -61,4 +63,86 @@ export async function endOtherSessions(s: AccountServices, session: Session): Pr
     await announceEnded(trx, s, session.userId, others);
     return ended;
   });
+}
+
+/** A device as sign-ins are compared: browser, system and kind without versions (an update is not a new device). */
+export function deviceKey(userAgent: string | null): string | null {
+  if (!userAgent) return null;
+  const parsed = Bowser.parse(userAgent);
+  if (!parsed.browser.name && !parsed.os.name) return null;
+  return [parsed.browser.name ?? '', parsed.os.name ?? '', parsed.platform.type ?? ''].join('|');
+}
+
+/** Earlier sessions a sign-in is compared with: the newest ones, enough for any person's devices. */
+const KNOWN_DEVICES_LOOKBACK = 200;
+
+/**
+ * Whether a sign-in with `userAgent` comes from a device the account has not signed in from before (by deviceKey,
+ * over its recent sessions, ended ones included). An account's first session is no news; a sign-in whose device
+ * cannot be read counts as new.
+ */
+export async function isNewDevice(
+  db: Kysely<Database>,
+  userId: number,
+  userAgent: string | undefined,
+): Promise<boolean> {
+  const earlier = await db
+    .selectFrom('sessions')
+    .select('user_agent')
+    .where('user_id', '=', userId)
+    .orderBy('id', 'desc')
+    .limit(KNOWN_DEVICES_LOOKBACK)
+    .execute();
+  if (earlier.length === 0) return false;
+  const key = deviceKey(userAgent ?? null);
+  return key === null || !earlier.some((row) => deviceKey(row.user_agent) === key);
+}
+
+/** What a sign-in tells the user when it came from a new device. */
+export interface SignInNews {
+  userId: number;
+  email: string | null;
+  lang: Lang;
+  userAgent: string | undefined;
+  /** Where the sign-in was made (scheme and host): the e-mail links to that site's security centre. */
+  site: { scheme: string; host: string } | undefined;
+}
+
+/** The security centre, where the device list is. */
+export const SECURITY_CENTRE_PATH = '/pages/settings/security/index';
+
+/**
+ * Announces a sign-in from a new device: an account event for the user's open devices, recorded in the sign-in's
+ * transaction (`trx`), and an e-mail to the account's address once it has committed (the returned function; a
+ * mail that fails is logged, the sign-in stands).
+ */
+export async function announceNewDevice(
+  s: AccountServices,
+  trx: Kysely<Database>,
+  news: SignInNews,
+): Promise<() => void> {
+  const at = s.now();
+  const device = deviceOf(news.userAgent ?? null);
+  await recordUserEvent(trx, {
+    userId: news.userId,
+    kind: NEW_SIGN_IN_EVENT,
+    data: { browser: device.browser, os: device.os, at },
+    at,
+  });
+  return () => {
+    if (!news.email) return;
+    const named = [device.browser, device.os].filter(Boolean).join(', ');
+    const link = news.site ? `${news.site.scheme}://${news.site.host}${SECURITY_CENTRE_PATH}` : SECURITY_CENTRE_PATH;
+    const mail = {
+      to: news.email,
+      lang: news.lang,
+      subject: translate(news.lang, 'signInMailSubject'),
+      text: translate(news.lang, 'signInMailText', {
+        device: named || translate(news.lang, 'signInMailUnknownDevice'),
+        time: new Date(at).toISOString().slice(0, 16).replace('T', ' '),
+        link,
+      }),
+    };
+    s.mailer.send(mail).catch((err: unknown) => s.log.warn({ err }, 'new sign-in e-mail not sent'));
+  };
 }

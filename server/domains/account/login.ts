@@ -6,6 +6,7 @@ import type { MessageKey } from '../../platform/i18n/messages';
 import { sha256 } from '../../platform/security/digest';
 import type { BackoffLimit } from '../../platform/security/rate-limit';
 import { nationalNumber } from './contact';
+import { announceNewDevice, isNewDevice } from './devices';
 import type { AccountServices } from './services';
 import { toUser } from './users';
 
@@ -99,7 +100,7 @@ export const clearLoginFailures = (s: AccountServices, userId: number) =>
 export async function login(
   s: AccountServices,
   input: z.output<typeof loginRequest>,
-  request: { ip: string; userAgent?: string | undefined },
+  request: { ip: string; userAgent?: string | undefined; site?: { scheme: string; host: string } | undefined },
 ): Promise<SessionResponse> {
   const ipRefusal = await s.limiter.take([{ bucket: `login:ip:${request.ip}`, ...s.limits.loginPerIp }]);
   if (ipRefusal) throw new BusinessError('rateLimited', { data: retryData(ipRefusal.retryAfterMs) });
@@ -112,13 +113,23 @@ export async function login(
   }
 
   await verifyLoginPassword(s, user, input.password, request.ip, { key: 'loginFailed' });
-  return s.db.transaction().execute(async (trx) => {
+  let mailNews = () => {};
+  const answer = await s.db.transaction().execute(async (trx) => {
+    const fresh = await isNewDevice(trx, user.id, request.userAgent);
     const row = await trx
       .updateTable('users')
       .set({ last_login_at: s.now() })
       .where('id', '=', user.id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    return { token: await s.sessions.create(user.id, trx, { userAgent: request.userAgent }), user: toUser(row) };
+    const token = await s.sessions.create(user.id, trx, { userAgent: request.userAgent });
+    if (fresh) {
+      const { userAgent, site } = request;
+      mailNews = await announceNewDevice(s, trx, { userId: row.id, email: row.email, lang: row.lang, userAgent, site });
+    }
+    return { token, user: toUser(row) };
   });
+  // After the commit: the e-mail tells of a sign-in that happened.
+  mailNews();
+  return answer;
 }

@@ -6,6 +6,7 @@ import type { Sessions } from '../../platform/security/sessions';
 import { type CodeSender, codeSenderFor, OutboxSender } from './code-sender';
 import { CodeService } from './codes';
 import { type AccountLimits, DEFAULT_ACCOUNT_LIMITS } from './limits';
+import { type Mailer, mailerFor, OutboxMailer } from './mail';
 import { type HashCost, PasswordHasher } from './passwords';
 
 /** What the account operations work with; built once per app (accountServices) and shared with other domains. */
@@ -18,6 +19,8 @@ export interface AccountServices {
   hasher: PasswordHasher;
   codes: CodeService;
   sessions: Sessions;
+  /** The platform's e-mails (a new sign-in, ...): SMTP when configured, else mail_outbox. */
+  mailer: Mailer;
 }
 
 export interface AccountServicesOptions {
@@ -38,7 +41,10 @@ export interface AccountServicesOptions {
 export function accountServices(options: AccountServicesOptions): AccountServices {
   const { db, now, log, limiter, sessions } = options;
   const limits = { ...DEFAULT_ACCOUNT_LIMITS, ...options.limits };
-  const sender = options.codeSender ?? codeSenderFor(options.smtp, new OutboxSender(db, now, log));
+  const outboxMailer = new OutboxMailer(db, now, log);
+  const smtp = options.smtp ? mailerFor(db, options.smtp, () => outboxMailer) : undefined;
+  const mailer = smtp ?? outboxMailer;
+  const sender = options.codeSender ?? codeSenderFor(smtp, new OutboxSender(db, now, log, outboxMailer));
   return {
     db,
     now,
@@ -48,5 +54,6 @@ export function accountServices(options: AccountServicesOptions): AccountService
     hasher: new PasswordHasher(options.hashCost),
     codes: new CodeService({ db, limiter, sender, limits, now, log }),
     sessions,
+    mailer,
   };
 }

@@ -27,10 +27,20 @@ export interface CodeOutboxTable {
   created_at: number;
 }
 
+/** Simulated delivery of the platform's e-mails when there is no SMTP: each message as the user would read it. */
+export interface MailOutboxTable {
+  id: Generated<number>;
+  address: string;
+  subject: string;
+  body: string;
+  created_at: number;
+}
+
 // A type alias, not an interface: withTables wants a record type (an interface has no index signature).
 export type AccountTables = {
   verification_codes: VerificationCodesTable;
   code_outbox: CodeOutboxTable;
+  mail_outbox: MailOutboxTable;
 };
 
 export type AccountDb = Kysely<Database & AccountTables>;

@@ -18,9 +18,11 @@ import { isMessageKey } from '../../platform/i18n/messages';
 import { newToken } from '../../platform/security/digest';
 import type { Session } from '../../platform/security/sessions';
 import {
+  announceNewDevice,
   assertContactFree,
   contactOf,
   insertUser,
+  isNewDevice,
   referrerOf,
   sessionUser,
   toUser,
@@ -57,16 +59,26 @@ export async function walletLogin(
     .executeTakeFirst();
 
   if (link) {
-    return db.transaction().execute(async (trx) => {
+    let mailNews = () => {};
+    const answer = await db.transaction().execute(async (trx) => {
       await consumeWalletNonce(trx, signed.id, now());
+      const fresh = await isNewDevice(trx, link.user_id, ctx.userAgent);
       const row = await trx
         .updateTable('users')
         .set({ last_login_at: now() })
         .where('id', '=', link.user_id)
         .returningAll()
         .executeTakeFirstOrThrow();
-      return { token: await sessions.create(row.id, trx, { userAgent: ctx.userAgent }), user: toUser(row) };
+      const token = await sessions.create(row.id, trx, { userAgent: ctx.userAgent });
+      if (fresh) {
+        const news = { userId: row.id, email: row.email, lang: row.lang, userAgent: ctx.userAgent, site: ctx.site };
+        mailNews = await announceNewDevice(s.account, trx, news);
+      }
+      return { token, user: toUser(row) };
     });
+    // After the commit: the e-mail tells of a sign-in that happened.
+    mailNews();
+    return answer;
   }
 
   if (input.invite_code === undefined) throw new BusinessError('walletInviteRequired', { field: 'invite_code' });

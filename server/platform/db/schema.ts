@@ -24,6 +24,8 @@ export interface UsersTable {
   lang: Lang;
   created_at: number;
   last_login_at: number | null;
+  /** The phrase every e-mail to the user carries (anti-phishing code); null when none is set. */
+  anti_phishing: string | null;
 }
 
 export interface SessionsTable {
