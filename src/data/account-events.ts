@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { filter, merge } from 'rxjs';
-import { ALERT_FIRED_EVENT, SESSION_ENDED_EVENT } from '../../protocol/account-events';
+import { ALERT_FIRED_EVENT, NEW_SIGN_IN_EVENT, SESSION_ENDED_EVENT } from '../../protocol/account-events';
 import {
   type AccountEventSource,
   accountEvents,
@@ -53,11 +53,17 @@ export function invalidateOnAccountEvents(
       .subscribe((e) => void import('../features/alerts/notice').then((m) => m.alertFired(e.data))),
   );
   // A session of the user ended from another device: this one checks whether it was its own (then it is signed out at
-  // once) and refreshes the list of devices (src/features/account/session-ended.ts, loaded with the first one).
+  // once) and refreshes the list of devices; a sign-in from a new device is told (src/features/account/account-notices.ts,
+  // loaded with the first such event).
   sub.add(
     accountEvents(source)
-      .pipe(filter((e) => e.kind === SESSION_ENDED_EVENT))
-      .subscribe(() => void import('../features/account/session-ended').then((m) => m.sessionEnded(client))),
+      .pipe(filter((e) => e.kind === SESSION_ENDED_EVENT || e.kind === NEW_SIGN_IN_EVENT))
+      .subscribe(
+        (e) =>
+          void import('../features/account/account-notices').then((m) =>
+            e.kind === SESSION_ENDED_EVENT ? m.sessionEnded(client) : m.newSignIn(client, e.data),
+          ),
+      ),
   );
   return () => sub.unsubscribe();
 }

@@ -15,6 +15,8 @@ export const keys = {
   fundPassword: ['account', 'fundPassword'] as const,
   /** The signed-in devices (the security centre's list), refreshed when a session of the user ends. */
   devices: ['account', 'devices'] as const,
+  /** The anti-phishing code every e-mail to the user starts with. */
+  antiPhishing: ['account', 'antiPhishing'] as const,
 
   verification: ['identity', 'realName'] as const,
 

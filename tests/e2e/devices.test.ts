@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Browser, browserPerTest, openBrowser, type RunningServer, shot, startServer } from './harness';
+import { type Browser, browserPerTest, openBrowser, type RunningServer, shot, startServer, withDb } from './harness';
 import { text } from './locale';
 import { loggedInUser } from './users';
 
@@ -74,6 +74,11 @@ describe('signed-in devices', () => {
       const phone = other.page;
       await lookOf(phone, lang, theme);
       await signInOn(phone, email, lang);
+      // The first device is told at once: a sign-in on a device this account had not used.
+      const notice = page.getByTestId('toast').filter({ hasText: /Chrom/ });
+      await notice.waitFor({ timeout: 20_000 });
+      expect(await notice.textContent()).toContain(text(lang, 'devices.newSignIn').split(' {{device}}')[0]);
+      await shot(page, `devices-new-sign-in-${lang}-${theme}`);
       await phone.goto(`${server.url}${SECURITY}`);
       await expect.poll(() => deviceRows(phone).count()).toBe(2);
       const current = phone.locator('[data-testid="devices"] li[data-current]');
@@ -117,5 +122,46 @@ describe('signed-in devices', () => {
     expect(await page.locator('[data-testid="devices"] li[data-current]').count()).toBe(1);
     expect(await page.getByRole('button', { name: text('en', 'devices.endOthers') }).count()).toBe(0);
     await other.page.waitForURL(onPath('/pages/user/login/login'), { timeout: 20_000 });
+  });
+
+  it('sets an anti-phishing code that the next e-mail starts with, and refuses one that is no phrase (de)', async () => {
+    const email = `phrase-${Date.now()}@example.com`;
+    await loggedInUser(server, page, email, { lang: 'de' });
+    await page.goto(`${server.url}${SECURITY}`);
+    const status = page.getByTestId('anti-phishing');
+    await expect.poll(() => status.textContent()).toBe(text('de', 'antiPhishing.none'));
+    const field = page.getByRole('textbox', { name: text('de', 'antiPhishing.code'), exact: true });
+    const save = page.getByRole('button', { name: text('de', 'antiPhishing.save') });
+    await field.fill('ab<c');
+    await save.click();
+    // The server's refusal, in German, under the field (and toasted, as every refusal is).
+    await page
+      .locator('form')
+      .getByText('Der Anti-Phishing-Code muss aus 4 bis 20 Buchstaben, Ziffern oder Leerzeichen bestehen')
+      .waitFor();
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    await shot(page, 'anti-phishing-refused-de-dark');
+    await field.fill('Blaue Möwe 7');
+    await save.click();
+    await expect.poll(() => status.textContent()).toContain('Blaue Möwe 7');
+    await status.scrollIntoViewIfNeeded();
+    await shot(page, 'anti-phishing-de-dark');
+
+    // A sign-in from another device sends an e-mail: it starts with the phrase.
+    other = await openBrowser();
+    await lookOf(other.page, 'de', 'dark');
+    await signInOn(other.page, email, 'de');
+    const firstLine = () =>
+      withDb(server.dataDir, (db) => {
+        const row = db.prepare('select body from mail_outbox where address = ? order by id desc limit 1').get(email) as
+          | { body: string }
+          | undefined;
+        return row?.body.split('\n')[0];
+      });
+    // In the account's language (registered in English by the test's API call), whatever the device shows.
+    await expect.poll(firstLine).toBe('Your anti-phishing code: Blaue Möwe 7');
+
+    await page.getByRole('button', { name: text('de', 'antiPhishing.remove') }).click();
+    await expect.poll(() => status.textContent()).toBe(text('de', 'antiPhishing.none'));
   });
 });

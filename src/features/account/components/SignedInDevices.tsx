@@ -16,7 +16,7 @@ import './devices.css';
 /**
  * The security centre's signed-in devices: each live session of the account named by its browser and system, this
  * one marked, the others each with "sign out", and "sign out all other devices". A device signed out here is signed
- * out there at once when it is open (the user's account event, src/features/account/session-ended.ts), else at its
+ * out there at once when it is open (the user's account event, src/features/account/account-notices.ts), else at its
  * next request. The list refreshes when a session ends anywhere.
  */
 export function SignedInDevices(): ReactElement {

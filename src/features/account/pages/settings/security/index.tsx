@@ -4,11 +4,12 @@ import { Icon } from '../../../../../components/Icon';
 import { ListGroup, ListItem } from '../../../../../components/List';
 import { Page } from '../../../../../components/Page';
 import { useHasFundPassword } from '../../../../../data/fundPassword';
+import { AntiPhishing } from '../../../components/AntiPhishing';
 import { SignedInDevices } from '../../../components/SignedInDevices';
 import { WalletLinks } from '../../../components/WalletLinks';
 import '../../../account.css';
 
-/** Security centre: login password, fund password, linked wallets and signed-in devices. */
+/** Security centre: login password, fund password, linked wallets, signed-in devices and the anti-phishing code. */
 export default function SecurityPage(): ReactElement {
   const { t } = useTranslation();
   const fundSet = useHasFundPassword();
@@ -43,6 +44,7 @@ export default function SecurityPage(): ReactElement {
       </ListGroup>
       <WalletLinks />
       <SignedInDevices />
+      <AntiPhishing />
     </Page>
   );
 }
