@@ -17,24 +17,24 @@
   const ARRIVED_HEADER = 'x-tw-arrived-at';
   // A page's own request comes about a second after its navigation on a slow phone; one much later than that is
   // not this navigation's page, and asks the server afresh.
-  const HAND_OVER_MS = 5000;
+  const HAND_OVER_MS = 10_000;
   // The navigations the server answers itself (workbox navigateFallbackDenylist in vite.config.ts): not the app's page.
   const SERVER_PAGES = /^\/(api|socket\.io|ops)(\/|$)/;
 
   /** The latest navigation's snapshot request: when it was made and its answer read whole (or null if it failed). */
   let ahead = null;
 
+  // Null when no whole answer came (offline, or the body broke off): the page's request then goes to the network.
   const ask = () =>
-    fetch(SNAPSHOT_CALL, { credentials: 'same-origin' }).then(
-      async (response) => ({
+    fetch(SNAPSHOT_CALL, { credentials: 'same-origin' })
+      .then(async (response) => ({
         status: response.status,
         statusText: response.statusText,
         headers: [...response.headers],
         body: await response.arrayBuffer(),
         arrivedAt: Date.now(),
-      }),
-      () => null,
-    );
+      }))
+      .catch(() => null);
 
   self.addEventListener('fetch', (event) => {
     const request = event.request;

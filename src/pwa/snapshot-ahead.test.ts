@@ -101,7 +101,7 @@ describe('the service worker asks for the snapshot with the navigation (public/s
   it('leaves a request made long after the navigation to the server', async () => {
     const sw = worker(fromServer);
     await sw.dispatch('/', { mode: 'navigate' }).kept[0];
-    sw.clock.now += 5001;
+    sw.clock.now += 10_001;
     expect(sw.dispatch(SNAPSHOT_CALL).answered).toBeUndefined();
   });
 
@@ -120,6 +120,23 @@ describe('the service worker asks for the snapshot with the navigation (public/s
     await sw.dispatch('/', { mode: 'navigate' }).kept[0];
     const answer = await sw.dispatch(SNAPSHOT_CALL).answered;
     expect(answer?.headers.get(SNAPSHOT_ARRIVED_HEADER)).toBeNull();
+    expect(await answer?.text()).toBe(snapshotBody);
+    expect(sw.asked).toHaveLength(2);
+  });
+
+  it('lets the page’s request go to the network when the navigation’s answer broke off', async () => {
+    let calls = 0;
+    const broken = () => {
+      const body = new ReadableStream({
+        start(controller) {
+          controller.error(new TypeError('connection reset'));
+        },
+      });
+      return Promise.resolve(new Response(body, { status: 200 }));
+    };
+    const sw = worker(() => (calls++ === 0 ? broken() : fromServer()));
+    await sw.dispatch('/', { mode: 'navigate' }).kept[0];
+    const answer = await sw.dispatch(SNAPSHOT_CALL).answered;
     expect(await answer?.text()).toBe(snapshotBody);
     expect(sw.asked).toHaveLength(2);
   });
