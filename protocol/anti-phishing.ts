@@ -9,13 +9,17 @@ import { call, emptyResponse, none } from './call-spec';
 export const ANTI_PHISHING_MIN = 4;
 export const ANTI_PHISHING_MAX = 20;
 
-/** Letters and digits of any script, single spaces between words, 4 to 20 characters. */
-export const ANTI_PHISHING_RE = /^[\p{L}\p{N}]+(?: [\p{L}\p{N}]+)*$/u;
+/**
+ * Letters and digits of any script with their combining marks (Thai vowels and tones, accents typed apart), single
+ * spaces between words, 4 to 20 characters once composed (NFC).
+ */
+export const ANTI_PHISHING_RE = /^[\p{L}\p{N}][\p{L}\p{M}\p{N}]*(?: [\p{L}\p{N}][\p{L}\p{M}\p{N}]*)*$/u;
 
 export const antiPhishingField = z
   .string({ error: 'antiPhishingInvalid' })
   .check(
     z.trim(),
+    z.normalize('NFC'),
     z.minLength(ANTI_PHISHING_MIN, { error: 'antiPhishingInvalid' }),
     z.maxLength(ANTI_PHISHING_MAX, { error: 'antiPhishingInvalid' }),
     z.regex(ANTI_PHISHING_RE, { error: 'antiPhishingInvalid' }),

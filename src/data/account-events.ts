@@ -60,9 +60,10 @@ export function invalidateOnAccountEvents(
       .pipe(filter((e) => e.kind === SESSION_ENDED_EVENT || e.kind === NEW_SIGN_IN_EVENT))
       .subscribe(
         (e) =>
-          void import('../features/account/account-notices').then((m) =>
-            e.kind === SESSION_ENDED_EVENT ? m.sessionEnded(client) : m.newSignIn(client, e.data),
-          ),
+          void import('../features/account/account-notices')
+            .then((m) => (e.kind === SESSION_ENDED_EVENT ? m.sessionEnded(client) : m.newSignIn(client, e.data)))
+            // Offline or a chunk that did not load: the next request or event does the same.
+            .catch((err: unknown) => console.warn('account notice not handled', err)),
       ),
   );
   return () => sub.unsubscribe();

@@ -76,6 +76,8 @@ export interface CallOptions {
   json?: boolean;
   /** The User-Agent header, as a browser sends it. */
   userAgent?: string;
+  /** The Host header (any client may send any). */
+  host?: string;
 }
 
 export interface Envelope {
@@ -131,6 +133,7 @@ export class TestApp {
     const headers: Record<string, string> = { lang: options.lang ?? 'en' };
     if (options.token !== undefined) headers.authorization = options.token;
     if (options.userAgent !== undefined) headers['user-agent'] = options.userAgent;
+    if (options.host !== undefined) headers.host = options.host;
     const query = new URLSearchParams(fields).toString();
     let payload: string | undefined;
     if (method !== 'GET') {

@@ -132,6 +132,11 @@ describe.each(DATABASES)('sessions and passwords on %s', (kind) => {
       const { token: first, user } = await t.registerByEmail(email);
       const phone = await signIn(email, PHONE);
       const laptop = await signIn(email, LAPTOP);
+      // An expired session nobody logged out of is neither listed nor counted as ended.
+      await t.db
+        .insertInto('sessions')
+        .values({ user_id: user.id, token_hash: 'e'.repeat(64), created_at: 1, expires_at: 2 })
+        .execute();
       const others = (await devices(phone)).filter((d) => !d.current).map((d) => d.id);
       const { body } = await t.call('user/sessions/end_others', {}, { token: phone });
       expect(body).toMatchObject({ type: 'ok', data: { ended: 2 } });
@@ -184,10 +189,34 @@ describe.each(DATABASES)('sessions and passwords on %s', (kind) => {
       expect(mail?.body).toMatch(/https?:\/\/[^/\s]+\/pages\/settings\/security\/index/);
 
       // The same phone after a browser update is no news; a laptop is.
-      await signIn(email, PHONE.replace('Chrome/156', 'Chrome/157'));
-      await signIn(email, 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0');
+      const updated = await signIn(email, PHONE.replace('Chrome/156', 'Chrome/157'));
+      const laptop = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0';
+      await signIn(email, laptop);
       await expect.poll(() => signInMails(email)).toHaveLength(2);
       expect((await news(user.id)).map((n) => n.browser)).toEqual(['Chrome 156', 'Firefox 133']);
+
+      // A device the user signed out from the list is not known any more: signing in from it again is news.
+      const listed = (await t.call('user/sessions', {}, { token: updated })).body as {
+        data: { sessions: { id: number; browser: string }[] };
+      };
+      for (const d of listed.data.sessions.filter((x) => x.browser === 'Firefox 133')) {
+        await t.call('user/sessions/end', { id: String(d.id) }, { token: updated });
+      }
+      await signIn(email, laptop);
+      await expect.poll(() => signInMails(email)).toHaveLength(3);
+      // A client that names no device is news every time.
+      await t.call('user/login', { account: email, password: 'secret1' }, { userAgent: '' });
+      await expect.poll(() => signInMails(email)).toHaveLength(4);
+    });
+
+    it('links the e-mail only to a site the operator named, never to the Host a signer-in sent', async () => {
+      const email = uniqueEmail();
+      await t.registerByEmail(email);
+      await t.call('user/login', { account: email, password: 'secret1' }, { userAgent: PHONE, host: 'evil.example' });
+      await expect.poll(() => signInMails(email)).toHaveLength(1);
+      const [mail] = await signInMails(email);
+      expect(mail?.body).not.toContain('evil.example');
+      expect(mail?.body).toMatch(/(^|\s)\/pages\/settings\/security\/index/);
     });
 
     it('puts the anti-phishing code first in every e-mail, and refuses one that is not a phrase', async () => {
@@ -204,6 +233,11 @@ describe.each(DATABASES)('sessions and passwords on %s', (kind) => {
         });
       }
       expect(await get(token)).toMatchObject({ data: { code: null } });
+      // Any script: Thai with its vowel and tone marks, German with an umlaut typed as two code points (kept composed).
+      const thai = await t.call('user/anti_phishing/set', { code: 'สวัสดี ครับ' }, { token });
+      expect(thai.body).toMatchObject({ type: 'ok', data: { code: 'สวัสดี ครับ' } });
+      const typedApart = await t.call('user/anti_phishing/set', { code: 'Mo\u0308we 42' }, { token });
+      expect(typedApart.body).toMatchObject({ type: 'ok', data: { code: 'M\u00f6we 42' } });
       const set = await t.call('user/anti_phishing/set', { code: ' Blaue Möwe 7 ' }, { token });
       expect(set.body).toMatchObject({ type: 'ok', data: { code: 'Blaue Möwe 7' } });
       expect(await get(token)).toMatchObject({ data: { code: 'Blaue Möwe 7' } });

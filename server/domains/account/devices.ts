@@ -5,6 +5,7 @@ import { NEW_SIGN_IN_EVENT, SESSION_ENDED_EVENT } from '../../../protocol/accoun
 import type { Devices, SignedInDevice } from '../../../protocol/devices';
 import type { Database } from '../../platform/db/schema';
 import { BusinessError } from '../../platform/errors';
+import { trustedOrigin } from '../../platform/http/public-site';
 import { translate } from '../../platform/i18n/messages';
 import { recordUserEvent } from '../../platform/realtime/user-events';
 import type { LiveSession, Session } from '../../platform/security/sessions';
@@ -47,7 +48,7 @@ async function announceEnded(trx: Kysely<Database>, s: AccountServices, userId: 
 export async function endSession(s: AccountServices, session: Session, id: number): Promise<void> {
   if (id === session.id) throw new BusinessError('sessionIsCurrent', { field: 'id' });
   await s.db.transaction().execute(async (trx) => {
-    if (!(await s.sessions.revokeOwn(session.userId, id, trx))) {
+    if ((await s.sessions.endFromList(session.userId, [id], trx)) !== 1) {
       throw new BusinessError('sessionNotFound', { field: 'id' });
     }
     await announceEnded(trx, s, session.userId, [id]);
@@ -58,9 +59,9 @@ export async function endSession(s: AccountServices, session: Session, id: numbe
 export async function endOtherSessions(s: AccountServices, session: Session): Promise<number> {
   return s.db.transaction().execute(async (trx) => {
     const others = (await s.sessions.listLive(session.userId, trx)).filter((l) => l.id !== session.id).map((l) => l.id);
-    if (others.length === 0) return 0;
-    const ended = await s.sessions.revokeAll(session.userId, { keep: session.id, db: trx });
-    await announceEnded(trx, s, session.userId, others);
+    // Exactly the sessions listed: the count the user is told and the ids their devices hear are the same ones.
+    const ended = await s.sessions.endFromList(session.userId, others, trx);
+    if (ended > 0) await announceEnded(trx, s, session.userId, others);
     return ended;
   });
 }
@@ -78,8 +79,8 @@ const KNOWN_DEVICES_LOOKBACK = 200;
 
 /**
  * Whether a sign-in with `userAgent` comes from a device the account has not signed in from before (by deviceKey,
- * over its recent sessions, ended ones included). An account's first session is no news; a sign-in whose device
- * cannot be read counts as new.
+ * over its recent sessions, logged-out and expired ones included, but not those the user ended from the device list).
+ * An account's first session is no news; a sign-in whose device cannot be read counts as new.
  */
 export async function isNewDevice(
   db: Kysely<Database>,
@@ -88,14 +89,15 @@ export async function isNewDevice(
 ): Promise<boolean> {
   const earlier = await db
     .selectFrom('sessions')
-    .select('user_agent')
+    .select(['user_agent', 'ended_from_list'])
     .where('user_id', '=', userId)
     .orderBy('id', 'desc')
     .limit(KNOWN_DEVICES_LOOKBACK)
     .execute();
   if (earlier.length === 0) return false;
   const key = deviceKey(userAgent ?? null);
-  return key === null || !earlier.some((row) => deviceKey(row.user_agent) === key);
+  // A device the user signed out from the list is not trusted again: signing in from it is news.
+  return key === null || !earlier.some((row) => row.ended_from_list === null && deviceKey(row.user_agent) === key);
 }
 
 /** What a sign-in tells the user when it came from a new device. */
@@ -132,7 +134,10 @@ export async function announceNewDevice(
   return () => {
     if (!news.email) return;
     const named = [device.browser, device.os].filter(Boolean).join(', ');
-    const link = news.site ? `${news.site.scheme}://${news.site.host}${SECURITY_CENTRE_PATH}` : SECURITY_CENTRE_PATH;
+    // Only a site the operator named (PUBLIC_ORIGIN) is linked: the Host header is the signer-in's to choose, and a
+    // genuine e-mail with the user's anti-phishing code must not point elsewhere. Otherwise the path alone.
+    const site = trustedOrigin(news.site, s.publicOrigins);
+    const link = site ? `${site.origin}${SECURITY_CENTRE_PATH}` : SECURITY_CENTRE_PATH;
     const mail = {
       to: news.email,
       lang: news.lang,

@@ -21,6 +21,8 @@ export interface AccountServices {
   sessions: Sessions;
   /** The platform's e-mails (a new sign-in, ...): SMTP when configured, else mail_outbox. */
   mailer: Mailer;
+  /** PUBLIC_ORIGIN: the sites an e-mail may link to (none: loopback hosts only). */
+  publicOrigins: readonly string[];
 }
 
 export interface AccountServicesOptions {
@@ -35,6 +37,7 @@ export interface AccountServicesOptions {
   /** Where codes go; by default SMTP for e-mail when `smtp` is given, else the code_outbox table. */
   codeSender?: CodeSender | undefined;
   smtp?: { url: string; from: string } | undefined;
+  publicOrigins?: readonly string[] | undefined;
 }
 
 /** The app's account services: limits over their defaults, the password hasher, and codes sent where configured. */
@@ -55,5 +58,6 @@ export function accountServices(options: AccountServicesOptions): AccountService
     codes: new CodeService({ db, limiter, sender, limits, now, log }),
     sessions,
     mailer,
+    publicOrigins: options.publicOrigins ?? [],
   };
 }

@@ -40,6 +40,8 @@ export interface SessionsTable {
   user_agent: string | null;
   /** When a request last carried the token, at most a minute behind; null until the first such request. */
   last_used_at: number | null;
+  /** When the user ended it from the device list (its device is no longer a known one); null otherwise. */
+  ended_from_list: number | null;
 }
 
 /** One row per counted event; a limit counts the rows of its bucket inside its window. */

@@ -92,13 +92,19 @@ describe('sessions', () => {
     const other = await insertUser(handle, { email: 'other@example.com' });
     const theirs = await sessions.resolve(await sessions.create(other));
     if (mine.state !== 'valid' || theirs.state !== 'valid') throw new Error('unreachable');
-    expect(await sessions.revokeOwn(userId, theirs.session.id)).toBe(false);
+    expect(await sessions.endFromList(userId, [theirs.session.id])).toBe(0);
     expect(await sessions.countActive(other)).toBe(1);
-    expect(await sessions.revokeOwn(userId, mine.session.id)).toBe(true);
-    expect(await sessions.revokeOwn(userId, mine.session.id)).toBe(false);
+    expect(await sessions.endFromList(userId, [mine.session.id, theirs.session.id])).toBe(1);
+    expect(await sessions.endFromList(userId, [mine.session.id])).toBe(0);
+    const ended = await handle.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('id', '=', mine.session.id)
+      .executeTakeFirst();
+    expect(ended).toMatchObject({ revoked_at: clock, ended_from_list: clock });
     const late = await sessions.resolve(await sessions.create(userId));
     if (late.state !== 'valid') throw new Error('unreachable');
     clock += SESSION_TTL_MS;
-    expect(await sessions.revokeOwn(userId, late.session.id)).toBe(false);
+    expect(await sessions.endFromList(userId, [late.session.id])).toBe(0);
   });
 });

@@ -7,6 +7,9 @@ export const SESSION_TTL_MS = 30 * 24 * 60 * 60_000;
 /** How far a session's "last used" may lag: a request writes it only when it is older than this. */
 export const LAST_USED_STEP_MS = 60_000;
 
+/** Most live sessions the device list shows (the newest). */
+export const LIVE_SESSIONS_LISTED = 100;
+
 /** The User-Agent kept with a session: enough to name the device, no more. */
 export const USER_AGENT_MAX = 512;
 
@@ -95,6 +98,9 @@ export class Sessions {
       .where('user_id', '=', userId)
       .where('revoked_at', 'is', null)
       .where('expires_at', '>', this.now())
+      // A list a person reads: a script that signs in again and again does not make it endless.
+      .orderBy('id', 'desc')
+      .limit(LIVE_SESSIONS_LISTED)
       .execute();
     return rows
       .map((r) => ({
@@ -106,17 +112,22 @@ export class Sessions {
       .sort((a, b) => b.lastUsedAt - a.lastUsedAt || b.id - a.id);
   }
 
-  /** Ends one live session of `userId` (inside the caller's transaction when given one); false when it has none by that id. */
-  async revokeOwn(userId: number, sessionId: number, db: Kysely<Database> = this.db): Promise<boolean> {
+  /**
+   * Ends live sessions of `userId` by id from the user's device list (inside the caller's transaction when given one),
+   * marking them so their devices no longer count as known; how many it ended (ids not theirs, ended or expired: none).
+   */
+  async endFromList(userId: number, sessionIds: readonly number[], db: Kysely<Database> = this.db): Promise<number> {
+    if (sessionIds.length === 0) return 0;
+    const now = this.now();
     const result = await db
       .updateTable('sessions')
-      .set({ revoked_at: this.now() })
-      .where('id', '=', sessionId)
+      .set({ revoked_at: now, ended_from_list: now })
+      .where('id', 'in', [...sessionIds])
       .where('user_id', '=', userId)
       .where('revoked_at', 'is', null)
-      .where('expires_at', '>', this.now())
+      .where('expires_at', '>', now)
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    return Number(result.numUpdatedRows);
   }
 
   /** Of `ids`, the sessions still live (not revoked, not expired). */
