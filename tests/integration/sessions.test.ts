@@ -18,6 +18,26 @@ describe.each(DATABASES)('sessions and passwords on %s', (kind) => {
   };
   const isLoggedIn = async (token: string) => (await t.call('user/center', {}, { token })).body.type === 'ok';
 
+  const PHONE =
+    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36';
+  const LAPTOP = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0';
+  /** Logs in with the suite's password from a browser with this User-Agent; the session's token. */
+  const signIn = async (account: string, userAgent: string) => {
+    const { body } = await t.call('user/login', { account, password: 'secret1' }, { userAgent });
+    return okEnvelope(calls['user/login'].response).parse(body).data.token;
+  };
+  /** The data of the user's account events of one kind, oldest first. */
+  const userEvents = async (userId: number, kind: string): Promise<unknown[]> =>
+    (
+      await t.db
+        .selectFrom('user_events')
+        .select('payload')
+        .where('user_id', '=', userId)
+        .where('kind', '=', kind)
+        .orderBy('id')
+        .execute()
+    ).map((r) => JSON.parse(r.payload) as unknown);
+
   describe('type 999', () => {
     it('every protected call without a token says "please log in"', async () => {
       expect(PROTECTED.length).toBeGreaterThan(0);
@@ -62,27 +82,11 @@ describe.each(DATABASES)('sessions and passwords on %s', (kind) => {
   });
 
   describe('signed-in devices', () => {
-    const PHONE =
-      'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36';
-    const LAPTOP = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0';
-    const signIn = async (account: string, userAgent: string) => {
-      const { body } = await t.call('user/login', { account, password: 'secret1' }, { userAgent });
-      return okEnvelope(calls['user/login'].response).parse(body).data.token;
-    };
     const devices = async (token: string) => {
       const { body } = await t.call('user/sessions', {}, { token });
       return okEnvelope(calls['user/sessions'].response).parse(body).data.sessions;
     };
-    const endedEvents = async (userId: number) =>
-      (
-        await t.db
-          .selectFrom('user_events')
-          .select('payload')
-          .where('user_id', '=', userId)
-          .where('kind', '=', 'session_ended')
-          .orderBy('id')
-          .execute()
-      ).map((r) => JSON.parse(r.payload) as unknown);
+    const endedEvents = (userId: number) => userEvents(userId, 'session_ended');
 
     it('lists the caller’s sessions by device, ends another one at once, and refuses what is not theirs', async () => {
       const email = uniqueEmail();
@@ -156,22 +160,8 @@ describe.each(DATABASES)('sessions and passwords on %s', (kind) => {
   });
 
   describe('new devices and the anti-phishing code', () => {
-    const PHONE =
-      'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36';
-    const signIn = async (account: string, userAgent: string) => {
-      const { body } = await t.call('user/login', { account, password: 'secret1' }, { userAgent });
-      return okEnvelope(calls['user/login'].response).parse(body).data.token;
-    };
     const news = async (userId: number) =>
-      (
-        await t.db
-          .selectFrom('user_events')
-          .select('payload')
-          .where('user_id', '=', userId)
-          .where('kind', '=', 'new_sign_in')
-          .orderBy('id')
-          .execute()
-      ).map((r) => JSON.parse(r.payload) as { browser: string | null; os: string | null });
+      (await userEvents(userId, 'new_sign_in')) as { browser: string | null; os: string | null }[];
     const mails = async (address: string) =>
       withAccount(t.db).selectFrom('mail_outbox').selectAll().where('address', '=', address).orderBy('id').execute();
     const signInMails = async (address: string) =>
@@ -190,7 +180,7 @@ describe.each(DATABASES)('sessions and passwords on %s', (kind) => {
 
       // The same phone after a browser update is no news; a laptop is.
       const updated = await signIn(email, PHONE.replace('Chrome/156', 'Chrome/157'));
-      const laptop = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0';
+      const laptop = LAPTOP;
       await signIn(email, laptop);
       await expect.poll(() => signInMails(email)).toHaveLength(2);
       expect((await news(user.id)).map((n) => n.browser)).toEqual(['Chrome 156', 'Firefox 133']);
